@@ -1,0 +1,3 @@
+module github.com/patience-gym/patience
+
+go 1.26
