@@ -10,6 +10,7 @@ package cards
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // Suit is one of the four suits, numbered in bridge order.
@@ -204,4 +205,13 @@ func MustParseList(s string) []Card {
 		out = append(out, MustParse(f))
 	}
 	return out
+}
+
+// Bytes returns s viewed as card codes, without copying: observations copy
+// card arrays into their byte cells through it.
+func Bytes(s []Card) []uint8 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint8)(unsafe.Pointer(&s[0])), len(s))
 }

@@ -1,0 +1,372 @@
+// Package check verifies a registered game against the properties every game
+// must keep, by playing many seeded random games: each of the 104 cards in
+// exactly one place at every step, an exact action mask, independent clones,
+// equal hashes for equal states, the same game from the same seed, and
+// determinizations that leave the observation and the mask unchanged and
+// depend only on what a player sees.
+//
+// Every game's tests call Run, and so does `patience check`.
+package check
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// Options tune a check.
+type Options struct {
+	// Games is the number of random games to play (default 100).
+	Games int
+	// SeedStart is the first deal; games use SeedStart, SeedStart+1, ...
+	SeedStart uint64
+	// MaxSteps overrides the game's step limit when positive.
+	MaxSteps int
+	// MaxFailures stops the check after this many failures (default 20).
+	MaxFailures int
+	// Progress, if set, is called after each game with the number done.
+	Progress func(done int)
+}
+
+// Report is what a check found.
+type Report struct {
+	Game       string
+	Games      int
+	Steps      int
+	Wins       int
+	Truncated  int
+	Hidden     int // determinizations that changed the hidden cards
+	Determined int // determinizations tried
+	Failures   []string
+}
+
+// OK reports whether no property failed.
+func (r *Report) OK() bool { return len(r.Failures) == 0 }
+
+// Err returns nil when the check passed, or an error listing the failures.
+func (r *Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	return fmt.Errorf("%s: %d failures:\n  %s", r.Game, len(r.Failures), strings.Join(r.Failures, "\n  "))
+}
+
+// String summarises the report on one line.
+func (r *Report) String() string {
+	status := "ok"
+	if !r.OK() {
+		status = fmt.Sprintf("FAIL (%d)", len(r.Failures))
+	}
+	return fmt.Sprintf("%-13s %s  games %d  steps %d  wins %d  truncated %d  determinizations %d (%d changed hidden cards)",
+		r.Game, status, r.Games, r.Steps, r.Wins, r.Truncated, r.Determined, r.Hidden)
+}
+
+type checker struct {
+	name string
+	opts Options
+	rep  *Report
+	rng  *cards.Rand
+	inv  []cards.Card
+	seed uint64
+	step int
+}
+
+func (c *checker) failf(format string, args ...any) {
+	if len(c.rep.Failures) >= c.opts.MaxFailures {
+		return
+	}
+	c.rep.Failures = append(c.rep.Failures, fmt.Sprintf("deal %d step %d: ", c.seed, c.step)+fmt.Sprintf(format, args...))
+}
+
+func (c *checker) full() bool { return len(c.rep.Failures) >= c.opts.MaxFailures }
+
+// Run checks the named game and returns its report; the error is for a game
+// that cannot be made at all.
+func Run(name string, opts Options) (*Report, error) {
+	if opts.Games <= 0 {
+		opts.Games = 100
+	}
+	if opts.MaxFailures <= 0 {
+		opts.MaxFailures = 20
+	}
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	for g := 0; g < opts.Games && !c.full(); g++ {
+		if err := c.game(opts.SeedStart + uint64(g)); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(g + 1)
+		}
+	}
+	return c.rep, nil
+}
+
+func obsHash(obs []uint8) uint64 {
+	h := fnv.New64a()
+	h.Write(obs)
+	return h.Sum64()
+}
+
+func (c *checker) game(seed uint64) error {
+	c.seed, c.step = seed, 0
+	c.rng = cards.NewRand(seed ^ 0x5eed5eed5eed5eed)
+	e, err := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
+	if err != nil {
+		return err
+	}
+	twin, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
+	spec := e.Spec()
+	obs0, _ := e.Reset(seed)
+	first := append([]uint8(nil), obs0...)
+	twin.Reset(seed)
+	if string(twin.Observation()) != string(first) || twin.Hash() != e.Hash() {
+		c.failf("two resets with the same seed give different states")
+	}
+	// Dealing again into a used state gives the same deal.
+	twin.Reset(seed + 1)
+	twin.Reset(seed)
+	if twin.Hash() != e.Hash() {
+		c.failf("re-dealing a used state gives a different state")
+	}
+
+	var actions []int
+	ret := 0.0
+	seen := map[uint64]uint64{} // state hash -> observation hash (perfect information)
+	scratch, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
+	other, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
+	for !e.Done() && !c.full() {
+		c.state(e, spec, seen, scratch, other)
+		a := e.Mask().Nth(c.rng.IntN(e.Mask().Count()))
+		c.clone(e, a)
+		c.illegal(e)
+		before := e.Progress()
+		obs, r, term, trunc, info, err := e.Step(a)
+		if err != nil {
+			c.failf("legal action %d (%s) refused: %v", a, e.ActionString(a), err)
+			break
+		}
+		c.step++
+		actions = append(actions, a)
+		ret += r
+		if info.Progress < before {
+			c.failf("progress fell from %d to %d", before, info.Progress)
+		}
+		if term != (info.Outcome == env.Won || info.Outcome == env.Lost) || trunc != (info.Outcome == env.Truncated) {
+			c.failf("terminated=%v truncated=%v but outcome %v", term, trunc, info.Outcome)
+		}
+		if term && !e.Game().Won() && !e.Mask().Empty() {
+			c.failf("terminated while not won and with legal moves")
+		}
+		if len(obs) != spec.ObsLen {
+			c.failf("observation length %d, spec says %d", len(obs), spec.ObsLen)
+		}
+	}
+	if c.full() {
+		return nil
+	}
+	c.state(e, spec, seen, scratch, other)
+	c.rep.Games++
+	c.rep.Steps += e.Steps()
+	switch e.Outcome() {
+	case env.Won:
+		c.rep.Wins++
+		if e.Progress() != spec.Cards {
+			c.failf("won with progress %d of %d", e.Progress(), spec.Cards)
+		}
+	case env.Truncated:
+		c.rep.Truncated++
+	}
+	if d := ret - e.ProgressFraction(); d > 1e-9 || d < -1e-9 {
+		c.failf("return %.6f differs from final progress %.6f", ret, e.ProgressFraction())
+	}
+	if _, _, _, _, _, err := e.Step(e.Mask().Next(0)); err == nil {
+		c.failf("a step after the end was accepted")
+	}
+	// Same seed, same actions: same game.
+	twin.Reset(seed)
+	for i, a := range actions {
+		if _, _, _, err := twin.Advance(a); err != nil {
+			c.failf("replay of the same seed refused action %d at step %d: %v", a, i, err)
+			return nil
+		}
+	}
+	if twin.Hash() != e.Hash() || string(twin.Observation()) != string(e.Observation()) {
+		c.failf("replaying the same seed and actions gives a different end state")
+	}
+	return nil
+}
+
+// state checks the properties of the current state.
+func (c *checker) state(e *env.Env, spec *env.Spec, seen map[uint64]uint64, scratch, other *env.Env) {
+	g := e.Game()
+	// Card conservation.
+	c.inv = g.Inventory(c.inv[:0])
+	if len(c.inv) != cards.DeckSize {
+		c.failf("inventory has %d cards, want %d", len(c.inv), cards.DeckSize)
+	}
+	var count [cards.NumCodes]int
+	for _, k := range c.inv {
+		count[k]++
+	}
+	for k := 1; k <= 52; k++ {
+		if count[k] != 2 {
+			c.failf("%d copies of %v in the inventory", count[k], cards.Card(k))
+			break
+		}
+	}
+	if count[0] != 0 || count[cards.FaceDown] != 0 {
+		c.failf("inventory holds %d empty and %d face-down cards", count[0], count[cards.FaceDown])
+	}
+	// Observation ranges.
+	obs := e.Observation()
+	for _, s := range spec.Segments {
+		for i, v := range obs[s.Offset : s.Offset+s.Len] {
+			if v > s.Max {
+				c.failf("observation %s[%d] = %d above its max %d", s.Name, i, v, s.Max)
+				break
+			}
+		}
+	}
+	if !spec.Hidden {
+		for _, s := range spec.Segments {
+			if !s.Card {
+				continue
+			}
+			for i, v := range obs[s.Offset : s.Offset+s.Len] {
+				if v == uint8(cards.FaceDown) {
+					c.failf("observation %s[%d] is face down in a game of perfect information", s.Name, i)
+					break
+				}
+			}
+		}
+		h, oh := e.Hash(), obsHash(obs)
+		if prev, ok := seen[h]; ok && prev != oh {
+			c.failf("two states with the same hash have different observations")
+		}
+		seen[h] = oh
+	}
+	// Mask exactness: the mask agrees with the rules' own check on every id.
+	// Every id is compared on every eighth step and at the end; in between,
+	// every legal id and a random sample of the others.
+	m := e.Mask()
+	agree := func(a int) bool {
+		why := g.Explain(a)
+		if m.Has(a) != (why == nil) {
+			c.failf("action %d (%s): in mask %v, rules check says %v", a, g.ActionString(a), m.Has(a), why)
+			return false
+		}
+		return true
+	}
+	if c.step%8 == 0 || e.Done() {
+		for a := 0; a < spec.Actions && agree(a); a++ {
+		}
+	} else {
+		for a := m.Next(0); a >= 0 && agree(a); a = m.Next(a + 1) {
+		}
+		for range 32 {
+			if !agree(c.rng.IntN(spec.Actions)) {
+				break
+			}
+		}
+	}
+	if e.Outcome() == env.Running && m.Empty() {
+		c.failf("running with an empty mask")
+	}
+	// Hash is a function of the state: a copy hashes the same.
+	scratch.CopyFrom(e)
+	if scratch.Hash() != e.Hash() || string(scratch.Observation()) != string(obs) || !scratch.Mask().Equal(m) {
+		c.failf("CopyFrom gives a different hash, observation or mask")
+	}
+	// Determinize keeps observation and mask and depends only on what is seen.
+	c.rep.Determined++
+	seed := c.rng.Uint64()
+	scratch.Determinize(cards.NewRand(seed))
+	dg := scratch.Game()
+	if string(scratch.Observation()) != string(obs) {
+		c.failf("Determinize changed the observation")
+	}
+	dm := env.NewMask(spec.Actions)
+	dg.Legal(&dm)
+	if !dm.Equal(m) {
+		c.failf("Determinize changed the legal actions")
+	}
+	if scratch.Hash() != e.Hash() {
+		c.rep.Hidden++
+	}
+	if spec.Hidden {
+		c.inv = dg.Inventory(c.inv[:0])
+		var dc [cards.NumCodes]int
+		for _, k := range c.inv {
+			dc[k]++
+		}
+		if dc != count {
+			c.failf("Determinize changed the set of cards")
+		}
+		// From a differently shuffled copy, the same rng gives the same state.
+		other.CopyFrom(e)
+		other.Determinize(cards.NewRand(seed ^ 0x9e3779b97f4a7c15))
+		other.Determinize(cards.NewRand(seed))
+		if other.Hash() != scratch.Hash() {
+			c.failf("Determinize depends on the hidden order it replaces")
+		}
+	} else if scratch.Hash() != e.Hash() {
+		c.failf("Determinize changed a game of perfect information")
+	}
+}
+
+// clone checks that a clone is independent and behaves the same.
+func (c *checker) clone(e *env.Env, a int) {
+	h, obs := e.Hash(), string(e.Observation())
+	cl := e.Clone()
+	if _, _, _, err := cl.Advance(a); err != nil {
+		c.failf("clone refused legal action %d: %v", a, err)
+		return
+	}
+	if e.Hash() != h || string(e.Observation()) != obs {
+		c.failf("stepping a clone changed the original")
+	}
+	// Compare with the original stepped the same way, on a second clone.
+	cl2 := e.Clone()
+	cl2.Advance(a)
+	if cl2.Hash() != cl.Hash() || string(cl2.Observation()) != string(cl.Observation()) || !cl2.Mask().Equal(cl.Mask()) {
+		c.failf("two clones stepped alike differ")
+	}
+}
+
+// illegal checks that an action outside the mask is refused and changes
+// nothing.
+func (c *checker) illegal(e *env.Env) {
+	n := e.Spec().Actions
+	m := e.Mask()
+	if m.Count() == n {
+		return
+	}
+	var a int
+	for {
+		a = c.rng.IntN(n)
+		if !m.Has(a) {
+			break
+		}
+	}
+	h, obs, steps := e.Hash(), string(e.Observation()), e.Steps()
+	_, _, _, _, _, err := e.Step(a)
+	if err == nil {
+		c.failf("illegal action %d (%s) accepted", a, e.ActionString(a))
+		return
+	}
+	if e.Hash() != h || string(e.Observation()) != obs || e.Steps() != steps {
+		c.failf("a refused action changed the state")
+	}
+	for _, bad := range []int{-1, n} {
+		if _, _, _, _, _, err := e.Step(bad); err == nil {
+			c.failf("action id %d accepted", bad)
+		}
+	}
+}

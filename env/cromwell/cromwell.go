@@ -1,0 +1,255 @@
+// Package cromwell implements Cromwell (Charles Jewell), a two-deck patience of
+// perfect information (RULES.md §1), as an env.Game registered as "cromwell".
+//
+// # Deal
+//
+// The 104 cards of cards.Deal(seed) are dealt round by round into 26 fans of 4:
+// card i goes to fan i%26 at depth i/26, so the last-dealt card of each fan is
+// its top, the only available card.
+//
+// # Actions (1118)
+//
+//	ids          meaning                                   name
+//	0..25        fan f to a foundation (f = id)            "7>F"
+//	26..701      fan s onto fan d: id = 26 + 26*s + d;     "7>12"
+//	             the part of s's top run that fits d moves
+//	             (s = d is never legal)
+//	702..1117    swap pick: id = 702 + 16*f + k picks the  "swap 7:3"
+//	             card at depth k of fan f (k = 0 is the
+//	             deepest card)
+//
+// Fans are numbered 1..26 and depths 1..16 from the bottom in names, 0-based
+// in ids. The swap of rule 7 takes two actions: the first pick chooses a
+// card (shown in the observation's swap segment), the second pick chooses the
+// other card, which must differ from the first in suit or rank; the two cards
+// then exchange places. While a first pick is pending, only second picks are
+// legal. A person types "swap 7:3 20:4" for both picks at once. The swap is
+// made before any fan can grow beyond 16 cards, so 16 depths cover every pick.
+//
+// # Observation (739 cells)
+//
+//	fans         728  26 fans x 28 depths, card codes from the bottom (0 empty).
+//	                  A fan can reach 28 cards only after the swap.
+//	foundations    8  top card of each foundation, two per suit in suit order
+//	                  (clubs, diamonds, hearts, spades), the higher first
+//	swap           3  [swap used (0/1), first pick's fan (1..26, 0 none),
+//	                  first pick's depth (1..16, 0 none)]
+package cromwell
+
+import (
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/zobrist"
+)
+
+// Layout constants.
+const (
+	NumFans     = 26
+	MaxDepth    = 28 // the deepest a fan can ever grow
+	SwapDepth   = 16 // the deepest a fan can be while the swap is unused
+	Foundations = 8
+
+	ActFoundation = 0
+	ActMove       = ActFoundation + NumFans
+	ActSwap       = ActMove + NumFans*NumFans
+	NumActions    = ActSwap + NumFans*SwapDepth
+
+	ObsFans        = 0
+	ObsFoundations = ObsFans + NumFans*MaxDepth
+	ObsSwap        = ObsFoundations + Foundations
+	ObsLen         = ObsSwap + 3
+)
+
+// RulesVersion is the version of the rules this package implements.
+const RulesVersion = 1
+
+var spec = &env.Spec{
+	Name:         "cromwell",
+	Title:        "Cromwell",
+	Summary:      "26 open fans of 4, build down in suit, move runs, one swap of any two cards",
+	RulesVersion: RulesVersion,
+	Actions:      NumActions,
+	ActionRanges: []env.ActionRange{
+		{First: ActFoundation, Last: ActMove - 1, Meaning: "fan f to its foundation: id = f"},
+		{First: ActMove, Last: ActSwap - 1, Meaning: "fan s onto fan d: id = 26 + 26*s + d (the fitting part of s's top run moves)"},
+		{First: ActSwap, Last: NumActions - 1, Meaning: "swap pick of the card at depth k (0 = deepest) of fan f: id = 702 + 16*f + k; two picks make the swap"},
+	},
+	ObsLen: ObsLen,
+	Segments: []env.Segment{
+		{Name: "fans", Offset: ObsFans, Len: NumFans * MaxDepth, Card: true, Max: 53, Doc: "26 fans x 28 cells, card codes from the deepest card up, 0 = empty"},
+		{Name: "foundations", Offset: ObsFoundations, Len: Foundations, Card: true, Max: 53, Doc: "top card of the 8 foundations, two per suit (clubs, diamonds, hearts, spades), the higher first"},
+		{Name: "swap", Offset: ObsSwap, Len: 3, Max: NumFans, Doc: "swap used (0/1), first pick's fan 1..26 and depth 1..16 (0 = no pick pending)"},
+	},
+	MaxSteps: 1000,
+	Hidden:   false,
+	Cards:    cards.DeckSize,
+}
+
+func init() { env.Register(spec, func() env.Game { return New() }) }
+
+// Spec returns the game's description.
+func Spec() *env.Spec { return spec }
+
+// Game is a Cromwell position.
+type Game struct {
+	fans     [NumFans][MaxDepth]cards.Card
+	n        [NumFans]uint8
+	found    [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
+	home     int
+	swapUsed bool
+	pick     int16 // pending first pick: 16*fan + depth, or -1
+	hash     uint64
+}
+
+var (
+	keysCard  = zobrist.Table(0xc401_0001, NumFans*MaxDepth*53)
+	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
+	keysSwap  = zobrist.Table(0xc401_0003, 1+NumFans*SwapDepth)
+)
+
+func cardKey(f, d int, c cards.Card) uint64 { return keysCard[(f*MaxDepth+d)*53+int(c)-1] }
+
+// New returns an empty game; call Deal before playing.
+func New() *Game { return &Game{pick: -1} }
+
+// Spec returns the game's description.
+func (g *Game) Spec() *env.Spec { return spec }
+
+// Deal sets up deal number seed.
+func (g *Game) Deal(seed uint64) {
+	d := cards.Deal(seed)
+	g.Setup(func(f, k int) cards.Card { return d[k*NumFans+f] }, 4)
+}
+
+// Setup lays out a position directly (for tests and tools): fan f gets the
+// cards card(f, 0..n-1) from the deepest up, while card returns a real card;
+// the foundations are empty and the swap unused. Use SetFoundation and
+// SetSwapUsed to complete the position.
+func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
+	*g = Game{pick: -1}
+	for f := range NumFans {
+		for k := 0; k < depth && k < MaxDepth; k++ {
+			c := card(f, k)
+			if !c.Valid() {
+				break
+			}
+			g.fans[f][k] = c
+			g.n[f]++
+		}
+	}
+	g.hash = g.fullHash()
+}
+
+// SetFans lays out fans from lists of cards, deepest first, for tests. Fans
+// not given are empty.
+func (g *Game) SetFans(fans ...[]cards.Card) {
+	g.Setup(func(f, k int) cards.Card {
+		if f < len(fans) && k < len(fans[f]) {
+			return fans[f][k]
+		}
+		return cards.None
+	}, MaxDepth)
+}
+
+// SetFoundation sets the two foundations of suit s to the given top ranks (0
+// for empty), for tests.
+func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
+	g.home -= int(g.found[2*s]) + int(g.found[2*s+1])
+	g.found[2*s], g.found[2*s+1] = uint8(max(a, b)), uint8(min(a, b))
+	g.home += int(a) + int(b)
+	g.hash = g.fullHash()
+}
+
+// SetSwapUsed marks the swap used, for tests.
+func (g *Game) SetSwapUsed(used bool) {
+	g.swapUsed = used
+	g.pick = -1
+	g.hash = g.fullHash()
+}
+
+// Fan returns the cards of fan f (0-based), deepest first. The slice aliases
+// the game.
+func (g *Game) Fan(f int) []cards.Card { return g.fans[f][:g.n[f]] }
+
+// SwapUsed reports whether the swap has been made.
+func (g *Game) SwapUsed() bool { return g.swapUsed }
+
+// Progress returns the cards on foundations.
+func (g *Game) Progress() int { return g.home }
+
+// Won reports whether all cards are on foundations.
+func (g *Game) Won() bool { return g.home == cards.DeckSize }
+
+// Class returns "" (Cromwell has no outcome classes).
+func (g *Game) Class() string { return "" }
+
+// Observe writes the observation into dst.
+func (g *Game) Observe(dst []uint8) {
+	for f := range NumFans {
+		copy(dst[ObsFans+f*MaxDepth:], cards.Bytes(g.fans[f][:]))
+	}
+	for i, r := range g.found {
+		if r == 0 {
+			dst[ObsFoundations+i] = 0
+		} else {
+			dst[ObsFoundations+i] = uint8(cards.New(cards.Suit(i/2), cards.Rank(r)))
+		}
+	}
+	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = 0, 0, 0
+	if g.swapUsed {
+		dst[ObsSwap] = 1
+	}
+	if g.pick >= 0 {
+		dst[ObsSwap+1] = uint8(g.pick/SwapDepth) + 1
+		dst[ObsSwap+2] = uint8(g.pick%SwapDepth) + 1
+	}
+}
+
+// Inventory appends all 104 cards.
+func (g *Game) Inventory(dst []cards.Card) []cards.Card {
+	for f := range NumFans {
+		dst = append(dst, g.fans[f][:g.n[f]]...)
+	}
+	for i, r := range g.found {
+		for k := cards.Rank(1); k <= cards.Rank(r); k++ {
+			dst = append(dst, cards.New(cards.Suit(i/2), k))
+		}
+	}
+	return dst
+}
+
+// Hash returns the state's Zobrist hash (kept up to date by every move).
+func (g *Game) Hash() uint64 { return g.hash }
+
+func (g *Game) fullHash() uint64 {
+	var h uint64
+	for f := range NumFans {
+		for k := 0; k < int(g.n[f]); k++ {
+			h ^= cardKey(f, k, g.fans[f][k])
+		}
+	}
+	for i, r := range g.found {
+		h ^= keysFound[i*14+int(r)]
+	}
+	h ^= g.swapKey()
+	return h
+}
+
+func (g *Game) swapKey() uint64 {
+	switch {
+	case g.swapUsed:
+		return keysSwap[0]
+	case g.pick >= 0:
+		return keysSwap[1+int(g.pick)]
+	}
+	return 0
+}
+
+// Clone returns an independent copy.
+func (g *Game) Clone() env.Game { c := *g; return &c }
+
+// CopyFrom makes g a copy of src (a *Game).
+func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
+
+// Determinize does nothing: every card is face up.
+func (g *Game) Determinize(*cards.Rand) {}

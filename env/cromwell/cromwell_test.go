@@ -1,0 +1,373 @@
+package cromwell
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/check"
+)
+
+func cs(s string) []cards.Card { return cards.MustParseList(s) }
+
+// position builds a game from fans given as card lists, deepest first.
+func position(fans ...string) *Game {
+	g := New()
+	var fs [][]cards.Card
+	for _, f := range fans {
+		fs = append(fs, cs(f))
+	}
+	g.SetFans(fs...)
+	return g
+}
+
+func legal(g *Game) []string {
+	m := env.NewMask(NumActions)
+	g.Legal(&m)
+	var out []string
+	for _, a := range m.AppendActions(nil) {
+		if a < ActSwap {
+			out = append(out, ActionName(a))
+		}
+	}
+	return out
+}
+
+func homeMoves(g *Game) []string {
+	var out []string
+	for _, name := range legal(g) {
+		if strings.HasSuffix(name, ">F") {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func mustParse(t *testing.T, g *Game, s string) int {
+	t.Helper()
+	ids, err := g.ParseActions(s)
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("parse %q: %v %v", s, ids, err)
+	}
+	return ids[0]
+}
+
+func TestChecker(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 40
+	}
+	rep, err := check.Run("cromwell", check.Options{Games: games})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Rule 1: all 104 cards in 26 fans of 4, face up, no stock.
+func TestRule1Deal(t *testing.T) {
+	g := New()
+	g.Deal(7)
+	d := cards.Deal(7)
+	for f := range NumFans {
+		fan := g.Fan(f)
+		if len(fan) != 4 {
+			t.Fatalf("fan %d has %d cards", f+1, len(fan))
+		}
+		for k, c := range fan {
+			if c != d[k*NumFans+f] {
+				t.Errorf("fan %d card %d = %v, want deck card %d", f+1, k+1, c, k*NumFans+f)
+			}
+		}
+	}
+	if g.Progress() != 0 || g.SwapUsed() {
+		t.Errorf("fresh deal: progress %d, swap used %v", g.Progress(), g.SwapUsed())
+	}
+}
+
+// Rule 2: only the top card of a fan is available.
+func TestRule2OnlyTopAvailable(t *testing.T) {
+	g := position("AS 5H", "AH 6H")
+	g.SetSwapUsed(true)
+	got := legal(g)
+	want := []string{"1>2"} // 5♥ on 6♥; the aces underneath are not available
+	if !slices.Equal(got, want) {
+		t.Errorf("legal = %v, want %v", got, want)
+	}
+}
+
+// Rule 3: foundations built up in suit from the ace; an ace starts an empty
+// one; two foundations per suit.
+func TestRule3Foundations(t *testing.T) {
+	g := position("2S", "AS", "AS", "3H")
+	g.SetSwapUsed(true)
+	if got := homeMoves(g); !slices.Equal(got, []string{"2>F", "3>F"}) {
+		t.Fatalf("foundation moves = %v, want the aces only", got)
+	}
+	g.Apply(mustParse(t, g, "2>F"))
+	if got := legal(g); !slices.Contains(got, "1>F") || !slices.Contains(got, "3>F") {
+		t.Fatalf("after A♠ home: legal = %v, want 2♠ and the second A♠", got)
+	}
+	g.Apply(mustParse(t, g, "3>F")) // second ace starts the second spade foundation
+	if g.found[6] != 1 || g.found[7] != 1 {
+		t.Fatalf("spade foundations = %v", g.found[6:8])
+	}
+	if err := g.Explain(mustParse(t, g, "4>F")); err == nil {
+		t.Error("3♥ accepted on an empty foundation")
+	}
+	g.Apply(mustParse(t, g, "1>F"))
+	if g.Progress() != 3 {
+		t.Errorf("progress %d, want 3", g.Progress())
+	}
+}
+
+// Rule 4: an available card goes on another fan's top card of the same suit,
+// one rank higher.
+func TestRule4BuildDownInSuit(t *testing.T) {
+	tests := []struct {
+		src, dst string
+		ok       bool
+	}{
+		{"7S", "8S", true},
+		{"7S", "8C", false}, // same colour, other suit
+		{"7S", "8H", false},
+		{"7S", "9S", false},
+		{"8S", "7S", false}, // up is not allowed
+		{"QS", "KS", true},
+	}
+	for _, tc := range tests {
+		g := position(tc.src, tc.dst)
+		g.SetSwapUsed(true)
+		err := g.Explain(mustParse(t, g, "1>2"))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s on %s: legal=%v, want %v (%v)", tc.src, tc.dst, err == nil, tc.ok, err)
+		}
+	}
+}
+
+// Rule 5: a run moves in whole or in part onto a fitting card; any length.
+func TestRule5RunsMove(t *testing.T) {
+	g := position("2C 9D 8D 7D 6D 5D", "7D", "10D", "3H")
+	g.SetSwapUsed(true)
+	got := legal(g)
+	for _, want := range []string{"1>2", "1>3"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("legal = %v, missing %s", got, want)
+		}
+	}
+	if slices.Contains(got, "1>4") {
+		t.Errorf("run moved onto 3♥")
+	}
+	// Part of the run: 6♦ 5♦ onto 7♦.
+	g.Apply(mustParse(t, g, "1>2"))
+	if !slices.Equal(g.Fan(1), cs("7D 6D 5D")) || !slices.Equal(g.Fan(0), cs("2C 9D 8D 7D")) {
+		t.Fatalf("after 1>2: fan1 %v fan2 %v", g.Fan(0), g.Fan(1))
+	}
+	// The whole run 9♦..7♦ onto 10♦.
+	g.Apply(mustParse(t, g, "1>3"))
+	if !slices.Equal(g.Fan(2), cs("10D 9D 8D 7D")) || !slices.Equal(g.Fan(0), cs("2C")) {
+		t.Fatalf("after 1>3: fan1 %v fan3 %v", g.Fan(0), g.Fan(2))
+	}
+	// A broken sequence is not a run: 8♦ under 6♦ does not move with it.
+	g2 := position("8D 6D 5D", "9D")
+	g2.SetSwapUsed(true)
+	if err := g2.Explain(mustParse(t, g2, "1>2")); err == nil {
+		t.Error("8♦ moved from under a broken run")
+	}
+}
+
+// Rule 6: an emptied fan is never refilled.
+func TestRule6EmptyFanStaysEmpty(t *testing.T) {
+	g := position("AS", "KH")
+	g.SetSwapUsed(true)
+	g.Apply(mustParse(t, g, "1>F"))
+	if len(g.Fan(0)) != 0 {
+		t.Fatal("fan 1 not empty")
+	}
+	if err := g.Explain(mustParse(t, g, "2>1")); err == nil {
+		t.Error("a card moved into an emptied fan")
+	}
+}
+
+// Rule 7: one swap of any two layout cards, at any depth, same or different
+// fans; identical cards are not offered; foundations are not part of it.
+func TestRule7Swap(t *testing.T) {
+	g := position("KS 2H 3H", "QD AC", "2H")
+	e := env.New(g, env.Options{})
+	e.Reset(0)
+	g.SetFans(cs("KS 2H 3H"), cs("QD AC"), cs("2H"))
+	g.Legal(e.Mask())
+
+	ids, err := g.ParseActions("swap 1:1 1:3")
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("parse swap: %v %v", ids, err)
+	}
+	if err := g.Explain(ids[0]); err != nil {
+		t.Fatalf("first pick refused: %v", err)
+	}
+	g.Apply(ids[0])
+	// While a pick is pending only second picks are legal.
+	if got := legal(g); len(got) != 0 {
+		t.Errorf("moves offered during a swap: %v", got)
+	}
+	g.Apply(ids[1])
+	if !slices.Equal(g.Fan(0), cs("3H 2H KS")) || !g.SwapUsed() {
+		t.Fatalf("after swap in one fan: %v used=%v", g.Fan(0), g.SwapUsed())
+	}
+	// Only once per game.
+	if err := g.Explain(ActSwap); err == nil {
+		t.Error("a second swap offered")
+	}
+
+	// Across fans, and two identical cards are not a swap.
+	g2 := position("2H 5C", "9S 2H")
+	first, _ := g2.ParseActions("swap 1:1")
+	g2.Apply(first[0])
+	same, _ := g2.ParseActions("swap 2:2")
+	if err := g2.Explain(same[0]); err == nil {
+		t.Error("swap of two identical 2♥ offered")
+	}
+	other, _ := g2.ParseActions("swap 2:1")
+	g2.Apply(other[0])
+	if !slices.Equal(g2.Fan(0), cs("9S 5C")) || !slices.Equal(g2.Fan(1), cs("2H 2H")) {
+		t.Fatalf("after swap across fans: %v %v", g2.Fan(0), g2.Fan(1))
+	}
+
+	// A layout of only two identical cards offers no swap at all.
+	g3 := position("7C", "7C")
+	if err := g3.Explain(ActSwap); err == nil {
+		t.Error("first pick offered with no different card to swap with")
+	}
+}
+
+// Rule 8: won with all cards home; lost with no move, the unused swap
+// counting as a move.
+func TestRule8WinAndLoss(t *testing.T) {
+	// Every foundation at queen, the two kings of clubs on top of two fans.
+	g := New()
+	g.SetFans(cs("KC"), cs("KC"), cs("KD"), cs("KD"), cs("KH"), cs("KH"), cs("KS"), cs("KS"))
+	for s := cards.Suit(0); s < cards.NumSuits; s++ {
+		g.SetFoundation(s, cards.Queen, cards.Queen)
+	}
+	e := env.New(g, env.Options{})
+	for f := range 8 {
+		_, r, term, _, info, err := stepOn(e, g, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == 7 && (!term || info.Outcome != env.Won || r <= 0) {
+			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
+		}
+	}
+	if !g.Won() || g.Progress() != 104 {
+		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
+	}
+
+	// No move but the swap: not lost yet; after the swap is used: lost.
+	g2 := position("5S 9H", "2C")
+	m := env.NewMask(NumActions)
+	g2.Legal(&m)
+	if m.Empty() {
+		t.Fatal("unused swap not counted as a move")
+	}
+	g2.SetSwapUsed(true)
+	g2.Legal(&m)
+	if !m.Empty() {
+		t.Errorf("moves offered in a dead position: %v", m.String())
+	}
+}
+
+// stepOn plays fan f to the foundation through an Env wrapped around g's
+// current position.
+func stepOn(e *env.Env, g *Game, f int) ([]uint8, float64, bool, bool, env.Info, error) {
+	if e.Steps() == 0 && !e.Done() && f == 0 {
+		// Wrap the prepared position: Env.Reset would deal, so settle by hand.
+		saved := *g
+		e.Reset(0)
+		*g = saved
+		e.Game().Legal(e.Mask())
+	}
+	return e.Step(ActFoundation + f)
+}
+
+func TestHashIncrementalMatchesFull(t *testing.T) {
+	e, _ := env.Make("cromwell", env.Options{})
+	rng := cards.NewRand(1)
+	for seed := uint64(0); seed < 50; seed++ {
+		e.Reset(seed)
+		for !e.Done() {
+			g := e.Game().(*Game)
+			if g.Hash() != g.fullHash() {
+				t.Fatalf("seed %d step %d: incremental hash differs", seed, e.Steps())
+			}
+			a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
+			if _, _, _, err := e.Advance(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestNamesRoundTrip(t *testing.T) {
+	g := New()
+	for a := range NumActions {
+		name := ActionName(a)
+		ids, err := g.ParseActions(name)
+		if err != nil || len(ids) != 1 || ids[0] != a {
+			t.Fatalf("action %d named %q parses to %v, %v", a, name, ids, err)
+		}
+	}
+	for _, bad := range []string{"", "7", "0>F", "27>F", "7>27", "7>X", "swap", "swap 1", "swap 1:17", "swap 1:1 2:2 3:3", "x>y"} {
+		if _, err := g.ParseActions(bad); err == nil {
+			t.Errorf("ParseActions(%q) accepted", bad)
+		}
+	}
+}
+
+func TestIllegalMoveChangesNothing(t *testing.T) {
+	e, _ := env.Make("cromwell", env.Options{})
+	e.Reset(3)
+	before := e.Hash()
+	a, _ := e.ParseAction("1>1")
+	_, _, _, _, _, err := e.Step(a)
+	var ill *env.IllegalActionError
+	if !errors.As(err, &ill) || ill.Name != "1>1" {
+		t.Fatalf("err = %v", err)
+	}
+	if e.Hash() != before || e.Steps() != 0 {
+		t.Error("illegal move changed the state")
+	}
+}
+
+func TestRenderShowsCards(t *testing.T) {
+	g := position("KS 2H 10D")
+	out := g.Render()
+	for _, want := range []string{"K♠", "2♥", "10♦", "Swap: unused", " 1:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	e, _ := env.Make("cromwell", env.Options{})
+	rng := cards.NewRand(1)
+	seed := uint64(0)
+	e.Reset(seed)
+	b.ReportAllocs()
+	for b.Loop() {
+		if e.Done() {
+			seed++
+			e.Reset(seed)
+		}
+		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
+		if _, _, _, _, _, err := e.Step(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

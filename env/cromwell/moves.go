@@ -1,0 +1,288 @@
+package cromwell
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// foundationFor returns the foundation (0..7) a card goes to, or -1. When both
+// foundations of its suit fit (both one rank lower), the first is used; they
+// are interchangeable.
+func (g *Game) foundationFor(c cards.Card) int {
+	i := 2 * int(c.Suit())
+	r := uint8(c.Rank()) - 1
+	switch {
+	case g.found[i] == r:
+		return i
+	case g.found[i+1] == r:
+		return i + 1
+	}
+	return -1
+}
+
+// runLen returns the length of the descending same-suit run at the top of fan
+// f (0 for an empty fan).
+func (g *Game) runLen(f int) int {
+	n := int(g.n[f])
+	if n == 0 {
+		return 0
+	}
+	k := 1
+	for k < n {
+		up, down := g.fans[f][n-k], g.fans[f][n-k-1]
+		if down.Suit() != up.Suit() || down.Rank() != up.Rank()+1 {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// layoutCards returns the number of cards in the fans and how many of them
+// have each code.
+func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
+	for f := range NumFans {
+		for _, c := range g.fans[f][:g.n[f]] {
+			count[c]++
+		}
+		total += int(g.n[f])
+	}
+	return total, count
+}
+
+// Legal writes the legal actions into m.
+func (g *Game) Legal(m *env.Mask) {
+	m.Clear()
+	if g.pick >= 0 {
+		first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
+		for f := range NumFans {
+			for k := 0; k < int(g.n[f]); k++ {
+				if g.fans[f][k] != first {
+					m.Set(ActSwap + f*SwapDepth + k)
+				}
+			}
+		}
+		return
+	}
+	// cover[suit][rank] holds the fans whose top run contains that card.
+	var cover [cards.NumSuits][14]uint32
+	for f := range NumFans {
+		n := int(g.n[f])
+		if n == 0 {
+			continue
+		}
+		top := g.fans[f][n-1]
+		if g.foundationFor(top) >= 0 {
+			m.Set(ActFoundation + f)
+		}
+		s, r := top.Suit(), top.Rank()
+		for k := g.runLen(f); k > 0; k-- {
+			cover[s][r] |= 1 << f
+			r++
+		}
+	}
+	for d := range NumFans {
+		n := int(g.n[d])
+		if n == 0 {
+			continue
+		}
+		top := g.fans[d][n-1]
+		srcs := cover[top.Suit()][top.Rank()-1] &^ (1 << d)
+		for srcs != 0 {
+			s := trailingZeros(srcs)
+			srcs &= srcs - 1
+			m.Set(ActMove + s*NumFans + d)
+		}
+	}
+	if !g.swapUsed {
+		total, count := g.layoutCounts()
+		for f := range NumFans {
+			for k := 0; k < int(g.n[f]); k++ {
+				if total-int(count[g.fans[f][k]]) > 0 {
+					m.Set(ActSwap + f*SwapDepth + k)
+				}
+			}
+		}
+	}
+}
+
+func trailingZeros(x uint32) int {
+	n := 0
+	for x&1 == 0 {
+		x >>= 1
+		n++
+	}
+	return n
+}
+
+// decode splits an action id into its kind and operands.
+func decode(a int) (kind, x, y int) {
+	switch {
+	case a < ActMove:
+		return ActFoundation, a - ActFoundation, 0
+	case a < ActSwap:
+		return ActMove, (a - ActMove) / NumFans, (a - ActMove) % NumFans
+	default:
+		return ActSwap, (a - ActSwap) / SwapDepth, (a - ActSwap) % SwapDepth
+	}
+}
+
+// Explain says why action a is illegal, or returns nil. It follows the rules
+// of RULES.md §1 directly.
+func (g *Game) Explain(a int) error {
+	if a < 0 || a >= NumActions {
+		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+	}
+	kind, x, y := decode(a)
+	if g.pick >= 0 && kind != ActSwap {
+		return errors.New("a swap is half made: pick the second card first")
+	}
+	switch kind {
+	case ActFoundation:
+		if g.n[x] == 0 {
+			return fmt.Errorf("fan %d is empty", x+1)
+		}
+		c := g.fans[x][g.n[x]-1]
+		s := c.Suit()
+		if max(g.found[2*s], g.found[2*s+1]) == 0 && c.Rank() != cards.Ace {
+			return fmt.Errorf("%v cannot start a foundation: only an ace can", c)
+		}
+		if g.foundationFor(c) < 0 {
+			return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", c, s, rankName(g.found[2*s]), rankName(g.found[2*s+1]))
+		}
+		return nil
+	case ActMove:
+		if x == y {
+			return errors.New("a fan cannot move onto itself")
+		}
+		if g.n[x] == 0 {
+			return fmt.Errorf("fan %d is empty", x+1)
+		}
+		if g.n[y] == 0 {
+			return fmt.Errorf("fan %d is empty, and an emptied fan is never refilled", y+1)
+		}
+		target := g.fans[y][g.n[y]-1]
+		if target.Rank() == cards.Ace {
+			return fmt.Errorf("nothing goes on %v", target)
+		}
+		// Walk the run at the top of x, from the top card down.
+		for k := int(g.n[x]) - 1; k >= 0; k-- {
+			c := g.fans[x][k]
+			if c.Suit() == target.Suit() && c.Rank()+1 == target.Rank() {
+				return nil
+			}
+			if k == 0 {
+				break
+			}
+			below := g.fans[x][k-1]
+			if below.Suit() != c.Suit() || below.Rank() != c.Rank()+1 {
+				break
+			}
+		}
+		return fmt.Errorf("no card of the run on top of fan %d goes on %v (it needs the %v of %v)", x+1, target, cards.Rank(target.Rank()-1), target.Suit())
+	default:
+		if g.swapUsed {
+			return errors.New("the swap has been used")
+		}
+		if y >= int(g.n[x]) {
+			return fmt.Errorf("fan %d has no card %d", x+1, y+1)
+		}
+		c := g.fans[x][y]
+		if g.pick >= 0 {
+			first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
+			if c == first {
+				return fmt.Errorf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
+			}
+			return nil
+		}
+		// A first pick needs some other, different card to swap with.
+		for f := range NumFans {
+			for k := 0; k < int(g.n[f]); k++ {
+				if g.fans[f][k] != c {
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("no other card differs from %v: a swap would change nothing", c)
+	}
+}
+
+func rankName(r uint8) string {
+	if r == 0 {
+		return "nothing"
+	}
+	return cards.Rank(r).String()
+}
+
+// Apply plays legal action a.
+func (g *Game) Apply(a int) {
+	kind, x, y := decode(a)
+	switch kind {
+	case ActFoundation:
+		c := g.pop(x)
+		g.toFoundation(c)
+	case ActMove:
+		target := g.fans[y][g.n[y]-1]
+		top := g.fans[x][g.n[x]-1]
+		k := int(target.Rank()) - 1 - int(top.Rank()) + 1 // cards that move
+		n := int(g.n[x])
+		for i := n - k; i < n; i++ {
+			g.push(y, g.fans[x][i])
+		}
+		for range k {
+			g.pop(x)
+		}
+	default:
+		if g.pick < 0 {
+			g.hash ^= g.swapKey()
+			g.pick = int16(x*SwapDepth + y)
+			g.hash ^= g.swapKey()
+			return
+		}
+		f1, k1 := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
+		c1, c2 := g.fans[f1][k1], g.fans[x][y]
+		g.set(f1, k1, c2)
+		g.set(x, y, c1)
+		g.hash ^= g.swapKey()
+		g.pick, g.swapUsed = -1, true
+		g.hash ^= g.swapKey()
+	}
+}
+
+func (g *Game) set(f, k int, c cards.Card) {
+	g.hash ^= cardKey(f, k, g.fans[f][k]) ^ cardKey(f, k, c)
+	g.fans[f][k] = c
+}
+
+func (g *Game) push(f int, c cards.Card) {
+	k := int(g.n[f])
+	g.fans[f][k] = c
+	g.n[f]++
+	g.hash ^= cardKey(f, k, c)
+}
+
+func (g *Game) pop(f int) cards.Card {
+	g.n[f]--
+	k := int(g.n[f])
+	c := g.fans[f][k]
+	g.fans[f][k] = cards.None
+	g.hash ^= cardKey(f, k, c)
+	return c
+}
+
+// toFoundation puts c on its foundation, keeping the higher of a suit's two
+// foundations first.
+func (g *Game) toFoundation(c cards.Card) {
+	i := g.foundationFor(c)
+	s := 2 * int(c.Suit())
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.found[i]++
+	if g.found[s] < g.found[s+1] {
+		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
+	}
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.home++
+}

@@ -1,0 +1,140 @@
+package cromwell
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// ActionString names action a: "7>F", "7>12" or "swap 7:3".
+func (g *Game) ActionString(a int) string { return ActionName(a) }
+
+// ActionName names action a (see the package doc for the forms).
+func ActionName(a int) string {
+	if a < 0 || a >= NumActions {
+		return fmt.Sprintf("#%d", a)
+	}
+	kind, x, y := decode(a)
+	switch kind {
+	case ActFoundation:
+		return fmt.Sprintf("%d>F", x+1)
+	case ActMove:
+		return fmt.Sprintf("%d>%d", x+1, y+1)
+	}
+	return fmt.Sprintf("swap %d:%d", x+1, y+1)
+}
+
+// ParseActions reads "7>F", "7>12", "swap 7:3" (one pick) or
+// "swap 7:3 20:4" (both picks). Spaces around ">" are allowed and "f" may be
+// lower case.
+func (g *Game) ParseActions(s string) ([]int, error) {
+	t := strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(strings.ToLower(t), "swap"); ok {
+		fields := strings.Fields(rest)
+		if len(fields) < 1 || len(fields) > 2 {
+			return nil, fmt.Errorf("parse move %q: a swap names one or two cards as fan:card, like \"swap 7:3 20:4\"", s)
+		}
+		var ids []int
+		for _, p := range fields {
+			fs, ks, ok := strings.Cut(p, ":")
+			f, err1 := strconv.Atoi(fs)
+			k, err2 := strconv.Atoi(ks)
+			if !ok || err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("parse move %q: %q is not fan:card (like 7:3)", s, p)
+			}
+			if f < 1 || f > NumFans || k < 1 || k > SwapDepth {
+				return nil, fmt.Errorf("parse move %q: %q is out of range (fans 1..%d, cards 1..%d from the bottom)", s, p, NumFans, SwapDepth)
+			}
+			ids = append(ids, ActSwap+(f-1)*SwapDepth+k-1)
+		}
+		return ids, nil
+	}
+	src, dst, ok := strings.Cut(t, ">")
+	if !ok {
+		return nil, fmt.Errorf("parse move %q: want \"7>F\", \"7>12\" or \"swap 7:3 20:4\"", s)
+	}
+	f, err := strconv.Atoi(strings.TrimSpace(src))
+	if err != nil || f < 1 || f > NumFans {
+		return nil, fmt.Errorf("parse move %q: %q is not a fan number 1..%d", s, strings.TrimSpace(src), NumFans)
+	}
+	dst = strings.TrimSpace(dst)
+	if strings.EqualFold(dst, "F") {
+		return []int{ActFoundation + f - 1}, nil
+	}
+	d, err := strconv.Atoi(dst)
+	if err != nil || d < 1 || d > NumFans {
+		return nil, fmt.Errorf("parse move %q: %q is neither F nor a fan number 1..%d", s, dst, NumFans)
+	}
+	return []int{ActMove + (f-1)*NumFans + d - 1}, nil
+}
+
+// Render draws the foundations, the swap state and the 26 fans, deepest card
+// first, the available card last.
+func (g *Game) Render() string {
+	var sb strings.Builder
+	sb.WriteString("Foundations:")
+	for s := range cards.NumSuits {
+		sb.WriteString("  ")
+		for k := range 2 {
+			r := g.found[2*s+k]
+			if r == 0 {
+				sb.WriteString(" --" + cards.Suit(s).Symbol())
+			} else {
+				fmt.Fprintf(&sb, " %3s", cards.New(cards.Suit(s), cards.Rank(r)))
+			}
+		}
+	}
+	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
+	switch {
+	case g.swapUsed:
+		sb.WriteString("used")
+	case g.pick >= 0:
+		f, k := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
+		fmt.Fprintf(&sb, "first card picked: %v at %d:%d", g.fans[f][k], f+1, k+1)
+	default:
+		sb.WriteString("unused")
+	}
+	sb.WriteByte('\n')
+	for f := range NumFans {
+		fmt.Fprintf(&sb, "%2d:", f+1)
+		for _, c := range g.fans[f][:g.n[f]] {
+			fmt.Fprintf(&sb, " %3s", c)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// Evaluate scores the position for the heuristic agent, in cards: the cards
+// home, minus the cards locked under a king that is not the deepest card of
+// its fan (they wait for the king to go home), minus half a card for each
+// card lying above a lower card of its own suit in the same fan (a buried
+// duplicate that blocks its own suit), plus a little for each available move
+// and for an unused swap.
+func (g *Game) Evaluate() float64 {
+	score := float64(g.home)
+	for f := range NumFans {
+		n := int(g.n[f])
+		for k := 1; k < n; k++ {
+			c := g.fans[f][k]
+			if c.Rank() == cards.King {
+				score -= float64(k) * 0.5
+			}
+			for j := 0; j < k; j++ {
+				b := g.fans[f][j]
+				if b.Suit() == c.Suit() && b.Rank() < c.Rank() {
+					score -= 0.25
+				}
+			}
+		}
+		if n > 0 && g.foundationFor(g.fans[f][n-1]) >= 0 {
+			score += 0.5
+		}
+	}
+	if !g.swapUsed && g.pick < 0 {
+		score += 2
+	}
+	return score
+}

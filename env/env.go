@@ -1,0 +1,391 @@
+// Package env gives six two-deck patience games one Gym-style interface.
+//
+// A game package (env/cromwell, env/fifteen, ...) implements Game, the rules
+// alone, and registers itself; Env wraps any Game with Gym semantics:
+//
+//	e, err := env.Make("cromwell", env.Options{})
+//	obs, info := e.Reset(42)
+//	obs, reward, terminated, truncated, info, err := e.Step(action)
+//
+// Semantics, the same for every game:
+//   - reward per step is (progress after − progress before) / Spec.Cards in
+//     the default RewardProgress mode, so an episode's return is its final
+//     progress fraction and a win returns exactly 1; RewardSparse gives 1 on
+//     the winning step and 0 otherwise.
+//   - terminated is true when the game is won or no legal action is left.
+//   - truncated is true when the step limit is reached first.
+//   - an illegal action returns an *IllegalActionError and changes nothing;
+//     a Step after the episode ended returns ErrEpisodeOver until Reset.
+//   - observation slices alias an internal buffer that is valid until the next
+//     call that changes the Env; copy them to keep them. Step allocates
+//     nothing.
+//
+// Import github.com/patience-gym/patience/env/all to register all six games.
+package env
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// RewardMode selects how rewards are paid.
+type RewardMode uint8
+
+// The reward modes.
+const (
+	// RewardProgress pays the change of progress over the card total at each
+	// step (the default).
+	RewardProgress RewardMode = iota
+	// RewardSparse pays 1 on the winning step and 0 otherwise.
+	RewardSparse
+)
+
+// String returns "progress" or "sparse".
+func (r RewardMode) String() string {
+	if r == RewardSparse {
+		return "sparse"
+	}
+	return "progress"
+}
+
+// ParseRewardMode reads "progress" or "sparse".
+func ParseRewardMode(s string) (RewardMode, error) {
+	switch s {
+	case "progress", "":
+		return RewardProgress, nil
+	case "sparse":
+		return RewardSparse, nil
+	}
+	return 0, fmt.Errorf("unknown reward mode %q (want progress or sparse)", s)
+}
+
+// Options tune an Env. The zero value gives the game's defaults.
+type Options struct {
+	// MaxSteps is the step limit; 0 means the game's default (Spec.MaxSteps).
+	MaxSteps int
+	// Reward selects the reward mode.
+	Reward RewardMode
+}
+
+// Outcome is where an episode stands.
+type Outcome uint8
+
+// The outcomes.
+const (
+	Running Outcome = iota
+	Won
+	Lost
+	Truncated
+)
+
+// String returns "running", "won", "lost" or "truncated".
+func (o Outcome) String() string {
+	return [...]string{"running", "won", "lost", "truncated"}[o]
+}
+
+// Info describes the episode after Reset or Step. It is a value; keeping it
+// costs nothing.
+type Info struct {
+	// Seed is the deal number of the episode.
+	Seed uint64
+	// Steps is the number of steps taken since Reset.
+	Steps int
+	// Progress is the number of cards in their final place.
+	Progress int
+	// Cards is the total progress counts towards.
+	Cards int
+	// Legal is the number of legal actions now.
+	Legal int
+	// Outcome says whether the episode runs, was won, lost or truncated.
+	Outcome Outcome
+	// Class is the game's own word for the state, if it has one.
+	Class string
+}
+
+// ErrEpisodeOver is returned by Step after the episode ended, until Reset.
+var ErrEpisodeOver = errors.New("the episode is over: call Reset")
+
+// ErrNotReset is returned by Step before the first Reset.
+var ErrNotReset = errors.New("the environment has not been reset: call Reset first")
+
+// IllegalActionError reports an action the rules do not allow now.
+type IllegalActionError struct {
+	Game   string
+	Action int
+	Name   string
+	Reason error
+}
+
+// Error names the move and says why it is illegal.
+func (e *IllegalActionError) Error() string {
+	if e.Name == "" {
+		return fmt.Sprintf("%s: illegal action %d: %v", e.Game, e.Action, e.Reason)
+	}
+	return fmt.Sprintf("%s: illegal move %s (action %d): %v", e.Game, e.Name, e.Action, e.Reason)
+}
+
+// Unwrap returns the reason.
+func (e *IllegalActionError) Unwrap() error { return e.Reason }
+
+// Env is one environment: a Game with Gym semantics. It is not safe for
+// concurrent use; use one Env per goroutine (or a Vector).
+type Env struct {
+	game     Game
+	spec     *Spec
+	mask     Mask
+	obs      []uint8
+	obsOK    bool
+	maxSteps int
+	reward   RewardMode
+	seed     uint64
+	steps    int
+	progress int
+	outcome  Outcome
+	started  bool
+}
+
+// New wraps game in an Env with the given options.
+func New(game Game, opts Options) *Env {
+	spec := game.Spec()
+	e := &Env{
+		game:     game,
+		spec:     spec,
+		mask:     NewMask(spec.Actions),
+		obs:      make([]uint8, spec.ObsLen),
+		maxSteps: opts.MaxSteps,
+		reward:   opts.Reward,
+	}
+	if e.maxSteps <= 0 {
+		e.maxSteps = spec.MaxSteps
+	}
+	return e
+}
+
+// Spec returns the game's description.
+func (e *Env) Spec() *Spec { return e.spec }
+
+// Game returns the game state the Env wraps. Agents must not read hidden
+// information from it; it is there for rendering, tools and tests.
+func (e *Env) Game() Game { return e.game }
+
+// MaxSteps returns the step limit.
+func (e *Env) MaxSteps() int { return e.maxSteps }
+
+// RewardMode returns the reward mode.
+func (e *Env) RewardMode() RewardMode { return e.reward }
+
+// Reset deals deal number seed and returns the first observation and info.
+func (e *Env) Reset(seed uint64) ([]uint8, Info) {
+	e.game.Deal(seed)
+	e.seed = seed
+	e.steps = 0
+	e.started = true
+	e.progress = e.game.Progress()
+	e.settle()
+	return e.Observation(), e.Info()
+}
+
+// settle recomputes the mask, the outcome and marks the observation stale.
+func (e *Env) settle() {
+	e.game.Legal(&e.mask)
+	e.obsOK = false
+	switch {
+	case e.game.Won():
+		e.outcome = Won
+	case e.mask.Empty():
+		e.outcome = Lost
+	case e.steps >= e.maxSteps:
+		e.outcome = Truncated
+	default:
+		e.outcome = Running
+	}
+}
+
+// Step plays action a and returns the observation, the reward, whether the
+// episode terminated (won or no legal action left) or was truncated (step
+// limit), and the info. An illegal action or a step after the end returns an
+// error and changes nothing. The observation aliases the Env's buffer.
+func (e *Env) Step(a int) (obs []uint8, reward float64, terminated, truncated bool, info Info, err error) {
+	reward, terminated, truncated, err = e.Advance(a)
+	if err != nil {
+		return nil, 0, false, false, e.Info(), err
+	}
+	return e.Observation(), reward, terminated, truncated, e.Info(), nil
+}
+
+// Advance is Step without building the observation (call Observation when it
+// is needed). Agents' simulations use it.
+func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err error) {
+	if !e.started {
+		return 0, false, false, ErrNotReset
+	}
+	if e.outcome != Running {
+		return 0, false, false, ErrEpisodeOver
+	}
+	if !e.mask.Has(a) {
+		return 0, false, false, e.illegal(a)
+	}
+	e.game.Apply(a)
+	e.steps++
+	p := e.game.Progress()
+	e.settle()
+	switch e.reward {
+	case RewardSparse:
+		if e.outcome == Won {
+			reward = 1
+		}
+	default:
+		reward = float64(p-e.progress) / float64(e.spec.Cards)
+	}
+	e.progress = p
+	return reward, e.outcome == Won || e.outcome == Lost, e.outcome == Truncated, nil
+}
+
+// illegal builds the error for an action the mask refuses.
+func (e *Env) illegal(a int) error {
+	err := &IllegalActionError{Game: e.spec.Name, Action: a}
+	if a < 0 || a >= e.spec.Actions {
+		err.Reason = fmt.Errorf("no such action (the ids are 0..%d)", e.spec.Actions-1)
+		return err
+	}
+	err.Name = e.game.ActionString(a)
+	err.Reason = e.game.Explain(a)
+	if err.Reason == nil {
+		// The rules' own check accepts what the mask refuses: a bug.
+		err.Reason = errors.New("not in the legal mask (the game's mask and its rules check disagree; please report this)")
+	}
+	return err
+}
+
+// Observation returns the current observation. The slice aliases the Env's
+// buffer and is valid until the Env changes.
+func (e *Env) Observation() []uint8 {
+	if !e.obsOK {
+		e.game.Observe(e.obs)
+		e.obsOK = true
+	}
+	return e.obs
+}
+
+// Mask returns the legal actions now. It aliases the Env's mask.
+func (e *Env) Mask() *Mask { return &e.mask }
+
+// Info returns the episode's info now.
+func (e *Env) Info() Info {
+	return Info{
+		Seed:     e.seed,
+		Steps:    e.steps,
+		Progress: e.progress,
+		Cards:    e.spec.Cards,
+		Legal:    e.mask.Count(),
+		Outcome:  e.outcome,
+		Class:    e.game.Class(),
+	}
+}
+
+// Done reports whether the episode ended (terminated or truncated).
+func (e *Env) Done() bool { return e.started && e.outcome != Running }
+
+// Outcome returns where the episode stands.
+func (e *Env) Outcome() Outcome { return e.outcome }
+
+// Steps returns the number of steps since Reset.
+func (e *Env) Steps() int { return e.steps }
+
+// Seed returns the deal number of the episode.
+func (e *Env) Seed() uint64 { return e.seed }
+
+// Progress returns the cards in their final place.
+func (e *Env) Progress() int { return e.progress }
+
+// ProgressFraction returns Progress over the card total.
+func (e *Env) ProgressFraction() float64 { return float64(e.progress) / float64(e.spec.Cards) }
+
+// Hash returns the hash of the full game state.
+func (e *Env) Hash() uint64 { return e.game.Hash() }
+
+// Evaluate returns the game's evaluation of the state (see Game.Evaluate).
+func (e *Env) Evaluate() float64 { return e.game.Evaluate() }
+
+// Render returns the game's text picture.
+func (e *Env) Render() string { return e.game.Render() }
+
+// ActionString returns the name of action a.
+func (e *Env) ActionString(a int) string {
+	if a < 0 || a >= e.spec.Actions {
+		return fmt.Sprintf("#%d", a)
+	}
+	return e.game.ActionString(a)
+}
+
+// ParseMove reads a move a person typed into its action ids.
+func (e *Env) ParseMove(s string) ([]int, error) {
+	ids, err := e.game.ParseActions(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.spec.Name, err)
+	}
+	return ids, nil
+}
+
+// ParseAction reads a move that is exactly one action.
+func (e *Env) ParseAction(s string) (int, error) {
+	ids, err := e.ParseMove(s)
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) != 1 {
+		return 0, fmt.Errorf("%s: %q is a move of %d actions, not one", e.spec.Name, s, len(ids))
+	}
+	return ids[0], nil
+}
+
+// Clone returns an independent copy of the Env, hidden cards included.
+func (e *Env) Clone() *Env {
+	c := *e
+	c.game = e.game.Clone()
+	c.mask = Mask{}
+	c.mask.CopyFrom(&e.mask)
+	c.obs = append([]uint8(nil), e.obs...)
+	return &c
+}
+
+// CopyFrom makes e an independent copy of src (the same game) without
+// allocating once e has been used as a copy before.
+func (e *Env) CopyFrom(src *Env) {
+	e.game.CopyFrom(src.game)
+	e.spec = src.spec
+	e.mask.CopyFrom(&src.mask)
+	if len(e.obs) != len(src.obs) {
+		e.obs = make([]uint8, len(src.obs))
+	}
+	copy(e.obs, src.obs)
+	e.obsOK = src.obsOK
+	e.maxSteps = src.maxSteps
+	e.reward = src.reward
+	e.seed = src.seed
+	e.steps = src.steps
+	e.progress = src.progress
+	e.outcome = src.outcome
+	e.started = src.started
+}
+
+// Determinize reshuffles the hidden cards (see Game.Determinize). The
+// observation and the mask stay the same; an agent's simulations start from a
+// copy determinized this way.
+func (e *Env) Determinize(rng *cards.Rand) {
+	if e.spec.Hidden {
+		e.game.Determinize(rng)
+		e.obsOK = false
+	}
+}
+
+// SetMaxSteps changes the step limit; it takes effect at the next step or
+// Reset.
+func (e *Env) SetMaxSteps(n int) {
+	if n <= 0 {
+		n = e.spec.MaxSteps
+	}
+	e.maxSteps = n
+}

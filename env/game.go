@@ -1,0 +1,66 @@
+package env
+
+import "github.com/patience-gym/patience/env/cards"
+
+// Game is the rules of one patience game together with one state of it.
+// Each game package implements it once; Env gives every Game the same Gym
+// semantics. Methods other than Clone must not allocate on the hot path
+// (Legal, Apply, Observe, Progress, Won, CopyFrom).
+type Game interface {
+	// Spec returns the game's description. It is shared and read-only.
+	Spec() *Spec
+	// Deal sets the state to the start of deal number seed, dealt from
+	// cards.Deal(seed) in the order the game's rules describe.
+	Deal(seed uint64)
+	// Legal writes the exact set of legal actions into m, which covers
+	// Spec().Actions ids; ids not legal are cleared.
+	Legal(m *Mask)
+	// Explain returns nil if action a is legal now, or an error saying in a
+	// person's words why it is not. It is the rules' own check, written apart
+	// from Legal; the checker verifies that the two agree on every action.
+	Explain(a int) error
+	// Apply plays action a, which must be legal (Env checks the mask first),
+	// including the automatic events the rules attach to it.
+	Apply(a int)
+	// Progress returns the number of cards that have reached their final
+	// place (out of Spec().Cards). It never decreases during an episode.
+	Progress() int
+	// Won reports whether the game's goal is met.
+	Won() bool
+	// Class returns the game's own word for the state when it has one (for
+	// example "first-class" in Four Quarters), or "".
+	Class() string
+	// Evaluate scores the state for the heuristic agent: progress plus game
+	// knowledge, higher is better. It uses only what a player sees.
+	Evaluate() float64
+	// Observe writes the observation (Spec().ObsLen cells) into dst.
+	Observe(dst []uint8)
+	// Inventory appends every card of the state with its real face, hidden
+	// or not, including foundations and removed cards, to dst. The checker
+	// uses it to verify that each card exists exactly twice.
+	Inventory(dst []cards.Card) []cards.Card
+	// Hash returns a 64-bit hash of the full state (hidden cards included):
+	// equal states have equal hashes.
+	Hash() uint64
+	// Clone returns an independent copy.
+	Clone() Game
+	// CopyFrom makes the receiver an independent copy of src, which must be
+	// of the same concrete type, without allocating.
+	CopyFrom(src Game)
+	// Determinize reshuffles exactly the cards a player cannot see among the
+	// places they cannot see. The result depends only on what a player sees
+	// and on rng, never on the hidden order it replaces. The observation and
+	// the legal actions do not change. Games of perfect information do
+	// nothing.
+	Determinize(rng *cards.Rand)
+	// ActionString returns the name of action a as a person types it
+	// ("7>12", "7>F"). Names do not depend on the state.
+	ActionString(a int) string
+	// ParseActions reads a move a person typed and returns the action ids it
+	// stands for: usually one, more when one move of the rules spans several
+	// actions (Cromwell's swap picks two cards). It does not depend on the
+	// state and never checks legality.
+	ParseActions(s string) ([]int, error)
+	// Render returns a text picture of the state a person reads at a glance.
+	Render() string
+}

@@ -1,0 +1,122 @@
+package env
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+var registry struct {
+	sync.RWMutex
+	games map[string]entry
+}
+
+type entry struct {
+	spec    *Spec
+	newGame func() Game
+}
+
+// Register makes a game available to Make under spec.Name. Game packages call
+// it from init. It panics on an invalid spec or a duplicate name: both are
+// programming errors.
+func Register(spec *Spec, newGame func() Game) {
+	if err := spec.validate(); err != nil {
+		panic(err)
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.games == nil {
+		registry.games = map[string]entry{}
+	}
+	if _, dup := registry.games[spec.Name]; dup {
+		panic("env: game registered twice: " + spec.Name)
+	}
+	registry.games[spec.Name] = entry{spec: spec, newGame: newGame}
+}
+
+// normalize turns "Royal Parade", "royal-parade" or "ROYALPARADE" into the
+// registry name "royalparade".
+func normalize(name string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+func lookup(name string) (entry, error) {
+	registry.RLock()
+	defer registry.RUnlock()
+	if e, ok := registry.games[normalize(name)]; ok {
+		return e, nil
+	}
+	known := "none (import github.com/patience-gym/patience/env/all)"
+	if len(registry.games) > 0 {
+		known = strings.Join(namesLocked(), ", ")
+	}
+	return entry{}, fmt.Errorf("unknown game %q; the known games are: %s", name, known)
+}
+
+// Make returns a new Env for the named game. Names are matched ignoring case,
+// spaces and dashes; an unknown name is an error listing the known ones.
+func Make(name string, opts Options) (*Env, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxSteps < 0 {
+		return nil, fmt.Errorf("%s: step limit %d is negative", e.spec.Name, opts.MaxSteps)
+	}
+	if opts.Reward > RewardSparse {
+		return nil, fmt.Errorf("%s: unknown reward mode %d", e.spec.Name, opts.Reward)
+	}
+	return New(e.newGame(), opts), nil
+}
+
+// NewGame returns a fresh Game of the named game (not yet dealt).
+func NewGame(name string) (Game, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.newGame(), nil
+}
+
+// Lookup returns the Spec of the named game.
+func Lookup(name string) (*Spec, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.spec, nil
+}
+
+// Names returns the registered game names, sorted.
+func Names() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	names := make([]string, 0, len(registry.games))
+	for n := range registry.games {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Specs returns the Specs of the registered games, sorted by name.
+func Specs() []*Spec {
+	registry.RLock()
+	defer registry.RUnlock()
+	var out []*Spec
+	for _, n := range namesLocked() {
+		out = append(out, registry.games[n].spec)
+	}
+	return out
+}
