@@ -163,6 +163,18 @@ func New(game Game, opts Options) *Env {
 	return e
 }
 
+// FromPosition wraps a game whose position was set up directly (by a game
+// package's setters, in tests and tools) in an Env that starts from it, as if
+// Reset had dealt it, with the given seed recorded.
+func FromPosition(game Game, seed uint64, opts Options) *Env {
+	e := New(game, opts)
+	e.seed = seed
+	e.started = true
+	e.progress = game.Progress()
+	e.settle()
+	return e
+}
+
 // Spec returns the game's description.
 func (e *Env) Spec() *Spec { return e.spec }
 

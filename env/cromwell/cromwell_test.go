@@ -198,10 +198,6 @@ func TestRule6EmptyFanStaysEmpty(t *testing.T) {
 // fans; identical cards are not offered; foundations are not part of it.
 func TestRule7Swap(t *testing.T) {
 	g := position("KS 2H 3H", "QD AC", "2H")
-	e := env.New(g, env.Options{})
-	e.Reset(0)
-	g.SetFans(cs("KS 2H 3H"), cs("QD AC"), cs("2H"))
-	g.Legal(e.Mask())
 
 	ids, err := g.ParseActions("swap 1:1 1:3")
 	if err != nil || len(ids) != 2 {
@@ -254,9 +250,9 @@ func TestRule8WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.New(g, env.Options{})
+	e := env.FromPosition(g, 0, env.Options{})
 	for f := range 8 {
-		_, r, term, _, info, err := stepOn(e, g, f)
+		_, r, term, _, info, err := e.Step(ActFoundation + f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,19 +276,6 @@ func TestRule8WinAndLoss(t *testing.T) {
 	if !m.Empty() {
 		t.Errorf("moves offered in a dead position: %v", m.String())
 	}
-}
-
-// stepOn plays fan f to the foundation through an Env wrapped around g's
-// current position.
-func stepOn(e *env.Env, g *Game, f int) ([]uint8, float64, bool, bool, env.Info, error) {
-	if e.Steps() == 0 && !e.Done() && f == 0 {
-		// Wrap the prepared position: Env.Reset would deal, so settle by hand.
-		saved := *g
-		e.Reset(0)
-		*g = saved
-		e.Game().Legal(e.Mask())
-	}
-	return e.Step(ActFoundation + f)
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
