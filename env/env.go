@@ -9,9 +9,10 @@
 //
 // Semantics, the same for every game:
 //   - reward per step is (progress after − progress before) / Spec.Cards in
-//     the default RewardProgress mode, so an episode's return is its final
-//     progress fraction and a win returns exactly 1; RewardSparse gives 1 on
-//     the winning step and 0 otherwise.
+//     the default RewardProgress mode (rounded so that the rewards summed in
+//     order equal progress / Spec.Cards exactly), so an episode's return is
+//     its final progress fraction and a win returns exactly 1; RewardSparse
+//     gives 1 on the winning step and 0 otherwise.
 //   - terminated is true when the game is won or no legal action is left.
 //   - truncated is true when the step limit is reached first.
 //   - an illegal action returns an *IllegalActionError and changes nothing;
@@ -26,6 +27,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/patience-gym/patience/env/cards"
 )
@@ -142,6 +144,7 @@ type Env struct {
 	seed     uint64
 	steps    int
 	progress int
+	ret      float64 // the rewards paid this episode, summed in order
 	outcome  Outcome
 	started  bool
 }
@@ -171,6 +174,7 @@ func FromPosition(game Game, seed uint64, opts Options) *Env {
 	e.seed = seed
 	e.started = true
 	e.progress = game.Progress()
+	e.ret = e.ProgressFraction()
 	e.settle()
 	return e
 }
@@ -195,6 +199,7 @@ func (e *Env) Reset(seed uint64) ([]uint8, Info) {
 	e.steps = 0
 	e.started = true
 	e.progress = e.game.Progress()
+	e.ret = 0
 	e.settle()
 	return e.Observation(), e.Info()
 }
@@ -249,11 +254,35 @@ func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err er
 			reward = 1
 		}
 	default:
-		reward = float64(p-e.progress) / float64(e.spec.Cards)
+		reward = e.progressReward(p)
 	}
+	e.ret += reward
 	e.progress = p
 	return reward, e.outcome == Won || e.outcome == Lost, e.outcome == Truncated, nil
 }
+
+// progressReward returns the reward for reaching progress p: about
+// (p − progress before) / cards, chosen so that the rewards summed in order
+// from 0 equal p / cards exactly, and a win returns exactly 1.
+func (e *Env) progressReward(p int) float64 {
+	target := float64(p) / float64(e.spec.Cards)
+	r := target - e.ret
+	for range 8 {
+		got := e.ret + r
+		switch {
+		case got < target:
+			r = math.Nextafter(r, math.Inf(1))
+		case got > target:
+			r = math.Nextafter(r, math.Inf(-1))
+		default:
+			return r
+		}
+	}
+	return r
+}
+
+// Return returns the sum of the rewards of the episode so far.
+func (e *Env) Return() float64 { return e.ret }
 
 // illegal builds the error for an action the mask refuses.
 func (e *Env) illegal(a int) error {
@@ -379,6 +408,7 @@ func (e *Env) CopyFrom(src *Env) {
 	e.seed = src.seed
 	e.steps = src.steps
 	e.progress = src.progress
+	e.ret = src.ret
 	e.outcome = src.outcome
 	e.started = src.started
 }

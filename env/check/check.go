@@ -183,7 +183,7 @@ func (c *checker) game(seed uint64) error {
 	case env.Truncated:
 		c.rep.Truncated++
 	}
-	if d := ret - e.ProgressFraction(); d > 1e-9 || d < -1e-9 {
+	if ret != e.ProgressFraction() {
 		c.failf("return %.6f differs from final progress %.6f", ret, e.ProgressFraction())
 	}
 	if _, _, _, _, _, err := e.Step(e.Mask().Next(0)); err == nil {
