@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/patience-gym/patience/env"
+)
+
+const playHelp = `Type a move by its name, as listed under "Moves" (for example 7>F or 7>12).
+Commands:
+  moves     list the legal moves again
+  undo      take back the last move
+  restart   start the deal again
+  rules     what the actions of this game mean
+  help      this text
+  quit      leave the game (also Ctrl-D)`
+
+func cmdPlay(args []string, stdout, stderr io.Writer) error {
+	return playWith(args, os.Stdin, stdout, stderr)
+}
+
+// playWith is the play command reading moves from in.
+func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("play", "GAME [--seed N]", "Play a deal yourself in the terminal: type moves by name; `help` lists the commands.", stderr)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "the deal number")
+	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	game, err := oneArg(pos, "GAME")
+	if err != nil {
+		return err
+	}
+	e, err := env.Make(game, env.Options{MaxSteps: *maxSteps})
+	if err != nil {
+		return usageError{err}
+	}
+	e.Reset(seed.v)
+	var history []*env.Env
+	sc := bufio.NewScanner(in)
+	fmt.Fprintf(stdout, "%s, deal %d. Type `help` for the commands.\n", e.Spec().Title, seed.v)
+	show := true
+	for {
+		if show {
+			fmt.Fprintf(stdout, "\n%s\n", e.Render())
+			info := e.Info()
+			fmt.Fprintf(stdout, "Step %d/%d   placed %d/%d\n", info.Steps, e.MaxSteps(), info.Progress, info.Cards)
+			if e.Done() {
+				fmt.Fprintln(stdout, endMessage(e))
+				fmt.Fprintln(stdout, "Type `undo`, `restart` or `quit`.")
+			} else {
+				fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
+			}
+		}
+		show = false
+		fmt.Fprint(stdout, "> ")
+		if !sc.Scan() {
+			fmt.Fprintln(stdout)
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		switch strings.ToLower(line) {
+		case "":
+			continue
+		case "quit", "exit", "q":
+			return nil
+		case "help", "?":
+			fmt.Fprintln(stdout, playHelp)
+			continue
+		case "moves":
+			fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
+			continue
+		case "rules":
+			for _, r := range e.Spec().ActionRanges {
+				fmt.Fprintf(stdout, "  %4d..%-4d %s\n", r.First, r.Last, r.Meaning)
+			}
+			continue
+		case "undo":
+			if len(history) == 0 {
+				fmt.Fprintln(stdout, "Nothing to undo.")
+				continue
+			}
+			e = history[len(history)-1]
+			history = history[:len(history)-1]
+			show = true
+			continue
+		case "restart":
+			history = append(history, e.Clone())
+			e.Reset(seed.v)
+			show = true
+			continue
+		}
+		if e.Done() {
+			fmt.Fprintln(stdout, "The game is over: type `undo`, `restart` or `quit`.")
+			continue
+		}
+		ids, err := e.ParseMove(line)
+		if err != nil {
+			fmt.Fprintf(stdout, "%v\nType `moves` for the legal moves or `help` for the commands.\n", err)
+			continue
+		}
+		// Try the whole move on a copy first, so a move of several actions
+		// is played entirely or not at all.
+		trial := e.Clone()
+		ok := true
+		for _, a := range ids {
+			if _, _, _, err := trial.Advance(a); err != nil {
+				fmt.Fprintln(stdout, err)
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		history = append(history, e)
+		e = trial
+		show = true
+	}
+}
+
+// moveList names the legal moves; when many share a first word (Cromwell's
+// swap picks) they are shown as one entry with a count.
+func moveList(e *env.Env) []string {
+	groups := map[string][]string{}
+	var order []string
+	m := e.Mask()
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		name := e.ActionString(a)
+		key := name
+		if head, _, ok := strings.Cut(name, " "); ok {
+			key = head + " …"
+		}
+		if _, seen := groups[key]; !seen {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], name)
+	}
+	var out []string
+	for _, k := range order {
+		g := groups[k]
+		if len(g) > 12 {
+			out = append(out, fmt.Sprintf("%s (%d choices, e.g. %s)", k, len(g), g[0]))
+			continue
+		}
+		out = append(out, g...)
+	}
+	return out
+}
+
+// endMessage says how the episode ended.
+func endMessage(e *env.Env) string {
+	info := e.Info()
+	class := ""
+	if info.Class != "" {
+		class = " (" + info.Class + ")"
+	}
+	switch info.Outcome {
+	case env.Won:
+		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
+	case env.Lost:
+		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
+	case env.Truncated:
+		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.MaxSteps(), class, info.Progress, info.Cards)
+	}
+	return ""
+}
