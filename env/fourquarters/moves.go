@@ -1,0 +1,181 @@
+package fourquarters
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// fileBits returns the occupancy of file fl (arm fl/2, file fl%2) as six bits,
+// bit d set when the cell at distance d holds a card.
+func fileBits(occ uint64, fl int) uint64 {
+	x := (occ >> (uint(fl/2)*ArmCells + uint(fl%2))) & 0x555
+	x = (x | x>>1) & 0x333
+	x = (x | x>>2) & 0x0f0f
+	x = (x | x>>4) & 0xff
+	return x
+}
+
+// closeChanges reports whether closing up would change the cross: some file
+// has a card beyond an empty cell, or an empty cell waits for a stock card.
+func (g *Game) closeChanges() bool {
+	if g.next < StockSize && g.occ != fullCells {
+		return true
+	}
+	for fl := range numFiles {
+		if b := fileBits(g.occ, fl); b&(b+1) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pairOK reports whether pair action p joins two cards of equal rank.
+func (g *Game) pairOK(p int) bool {
+	r := rankOf[g.cells[pairCells[p][0]]]
+	return r != 0 && r == rankOf[g.cells[pairCells[p][1]]]
+}
+
+// anyMove reports whether some action is legal.
+func (g *Game) anyMove() bool {
+	if g.closeChanges() {
+		return true
+	}
+	for p := range NumPairs {
+		if g.pairOK(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Legal writes the legal actions into m.
+func (g *Game) Legal(m *env.Mask) {
+	m.Clear()
+	for p := range NumPairs {
+		if g.pairOK(p) {
+			m.Set(ActPair + p)
+		}
+	}
+	if g.closeChanges() {
+		m.Set(ActClose)
+	}
+}
+
+// Explain says why action a is illegal, or returns nil. It follows the rules
+// of RULES.md §5 directly.
+func (g *Game) Explain(a int) error {
+	if a < 0 || a >= NumActions {
+		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+	}
+	if a == ActClose {
+		return g.explainClose()
+	}
+	// Rule 2: two cards of equal rank, any suits, in the same arm, touching
+	// by a side or a corner.
+	i, j := PairCells(a - ActPair)
+	if i/ArmCells != j/ArmCells {
+		return fmt.Errorf("%s and %s are in different arms: a pair belongs to one quarter", CellName(i), CellName(j))
+	}
+	ri, ci := CellPos(i)
+	rj, cj := CellPos(j)
+	if ri-rj > 1 || rj-ri > 1 || ci-cj > 1 || cj-ci > 1 {
+		return fmt.Errorf("%s and %s do not touch", CellName(i), CellName(j))
+	}
+	x, y := g.cells[i], g.cells[j]
+	switch {
+	case x == cards.None && y == cards.None:
+		return fmt.Errorf("%s and %s are both empty", CellName(i), CellName(j))
+	case x == cards.None:
+		return fmt.Errorf("%s is empty", CellName(i))
+	case y == cards.None:
+		return fmt.Errorf("%s is empty", CellName(j))
+	case x.Rank() != y.Rank():
+		return fmt.Errorf("%v (%s) and %v (%s) differ in rank: a pair needs two cards of equal rank", x, CellName(i), y, CellName(j))
+	}
+	return nil
+}
+
+// explainClose applies rule 3's condition: closing up is offered only when it
+// would change something.
+func (g *Game) explainClose() error {
+	empty := false
+	for a := range NumArms {
+		for f := range 2 {
+			gap := false
+			for d := range ArmLen {
+				if g.cells[a*ArmCells+2*d+f] == cards.None {
+					gap, empty = true, true
+				} else if gap {
+					return nil // a card would slide toward the hub
+				}
+			}
+		}
+	}
+	switch {
+	case !empty:
+		return errors.New("closing up changes nothing: every cell holds a card")
+	case g.next < StockSize:
+		return nil // an empty cell would be refilled from the stock
+	}
+	return errors.New("closing up changes nothing: every file is already packed toward the hub and the stock is empty")
+}
+
+// Apply plays legal action a.
+func (g *Game) Apply(a int) {
+	if a == ActClose {
+		g.closeUp()
+		return
+	}
+	g.take(int(pairCells[a-ActPair][0]))
+	g.take(int(pairCells[a-ActPair][1]))
+}
+
+// take removes the card of cell i from play.
+func (g *Game) take(i int) {
+	c := g.cells[i]
+	g.hash ^= cellKey(i, c)
+	g.cells[i] = cards.None
+	g.occ &^= 1 << i
+	g.gone[c-1]++
+	g.removed++
+}
+
+// closeUp slides every file toward the hub keeping its order, then fills the
+// empty cells in cell order from the stock while it lasts (rule 3).
+func (g *Game) closeUp() {
+	for a := range NumArms {
+		for f := range 2 {
+			w := a*ArmCells + f // next cell to fill, from the hub out
+			for d := range ArmLen {
+				i := a*ArmCells + 2*d + f
+				c := g.cells[i]
+				if c == cards.None {
+					continue
+				}
+				if i != w {
+					g.hash ^= cellKey(i, c) ^ cellKey(w, c)
+					g.cells[w], g.cells[i] = c, cards.None
+					g.occ = g.occ&^(1<<i) | 1<<w
+				}
+				w += 2
+			}
+		}
+	}
+	for i := range NumCells {
+		if g.next == StockSize {
+			break
+		}
+		if g.cells[i] != cards.None {
+			continue
+		}
+		c := g.stock[g.next]
+		g.hash ^= stockKey(int(g.next), c) ^ cellKey(i, c)
+		g.stock[g.next] = cards.None
+		g.next++
+		g.cells[i] = c
+		g.occ |= 1 << i
+	}
+}
