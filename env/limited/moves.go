@@ -1,0 +1,410 @@
+package limited
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// foundationFor returns the foundation (0..7) card k goes to, or -1. When both
+// foundations of its suit fit, the first is used; they are interchangeable.
+func (g *Game) foundationFor(k cards.Card) int {
+	i := 2 * int(k.Suit())
+	r := uint8(k.Rank()) - 1
+	switch {
+	case g.found[i] == r:
+		return i
+	case g.found[i+1] == r:
+		return i + 1
+	}
+	return -1
+}
+
+// setDests sets the moves of source s to every column in the bit set cols.
+func setDests(m *env.Mask, s int, cols uint16) {
+	for cols != 0 {
+		d := bits.TrailingZeros16(cols)
+		cols &= cols - 1
+		m.Set(ActMove + s*NumDests + DstColumn + d)
+	}
+}
+
+// Legal writes the legal actions into m.
+func (g *Game) Legal(m *env.Mask) {
+	m.Clear()
+	if g.lost {
+		return
+	}
+	// accept[k] holds the columns whose exposed, unpaired card takes card k
+	// as a pair; empty holds the spaces.
+	var accept [cards.NumCodes]uint16
+	var empty uint16
+	for d := range NumCols {
+		n := g.n[d]
+		if n == 0 {
+			empty |= 1 << d
+			continue
+		}
+		if g.paired&(1<<d) != 0 {
+			continue
+		}
+		if t := g.cols[d][n-1]; t.Rank() > cards.Ace {
+			accept[t-1] |= 1 << d
+		}
+	}
+	// reserve sets the moves of a reserve card (waste top, privileged,
+	// fifth) and reports whether it has any.
+	reserve := func(s int, k cards.Card) bool {
+		any := false
+		if g.foundationFor(k) >= 0 {
+			m.Set(ActMove + s*NumDests + DstFoundation)
+			any = true
+		}
+		if to := accept[k] | empty; to != 0 {
+			setDests(m, s, to)
+			any = true
+		}
+		return any
+	}
+	if g.fifth != cards.None {
+		reserve(SrcFifth, g.fifth)
+		return
+	}
+	for s := range NumCols {
+		n := g.n[s]
+		if n == 0 {
+			continue
+		}
+		k := g.cols[s][n-1]
+		if g.foundationFor(k) >= 0 {
+			m.Set(ActMove + s*NumDests + DstFoundation)
+		}
+		if g.paired&(1<<s) != 0 {
+			continue
+		}
+		to := accept[k]
+		if n > 1 {
+			to |= empty
+		}
+		setDests(m, s, to)
+	}
+	if !g.second {
+		if g.nw > 0 {
+			reserve(SrcWaste, g.waste[g.nw-1])
+		}
+		if g.np > 0 {
+			m.Set(ActTurn)
+		} else if g.nw > 0 {
+			m.Set(ActDeal)
+		}
+		return
+	}
+	playable := false
+	for i, k := range g.priv {
+		if k != cards.None && reserve(SrcPriv+i, k) {
+			playable = true
+		}
+	}
+	if !playable && g.np > 0 {
+		m.Set(ActFifth)
+	}
+}
+
+// decode splits a card-move id into its source and destination.
+func decode(a int) (src, dst int) {
+	return (a - ActMove) / NumDests, (a - ActMove) % NumDests
+}
+
+// sourceName names a source for messages.
+func sourceName(s int) string {
+	switch {
+	case s < NumCols:
+		return fmt.Sprintf("column %d", s+1)
+	case s == SrcWaste:
+		return "the waste"
+	case s < SrcFifth:
+		return fmt.Sprintf("privileged slot %d", s-SrcPriv+1)
+	}
+	return "the fifth card"
+}
+
+// Explain says why action a is illegal, or returns nil. It follows the rules
+// of RULES.md §2 directly.
+func (g *Game) Explain(a int) error {
+	if a < 0 || a >= NumActions {
+		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+	}
+	if g.lost {
+		return fmt.Errorf("the game is lost: the fifth card %v could not be played", g.fifth)
+	}
+	if g.fifth != cards.None {
+		if a < ActTurn {
+			if s, _ := decode(a); s == SrcFifth {
+				return g.explainMove(a)
+			}
+		}
+		return fmt.Errorf("the fifth card %v must be played first (rule 9)", g.fifth)
+	}
+	switch a {
+	case ActTurn:
+		if g.second {
+			return errors.New("the second deal has begun: there is no stock to turn")
+		}
+		if g.np == 0 {
+			return errors.New("the stock is empty and is gone through only once: start the second deal")
+		}
+		return nil
+	case ActDeal:
+		if g.second {
+			return errors.New("the second deal has already begun")
+		}
+		if g.np > 0 {
+			return fmt.Errorf("the second deal starts only when the stock is empty (%d cards left)", g.np)
+		}
+		if g.nw == 0 {
+			return errors.New("the waste is empty: there is nothing to deal again")
+		}
+		return nil
+	case ActFifth:
+		if !g.second {
+			return errors.New("the fifth card belongs to the second deal")
+		}
+		if g.np == 0 {
+			return errors.New("the pile is empty: there is no fifth card")
+		}
+		for i, k := range g.priv {
+			if k != cards.None && g.canPlay(k) {
+				return fmt.Errorf("privileged card %v (p%d) can still be played: the fifth card is turned only when none can", k, i+1)
+			}
+		}
+		return nil
+	}
+	return g.explainMove(a)
+}
+
+// canPlay reports whether a reserve card k could go to a foundation, pair
+// onto a column or fill a space.
+func (g *Game) canPlay(k cards.Card) bool {
+	if g.fitsFoundation(k) {
+		return true
+	}
+	for d := range NumCols {
+		if g.n[d] == 0 || g.pairsOn(k, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsFoundation reports whether k goes onto one of its suit's foundations.
+func (g *Game) fitsFoundation(k cards.Card) bool {
+	s := k.Suit()
+	return g.found[2*s]+1 == uint8(k.Rank()) || g.found[2*s+1]+1 == uint8(k.Rank())
+}
+
+// pairsOn reports whether k may be paired onto column d: its exposed card is
+// not paired and is of k's suit, one rank higher.
+func (g *Game) pairsOn(k cards.Card, d int) bool {
+	if g.n[d] == 0 || g.paired&(1<<d) != 0 {
+		return false
+	}
+	t := g.cols[d][g.n[d]-1]
+	return t.Suit() == k.Suit() && t.Rank() == k.Rank()+1
+}
+
+// explainMove checks a card move (source to destination).
+func (g *Game) explainMove(a int) error {
+	s, d := decode(a)
+	var k cards.Card
+	paired := false
+	switch {
+	case s < NumCols:
+		if g.n[s] == 0 {
+			return fmt.Errorf("column %d is empty", s+1)
+		}
+		k = g.cols[s][g.n[s]-1]
+		paired = g.paired&(1<<s) != 0
+	case s == SrcWaste:
+		if g.second {
+			return errors.New("the waste was dealt again: in the second deal play the privileged cards")
+		}
+		if g.nw == 0 {
+			return errors.New("the waste is empty")
+		}
+		k = g.waste[g.nw-1]
+	case s < SrcFifth:
+		if !g.second {
+			return errors.New("the privileged cards come with the second deal")
+		}
+		if k = g.priv[s-SrcPriv]; k == cards.None {
+			return fmt.Errorf("privileged slot %d is empty", s-SrcPriv+1)
+		}
+	default:
+		if k = g.fifth; k == cards.None {
+			return errors.New("no fifth card is turned")
+		}
+	}
+	if d == DstFoundation {
+		if g.fitsFoundation(k) {
+			return nil
+		}
+		st := k.Suit()
+		if k.Rank() != cards.Ace && g.found[2*st] == 0 {
+			return fmt.Errorf("%v cannot start a foundation: only an ace can", k)
+		}
+		return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", k, st, rankName(g.found[2*st]), rankName(g.found[2*st+1]))
+	}
+	c := d - DstColumn
+	if paired {
+		below := g.cols[s][g.n[s]-2]
+		return fmt.Errorf("%v is paired with %v in column %d: a pair's cards go only to a foundation", k, below, s+1)
+	}
+	if c == s {
+		return errors.New("a card cannot move onto its own column")
+	}
+	if g.n[c] == 0 {
+		if s < NumCols && g.n[s] == 1 {
+			return fmt.Errorf("%v is alone in column %d: moving it into a space would change nothing", k, s+1)
+		}
+		return nil
+	}
+	t := g.cols[c][g.n[c]-1]
+	if g.paired&(1<<c) != 0 {
+		return fmt.Errorf("column %d ends in a pair (%v on %v): nothing goes on a pair", c+1, t, g.cols[c][g.n[c]-2])
+	}
+	if t.Suit() != k.Suit() || t.Rank() != k.Rank()+1 {
+		if t.Rank() == cards.Ace {
+			return fmt.Errorf("%v does not pair with %v: nothing pairs onto an ace", k, t)
+		}
+		return fmt.Errorf("%v does not pair with %v: it takes the %v of %v", k, t, t.Rank()-1, t.Suit())
+	}
+	return nil
+}
+
+func rankName(r uint8) string {
+	if r == 0 {
+		return "nothing"
+	}
+	return cards.Rank(r).String()
+}
+
+// Apply plays legal action a.
+func (g *Game) Apply(a int) {
+	switch a {
+	case ActTurn:
+		g.pushWaste(g.popPack())
+		return
+	case ActDeal:
+		g.secondDeal()
+		return
+	case ActFifth:
+		g.fifth = g.popPack()
+		g.hash ^= fifthKey(g.fifth)
+		g.lost = !g.canPlay(g.fifth)
+		return
+	}
+	s, d := decode(a)
+	var k cards.Card
+	switch {
+	case s < NumCols:
+		k = g.popCol(s)
+	case s == SrcWaste:
+		g.nw--
+		k = g.waste[g.nw]
+		g.waste[g.nw] = cards.None
+		g.hash ^= wasteKey(int(g.nw), k)
+	case s < SrcFifth:
+		i := s - SrcPriv
+		k = g.priv[i]
+		g.hash ^= privKey(i, k)
+		g.priv[i] = cards.None
+		if g.np > 0 { // rule 8: refill the row from the pile
+			g.priv[i] = g.popPack()
+			g.hash ^= privKey(i, g.priv[i])
+		}
+	default:
+		k = g.fifth
+		g.hash ^= fifthKey(k)
+		g.fifth = cards.None
+	}
+	if d == DstFoundation {
+		g.toFoundation(k)
+		return
+	}
+	c := d - DstColumn
+	if g.n[c] > 0 {
+		g.paired |= 1 << c
+		g.hash ^= keysPaired[c]
+	}
+	g.hash ^= colKey(c, int(g.n[c]), k)
+	g.cols[c][g.n[c]] = k
+	g.n[c]++
+}
+
+// popCol takes the top card of column c; a pair's upper card leaving makes
+// the lower one single again.
+func (g *Game) popCol(c int) cards.Card {
+	g.n[c]--
+	n := int(g.n[c])
+	k := g.cols[c][n]
+	g.cols[c][n] = cards.None
+	g.hash ^= colKey(c, n, k)
+	if g.paired&(1<<c) != 0 {
+		g.paired &^= 1 << c
+		g.hash ^= keysPaired[c]
+	}
+	return k
+}
+
+func (g *Game) popPack() cards.Card {
+	g.np--
+	k := g.pack[g.np]
+	g.pack[g.np] = cards.None
+	g.hash ^= packKey(int(g.np), k)
+	return k
+}
+
+func (g *Game) pushWaste(k cards.Card) {
+	g.waste[g.nw] = k
+	g.hash ^= wasteKey(int(g.nw), k)
+	g.nw++
+}
+
+// secondDeal turns the waste over into the pile, the first card that went
+// onto the waste coming first, and lays out the privileged row (rule 7).
+func (g *Game) secondDeal() {
+	n := int(g.nw)
+	for i := range n {
+		g.pack[i] = g.waste[i]
+		g.waste[i] = cards.None
+	}
+	// The next card is the last of the pack: reverse so waste[0] comes first.
+	for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+		g.pack[i], g.pack[j] = g.pack[j], g.pack[i]
+	}
+	g.np, g.nw = uint8(n), 0
+	g.second = true
+	for i := 0; i < Privileged && g.np > 0; i++ {
+		g.np--
+		g.priv[i] = g.pack[g.np]
+		g.pack[g.np] = cards.None
+	}
+	g.hash = g.fullHash()
+}
+
+// toFoundation puts k on its foundation, keeping the higher of a suit's two
+// foundations first.
+func (g *Game) toFoundation(k cards.Card) {
+	i := g.foundationFor(k)
+	s := 2 * int(k.Suit())
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.found[i]++
+	if g.found[s] < g.found[s+1] {
+		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
+	}
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.home++
+}
