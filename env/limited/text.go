@@ -157,16 +157,18 @@ func (g *Game) Render() string {
 	if rows == 0 {
 		sb.WriteString("    (all columns empty)\n")
 	}
+	sb.WriteString("+ marks a card paired onto the card above it.  Moves: 3>F w>7 p2>5 5th>F turn deal fifth\n")
 	return sb.String()
 }
 
 // Evaluate scores the position for the heuristic agent, in cards, from what a
 // player sees: the cards home; minus, for each covered card in a column, a
-// share of the cards lying on it, larger for low cards and largest for the
-// card a foundation needs next; minus a little for each pair (it blocks its
-// column) and for each card of the waste or pile still to come through the
-// narrow second deal; plus a card for each space and half a card for each
-// available card that could go home now.
+// share of the cards lying on it (1/26 of a card per card above a king up to
+// half a card for an ace or for the card a foundation needs next); minus a
+// quarter card for each pair (it blocks its column) and reserveCost for each
+// card of the reserve; plus a card for each space and half a card for each
+// available card that could go home now. A greedy one-step agent on
+// determinized clones wins about one deal in ten with it (random play: none).
 func (g *Game) Evaluate() float64 {
 	score := float64(g.home)
 	for c := range NumCols {
@@ -180,7 +182,7 @@ func (g *Game) Evaluate() float64 {
 			above := float64(n - 1 - d)
 			w := float64(14-int(k.Rank())) / 26 // 0.5 for an ace .. 0.04 for a king
 			if g.needed(k) {
-				w = 1
+				w = 0.5
 			}
 			score -= w * above
 		}
@@ -193,23 +195,35 @@ func (g *Game) Evaluate() float64 {
 		}
 	}
 	if g.second {
-		score -= 0.1 * float64(g.np)
+		score -= reserveCost * float64(g.np)
 		for _, k := range g.priv {
-			if k != cards.None && g.foundationFor(k) >= 0 {
+			if k != cards.None {
+				score -= reserveCost
+				if g.foundationFor(k) >= 0 {
+					score += 0.5
+				}
+			}
+		}
+		if g.fifth != cards.None {
+			score -= reserveCost
+			if g.foundationFor(g.fifth) >= 0 {
 				score += 0.5
 			}
 		}
-		if g.fifth != cards.None && g.foundationFor(g.fifth) >= 0 {
-			score += 0.5
-		}
 	} else {
-		score -= 0.1 * float64(g.nw)
+		score -= reserveCost * float64(g.nw)
 		if g.nw > 0 && g.foundationFor(g.waste[g.nw-1]) >= 0 {
 			score += 0.5
 		}
 	}
 	return score
 }
+
+// reserveCost is what a card still in the reserve (waste, pile, privileged
+// row or fifth card) costs: it has to come through the narrow second deal.
+// A card leaving the waste for the privileged row stays in the reserve, so
+// starting the second deal changes nothing by itself.
+const reserveCost = 0.7
 
 // needed reports whether k is the next card one of its suit's foundations
 // takes.
