@@ -162,7 +162,7 @@ func (g *Game) Explain(a int) error {
 			return errors.New("the second deal has already begun")
 		}
 		if g.np > 0 {
-			return fmt.Errorf("the second deal starts only when the stock is empty (%d cards left)", g.np)
+			return fmt.Errorf("the second deal starts only when the stock is empty (it still holds %d)", g.np)
 		}
 		if g.nw == 0 {
 			return errors.New("the waste is empty: there is nothing to deal again")
