@@ -99,6 +99,7 @@ const (
 	fullCells   = uint64(1)<<NumCells - 1 // occupancy of a full cross
 	armLetters  = "NESW"                  // arm letters in arm order
 	numFiles    = NumArms * 2             // files of the cross
+	nibbleLow   = 0x1111_1111_1111        // bit 0 of each of 12 nibbles
 	maxStepsDef = 128                     // default step limit (see spec)
 )
 
@@ -140,6 +141,13 @@ var (
 	// pairCells[p] holds the two global cells of pair action p, the lower
 	// first.
 	pairCells [NumPairs][2]uint8
+	// armPairs[k] holds the two cells (0…11 within the arm) of an arm's
+	// pair k; the same for every arm.
+	armPairs [ArmPairs][2]uint8
+	// offsetPair[s][k] is the arm pair of cells k and k+s (s = 1, 2, 3);
+	// offsetCells[s] has bit 4k set for every k where that pair exists.
+	offsetPair  [4][ArmCells]uint8
+	offsetCells [4]uint64
 	// pairIndex[i][j] is the pair action of global cells i < j, or -1.
 	pairIndex [NumCells][NumCells]int8
 	// cellRow and cellCol place each cell on the 14×14 grid.
@@ -184,6 +192,16 @@ func init() {
 	}
 	if p != NumPairs {
 		panic("fourquarters: wrong number of pairs")
+	}
+	for k := range armPairs {
+		armPairs[k] = pairCells[k] // arm N's cells are 0…11
+		i, j := armPairs[k][0], armPairs[k][1]
+		s := j - i
+		if s < 1 || s > 3 {
+			panic("fourquarters: a pair more than three cells apart")
+		}
+		offsetPair[s][i] = uint8(k)
+		offsetCells[s] |= 1 << (4 * i)
 	}
 	for c := 1; c <= 52; c++ {
 		rankOf[c] = uint8(cards.Card(c).Rank())

@@ -3,6 +3,7 @@ package fourquarters
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -38,30 +39,65 @@ func (g *Game) pairOK(p int) bool {
 	return r != 0 && r == rankOf[g.cells[pairCells[p][1]]]
 }
 
+// armPairMask returns the legal pairs of arm a as 26 bits, bit k for the
+// arm's pair k. The arm's ranks are packed four bits a cell (cell k in bits
+// 4k…4k+3, 0 when empty); the touching cells of an arm are the cells k and
+// k+s for s = 1 (any k), s = 2 (any k) and s = 3 (k in file 0), so three
+// shifted comparisons find every pair.
+func (g *Game) armPairMask(a int) uint64 {
+	cs := g.cells[a*ArmCells : a*ArmCells+ArmCells]
+	var x uint64
+	for k := ArmCells - 1; k >= 0; k-- {
+		x = x<<4 | uint64(rankOf[cs[k]])
+	}
+	held := (x | x>>1 | x>>2 | x>>3) & nibbleLow
+	var b uint64
+	for s := 1; s <= 3; s++ {
+		y := x ^ x>>(4*s)
+		eq := ^(y | y>>1 | y>>2 | y>>3) & held & offsetCells[s]
+		for ; eq != 0; eq &= eq - 1 {
+			b |= 1 << offsetPair[s][bits.TrailingZeros64(eq)/4]
+		}
+	}
+	return b
+}
+
+// pairMask returns the legal pair actions as a 104-bit set: bit p of lo for
+// p < 64, bit p-64 of hi otherwise.
+func (g *Game) pairMask() (lo, hi uint64) {
+	n, e, s, w := g.armPairMask(0), g.armPairMask(1), g.armPairMask(2), g.armPairMask(3)
+	lo = n | e<<ArmPairs | s<<(2*ArmPairs)
+	hi = s>>(64-2*ArmPairs) | w<<(3*ArmPairs-64)
+	return lo, hi
+}
+
 // anyMove reports whether some action is legal.
 func (g *Game) anyMove() bool {
 	if g.closeChanges() {
 		return true
 	}
-	for p := range NumPairs {
-		if g.pairOK(p) {
-			return true
-		}
-	}
-	return false
+	lo, hi := g.pairMask()
+	return lo|hi != 0
 }
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
-	m.Clear()
-	for p := range NumPairs {
-		if g.pairOK(p) {
-			m.Set(ActPair + p)
-		}
-	}
+	lo, hi := g.pairMask()
 	if g.closeChanges() {
-		m.Set(ActClose)
+		hi |= 1 << (ActClose - 64)
 	}
+	w := m.Words()
+	if len(w) != 2 {
+		// Not a mask of this game's size: set the ids one by one.
+		m.Clear()
+		for a := range NumActions {
+			if a < 64 && lo>>a&1 != 0 || a >= 64 && hi>>(a-64)&1 != 0 {
+				m.Set(a)
+			}
+		}
+		return
+	}
+	w[0], w[1] = lo, hi
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
