@@ -104,7 +104,7 @@ var spec = &env.Spec{
 		{First: ActUp, Last: ActDown - 1, Meaning: "column c's available card to its suit's up pile (A→K): id = c"},
 		{First: ActDown, Last: ActMove - 1, Meaning: "column c's available card to its suit's down pile (K→A): id = 15 + c"},
 		{First: ActMove, Last: ActEmergency - 1, Meaning: "column s's available card onto column d (marriage, or into an empty lane): id = 30 + 15*s + d"},
-		{First: ActEmergency, Last: NumActions - 1, Meaning: "emergency rule: id = 255 + 16*a + k takes the sixth card (an ace) of column a-1 and the sixth card (a king) of column k-1 home; 0 = none"},
+		{First: ActEmergency, Last: NumActions - 1, Meaning: "emergency rule: id = 255 + 16*a + k sends home the ace in the sixth row of column a and the king in the sixth row of column k (columns 1-based, 0 = none; a = k never legal)"},
 	},
 	ObsLen: ObsLen,
 	Segments: []env.Segment{
@@ -112,7 +112,12 @@ var spec = &env.Spec{
 		{Name: "foundations", Offset: ObsFoundations, Len: Foundations, Card: true, Max: 53, Doc: "per suit (clubs, diamonds, hearts, spades): top card of the up pile, then of the down pile, 0 = empty"},
 		{Name: "emergency", Offset: ObsEmergency, Len: 1, Max: 1, Doc: "1 once the emergency rule has been used, else 0"},
 	},
-	MaxSteps: 1000,
+	// Random play ends by itself (2000 random games: 19 steps on average,
+	// 187 at most), but marriages let a searching agent shuffle cards for
+	// long: a greedy agent that never repeats a state won 341 of 1000 deals
+	// in 296 steps (median), 1141 (99th percentile) and 3585 (longest).
+	// 2000 steps cut one of those wins; 1000 would have cut six.
+	MaxSteps: 2000,
 	Hidden:   false,
 	Cards:    cards.DeckSize,
 }
