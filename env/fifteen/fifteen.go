@@ -36,6 +36,22 @@
 // one action because the rule is one move: the ace and the king leave
 // together.
 //
+// # Choices where RULES.md is silent
+//
+//   - A card alone in its column is not offered a move into an empty lane:
+//     it would only trade one empty column for another (the columns are
+//     interchangeable), and such moves would make play loop for nothing.
+//   - The emergency rule is legal while it is unused, no foundation has a
+//     card and no column's available card is an ace or a king, whatever
+//     marriages were made before; it takes the card at index 5 of a column
+//     as the column lies at that moment (at least 6 cards), an ace, a king
+//     or one of each from two columns, as the player chooses. The ace starts
+//     its up pile, the king its down pile, and the cards that lay below each
+//     move up one place. Being a legal move, it keeps a game from being lost.
+//   - Nothing is automatic: an ace or king available at the deal waits for
+//     the player's move (the old text lays them aside at once; RULES.md says
+//     no move is automatic unless a rule says so).
+//
 // # Observation (474 cells)
 //
 //	columns      465  15 columns x 31 cells, card codes from the top of the
@@ -62,7 +78,8 @@
 // even and 13 odd cards: 25. Hence a column without an emergency gap holds
 // at most 6 dealt cards + a 25-card walk = 31; a lane at most 25; a column
 // the emergency rule took its sixth card from at most 5 cards + a walk of 25
-// = 30, since the rule is used once per game.
+// = 30, since the rule is used once per game. The bound is met: six cards
+// over an ace, then 2..K..2, A of its suit (TestMaxHeightReachable).
 package fifteen
 
 import (
