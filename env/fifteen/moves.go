@@ -52,10 +52,11 @@ func (g *Game) Legal(m *env.Mask) {
 			continue
 		}
 		var to uint16
-		if r := rankOf[x]; r > uint8(cards.Ace) {
+		r := rankOf[x]
+		if r > uint8(cards.Ace) {
 			to |= onTop[x-1]
 		}
-		if r := rankOf[x]; r < uint8(cards.King) {
+		if r < uint8(cards.King) {
 			to |= onTop[x+1]
 		}
 		if g.n[c] > 1 {
