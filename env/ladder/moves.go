@@ -1,0 +1,383 @@
+package ladder
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// fits reports whether c may lie on on in a row: one rank lower and of the
+// other colour (rule 4).
+func fits(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
+
+// foundationFor returns the foundation (0..7) a card goes to, or -1. When both
+// foundations of its suit fit, the first is used; they are interchangeable.
+func (g *Game) foundationFor(c cards.Card) int {
+	i := 2 * int(c.Suit())
+	r := uint8(c.Rank()) - 1
+	switch {
+	case g.found[i] == r:
+		return i
+	case g.found[i+1] == r:
+		return i + 1
+	}
+	return -1
+}
+
+// runLen returns the length of the run at the outer end of row r: the
+// longest outer stretch descending by one in alternating colours (0 for an
+// empty row).
+func (g *Game) runLen(r int) int {
+	n := int(g.rn[r])
+	if n == 0 {
+		return 0
+	}
+	k := 1
+	for k < n && fits(g.rows[r][n-k], g.rows[r][n-k-1]) {
+		k++
+	}
+	return k
+}
+
+// Legal writes the legal actions into m.
+func (g *Game) Legal(m *env.Mask) {
+	m.Clear()
+	var top [NumRows]cards.Card
+	var run, free [NumRows]int // run length; cards that may go into an empty row
+	for r := range NumRows {
+		n := g.rn[r]
+		if n == 0 {
+			continue
+		}
+		c := g.rows[r][n-1]
+		top[r] = c
+		run[r] = g.runLen(r)
+		free[r] = run[r]
+		// A locked king (rule 6) never moves with its run.
+		if run[r] == int(n) && g.rows[r][0].Rank() == cards.King {
+			free[r]--
+		}
+		if g.foundationFor(c) >= 0 {
+			m.Set(ActRowHome + r)
+		}
+	}
+	var wtop, ltop cards.Card
+	if g.wn > 0 {
+		wtop = g.waste[g.wn-1]
+		if g.foundationFor(wtop) >= 0 {
+			m.Set(ActWasteHome)
+		}
+	}
+	if g.ln > 0 {
+		ltop = g.ladder[g.ln-1]
+		if g.foundationFor(ltop) >= 0 {
+			m.Set(ActLadderHome)
+		}
+	}
+	for d := range NumRows {
+		t := top[d]
+		if t == cards.None {
+			for s := range NumRows {
+				if free[s] > 0 {
+					m.SetRange(ActEmpty+MaxRun*(NumRows*s+d), free[s])
+				}
+			}
+			if wtop != cards.None {
+				m.Set(ActWaste + d)
+			}
+			if ltop != cards.None {
+				m.Set(ActLadder + d)
+			}
+			continue
+		}
+		need := int(t.Rank()) - 1
+		for s := range NumRows {
+			if s == d || top[s] == cards.None {
+				continue
+			}
+			// The run of s holds the ranks top..top+len-1, colours
+			// alternating from the top card's.
+			j := need - int(top[s].Rank())
+			if j < 0 || j >= run[s] {
+				continue
+			}
+			if (top[s].Red() != (j&1 == 1)) != t.Red() {
+				m.Set(ActBuild + NumRows*s + d)
+			}
+		}
+		if wtop != cards.None && fits(wtop, t) {
+			m.Set(ActWaste + d)
+		}
+	}
+	if g.sn > 0 {
+		m.Set(ActTurn)
+	} else if g.ln == 0 && g.wn > 0 && !g.redealt {
+		m.Set(ActRedeal)
+	}
+}
+
+// decode splits an action id into its first id of range (the kind) and
+// operands: a source row s, a destination row d and a card count k.
+func decode(a int) (kind, s, d, k int) {
+	switch {
+	case a < ActWasteHome:
+		return ActRowHome, a - ActRowHome, 0, 1
+	case a < ActBuild:
+		return a, 0, 0, 1
+	case a < ActEmpty:
+		return ActBuild, (a - ActBuild) / NumRows, (a - ActBuild) % NumRows, 0
+	case a < ActWaste:
+		p := (a - ActEmpty) / MaxRun
+		return ActEmpty, p / NumRows, p % NumRows, (a-ActEmpty)%MaxRun + 1
+	case a < ActLadder:
+		return ActWaste, 0, a - ActWaste, 1
+	case a < ActTurn:
+		return ActLadder, 0, a - ActLadder, 1
+	}
+	return a, 0, 0, 0
+}
+
+// Explain says why action a is illegal, or returns nil. It follows the rules
+// of RULES.md §4 directly.
+func (g *Game) Explain(a int) error {
+	if a < 0 || a >= NumActions {
+		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+	}
+	kind, s, d, k := decode(a)
+	switch kind {
+	case ActRowHome:
+		if g.rn[s] == 0 {
+			return fmt.Errorf("row %d is empty", s+1)
+		}
+		return g.explainHome(g.rows[s][g.rn[s]-1])
+	case ActWasteHome:
+		if g.wn == 0 {
+			return errors.New("the waste is empty")
+		}
+		return g.explainHome(g.waste[g.wn-1])
+	case ActLadderHome:
+		if g.ln == 0 {
+			return errors.New("the ladder is empty")
+		}
+		return g.explainHome(g.ladder[g.ln-1])
+	case ActBuild:
+		if s == d {
+			return errors.New("a row cannot move onto itself")
+		}
+		if g.rn[s] == 0 {
+			return fmt.Errorf("row %d is empty", s+1)
+		}
+		if g.rn[d] == 0 {
+			return fmt.Errorf("row %d is empty: say how many cards go into it, like %d>%d:1", d+1, s+1, d+1)
+		}
+		target := g.rows[d][g.rn[d]-1]
+		if target.Rank() == cards.Ace {
+			return fmt.Errorf("nothing goes on %v: no card ranks below an ace", target)
+		}
+		// Walk the run at the outer end of s, from the outer card inwards.
+		for i := int(g.rn[s]) - 1; i >= 0; i-- {
+			c := g.rows[s][i]
+			if c.Rank()+1 == target.Rank() && c.Red() != target.Red() {
+				return nil
+			}
+			if i == 0 || !fits(c, g.rows[s][i-1]) {
+				break
+			}
+		}
+		return fmt.Errorf("no card of the run at the end of row %d goes on %v: it needs a %v of the other colour", s+1, target, target.Rank()-1)
+	case ActEmpty:
+		if s == d {
+			return errors.New("a row cannot move into itself")
+		}
+		if g.rn[s] == 0 {
+			return fmt.Errorf("row %d is empty", s+1)
+		}
+		if g.rn[d] != 0 {
+			return fmt.Errorf("row %d is not empty: a number of cards is named only for an empty row (play %d>%d)", d+1, s+1, d+1)
+		}
+		n := int(g.rn[s])
+		if k > n {
+			return fmt.Errorf("row %d has only %d card(s), not %d", s+1, n, k)
+		}
+		for i := n - k + 1; i < n; i++ {
+			if !fits(g.rows[s][i], g.rows[s][i-1]) {
+				return fmt.Errorf("the last %d cards of row %d are not a run: %v does not go on %v", k, s+1, g.rows[s][i], g.rows[s][i-1])
+			}
+		}
+		if k == n && g.rows[s][0].Rank() == cards.King {
+			return fmt.Errorf("%v lies at the inner end of row %d: a king there moves only to its foundation", g.rows[s][0], s+1)
+		}
+		return nil
+	case ActWaste:
+		if g.wn == 0 {
+			return errors.New("the waste is empty")
+		}
+		if g.rn[d] == 0 {
+			return nil
+		}
+		return notOn(g.waste[g.wn-1], g.rows[d][g.rn[d]-1])
+	case ActLadder:
+		if g.ln == 0 {
+			return errors.New("the ladder is empty")
+		}
+		if g.rn[d] != 0 {
+			return fmt.Errorf("the ladder card goes only to a foundation or into an empty row, and row %d is not empty", d+1)
+		}
+		return nil
+	case ActTurn:
+		if g.sn == 0 {
+			return errors.New("the stock is empty")
+		}
+		return nil
+	}
+	// ActRedeal.
+	switch {
+	case g.redealt:
+		return errors.New("the redeal has been made: the waste is dealt again only once")
+	case g.sn > 0:
+		return fmt.Errorf("the stock still has %d card(s): turn them first", g.sn)
+	case g.ln > 0:
+		return fmt.Errorf("the ladder still has %d card(s): the waste is dealt again only when the stock and the ladder are both exhausted", g.ln)
+	case g.wn == 0:
+		return errors.New("the waste is empty: there is nothing to deal again")
+	}
+	return nil
+}
+
+// explainHome says why c cannot go to a foundation, or returns nil.
+func (g *Game) explainHome(c cards.Card) error {
+	s := c.Suit()
+	lo, hi := g.found[2*s+1], g.found[2*s]
+	if c.Rank() == cards.Ace {
+		if lo == 0 {
+			return nil
+		}
+		return fmt.Errorf("%v cannot go home: both %v foundations are already started", c, s)
+	}
+	if uint8(c.Rank())-1 == hi || uint8(c.Rank())-1 == lo {
+		return nil
+	}
+	if hi == 0 {
+		return fmt.Errorf("%v cannot start a foundation: only an ace can", c)
+	}
+	return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", c, s, rankName(hi), rankName(lo))
+}
+
+// notOn says why c does not go on the outer card on, or returns nil.
+func notOn(c, on cards.Card) error {
+	if on.Rank() == cards.Ace {
+		return fmt.Errorf("nothing goes on %v: no card ranks below an ace", on)
+	}
+	if c.Rank()+1 != on.Rank() || c.Red() == on.Red() {
+		return fmt.Errorf("%v does not go on %v: it needs a %v of the other colour", c, on, on.Rank()-1)
+	}
+	return nil
+}
+
+func rankName(r uint8) string {
+	if r == 0 {
+		return "nothing"
+	}
+	return cards.Rank(r).String()
+}
+
+// Apply plays legal action a.
+func (g *Game) Apply(a int) {
+	kind, s, d, k := decode(a)
+	switch kind {
+	case ActRowHome:
+		g.toFoundation(g.popRow(s))
+	case ActWasteHome:
+		g.toFoundation(g.popWaste())
+	case ActLadderHome:
+		g.toFoundation(g.popLadder())
+	case ActBuild:
+		// The destination fixes the run's part that moves.
+		k = int(g.rows[d][g.rn[d]-1].Rank()) - int(g.rows[s][g.rn[s]-1].Rank())
+		g.moveRun(s, d, k)
+	case ActEmpty:
+		g.moveRun(s, d, k)
+	case ActWaste:
+		g.pushRow(d, g.popWaste())
+	case ActLadder:
+		// The next ladder card is face up as soon as it is the last one
+		// (rule 7): nothing else changes.
+		g.pushRow(d, g.popLadder())
+	case ActTurn:
+		g.sn--
+		c := g.stock[g.sn]
+		g.stock[g.sn] = cards.None
+		g.hash ^= keysStock[int(g.sn)*52+int(c)-1]
+		g.waste[g.wn] = c
+		g.hash ^= keysWaste[int(g.wn)*52+int(c)-1]
+		g.wn++
+	default: // ActRedeal: the waste turned over, its first card on top.
+		for i := range int(g.wn) {
+			g.stock[i] = g.waste[int(g.wn)-1-i]
+		}
+		g.sn, g.wn = g.wn, 0
+		clear(g.waste[:])
+		g.redealt = true
+		g.hash = g.fullHash()
+	}
+}
+
+// moveRun moves the last k cards of row s to the outer end of row d.
+func (g *Game) moveRun(s, d, k int) {
+	n := int(g.rn[s])
+	for i := n - k; i < n; i++ {
+		c := g.rows[s][i]
+		g.hash ^= rowKey(s, i, c)
+		g.rows[s][i] = cards.None
+		g.pushRow(d, c)
+	}
+	g.rn[s] -= uint8(k)
+}
+
+func (g *Game) pushRow(r int, c cards.Card) {
+	i := int(g.rn[r])
+	g.rows[r][i] = c
+	g.rn[r]++
+	g.hash ^= rowKey(r, i, c)
+}
+
+func (g *Game) popRow(r int) cards.Card {
+	g.rn[r]--
+	i := int(g.rn[r])
+	c := g.rows[r][i]
+	g.rows[r][i] = cards.None
+	g.hash ^= rowKey(r, i, c)
+	return c
+}
+
+func (g *Game) popWaste() cards.Card {
+	g.wn--
+	c := g.waste[g.wn]
+	g.waste[g.wn] = cards.None
+	g.hash ^= keysWaste[int(g.wn)*52+int(c)-1]
+	return c
+}
+
+func (g *Game) popLadder() cards.Card {
+	g.ln--
+	c := g.ladder[g.ln]
+	g.ladder[g.ln] = cards.None
+	g.hash ^= keysLadder[int(g.ln)*52+int(c)-1]
+	return c
+}
+
+// toFoundation puts c on its foundation, keeping the higher of a suit's two
+// foundations first.
+func (g *Game) toFoundation(c cards.Card) {
+	i := g.foundationFor(c)
+	s := 2 * int(c.Suit())
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.found[i]++
+	if g.found[s] < g.found[s+1] {
+		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
+	}
+	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	g.home++
+}
