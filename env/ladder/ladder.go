@@ -79,7 +79,9 @@
 //
 // Hidden: the face-down ladder cards, the stock and the waste below its top
 // (the waste is a squared pile: only its top shows). Determinize shuffles
-// all of them among those places, keeping each place's count.
+// all of them among those places, keeping each place's count. A player who
+// remembers every turned card knows more (the waste's order, and after the
+// redeal the stock's); the observation leaves that memory to the agent.
 package ladder
 
 import (
@@ -126,9 +128,9 @@ const RulesVersion = 1
 // are bounded: 104 foundation moves, at most 86 stock turns, 29 ladder
 // cards, and a few row moves per card, about 500 in a long game. Moves that
 // get nowhere are not: a card or run can shuttle between two fitting rows,
-// or into an empty row and back, for ever, so random play almost never ends
-// by itself and is cut off here. 1000 leaves a thorough game twice the room
-// it needs.
+// or into an empty row and back, for ever, so random play seldom ends by
+// itself (of 2000 random games, 95% reached this limit; the rest were lost
+// earlier). 1000 leaves a thorough game twice the room it needs.
 const DefaultMaxSteps = 1000
 
 var spec = &env.Spec{
