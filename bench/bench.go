@@ -1,0 +1,462 @@
+// Package bench measures agents against each other on the same deals.
+//
+// Run plays every (game, agent, deal) triple of a Config on a pool of
+// workers, each episode with its own Env and its own agent made by
+// agents.New, the agent seeded with the deal number. Because every agent
+// plays the same deals, the outcomes are paired: the summaries compare each
+// agent with a baseline (random by default) by the exact McNemar test on
+// the wins and a paired t interval on the final progress.
+//
+// The Result is reproducible: the same Config gives the same episodes
+// whatever the number of workers or the order in which they finish; only
+// wall times differ. It writes itself as markdown tables, CSV, JSON and a
+// chart (see WriteMarkdown, WriteCSV, WriteJSON and WritePlot).
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/stats"
+)
+
+// DefaultAgents are the agents measured when Config.Agents is empty.
+var DefaultAgents = []string{"random", "heuristic", "mc"}
+
+// DefaultSeedStart is the first deal of the measuring range: deals below it
+// are for tuning and tests, deals from it up for measuring.
+const DefaultSeedStart = 1_000_000
+
+// DefaultConfidence is the level of every interval unless Config says
+// otherwise.
+const DefaultConfidence = 0.95
+
+// Config says what to measure.
+type Config struct {
+	// Games are the games to play, by registry name; empty means all
+	// registered games (env.Names()).
+	Games []string
+	// Agents are the agents, by name, in the order the reports list them;
+	// empty means DefaultAgents.
+	Agents []string
+	// Options are the agents' settings, shared by all agents (each reads
+	// the ones it uses).
+	Options agents.Options
+	// Deals is the number of deals per game; every agent plays the same
+	// ones. It must be positive.
+	Deals int
+	// SeedStart is the first deal number; the deals are SeedStart,
+	// SeedStart+1, ... The agent playing a deal is seeded with its number.
+	SeedStart uint64
+	// Workers is the number of episodes played at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// MaxSteps overrides the games' step limits when positive.
+	MaxSteps int
+	// Confidence is the level of the intervals; 0 means 0.95.
+	Confidence float64
+	// Baseline is the agent the others are compared with; "" means
+	// "random". If it is not among Agents, no comparisons are made.
+	Baseline string
+	// Progress, if not nil, is called after each episode with the number
+	// done and the total. Calls come from one goroutine, in order.
+	Progress func(done, total int)
+}
+
+// Episode is one deal played by one agent.
+type Episode struct {
+	// Game and Agent name what was played by whom.
+	Game  string `json:"game"`
+	Agent string `json:"agent"`
+	// Seed is the deal number, which is also the agent's seed.
+	Seed uint64 `json:"seed"`
+	// Won reports whether the game was won.
+	Won bool `json:"won"`
+	// Outcome is "won", "lost" or "truncated".
+	Outcome string `json:"outcome"`
+	// Progress is the number of cards in their final place at the end, out
+	// of Cards.
+	Progress int `json:"progress"`
+	Cards    int `json:"cards"`
+	// Steps is the number of actions played.
+	Steps int `json:"steps"`
+	// Truncated reports whether the step limit ended the episode.
+	Truncated bool `json:"truncated"`
+	// Wall is the wall-clock time the episode took.
+	Wall time.Duration `json:"wall_ns"`
+}
+
+// Fraction is the final progress as a fraction of the cards: the episode's
+// return in the default reward mode.
+func (e Episode) Fraction() float64 { return float64(e.Progress) / float64(e.Cards) }
+
+// Comparison compares an agent with the baseline on the same deals.
+type Comparison struct {
+	// Baseline is the agent compared with.
+	Baseline string
+	// Wins is the exact McNemar test on the paired wins: B counts the deals
+	// the agent won and the baseline lost, C the deals the baseline won and
+	// the agent lost.
+	Wins stats.McNemar
+	// Progress is the paired comparison of the final progress fractions:
+	// the mean of agent − baseline over the deals, its t interval and the
+	// paired t test's p-value.
+	Progress stats.PairedT
+}
+
+// Summary aggregates the episodes of one agent on one game.
+type Summary struct {
+	Game, Agent string
+	// Settings are the agent's settings as it reports them.
+	Settings string
+	// Games is the number of episodes.
+	Games int
+	// Wins is the win proportion with its Wilson interval.
+	Wins stats.Proportion
+	// Progress is the mean final progress fraction with its t interval.
+	Progress stats.Mean
+	// MeanSteps is the mean number of steps.
+	MeanSteps float64
+	// Truncated counts the episodes the step limit ended.
+	Truncated int
+	// MsPerGame is the mean wall time of an episode in milliseconds.
+	MsPerGame float64
+	// VsBaseline compares the agent with the baseline on the same deals;
+	// nil for the baseline itself or when there is no baseline.
+	VsBaseline *Comparison
+}
+
+// TruncatedRate is the fraction of episodes the step limit ended.
+func (s Summary) TruncatedRate() float64 {
+	if s.Games == 0 {
+		return math.NaN()
+	}
+	return float64(s.Truncated) / float64(s.Games)
+}
+
+// Result is a finished benchmark.
+type Result struct {
+	// Games, Agents, Deals, SeedStart, MaxSteps, Confidence and Baseline
+	// are the Config, with defaults filled in and names canonical.
+	Games      []string
+	Agents     []string
+	Deals      int
+	SeedStart  uint64
+	MaxSteps   int
+	Confidence float64
+	Baseline   string
+	// Settings maps each agent to its settings.
+	Settings map[string]string
+	// Titles maps each game to its title ("Royal Parade").
+	Titles map[string]string
+	// Workers is the number of workers used.
+	Workers int
+	// Episodes are all episodes, ordered by game, agent (in Agents order)
+	// and deal.
+	Episodes []Episode
+	// Summaries are ordered by game and agent like Episodes.
+	Summaries []Summary
+	// Elapsed is the wall time of the whole run.
+	Elapsed time.Duration
+}
+
+// normalize fills in the defaults of cfg, checks it and returns the
+// canonical game and agent names with the agents' settings.
+func normalize(cfg *Config) (settings, titles map[string]string, err error) {
+	if cfg.Deals <= 0 {
+		return nil, nil, fmt.Errorf("the number of deals must be positive, not %d", cfg.Deals)
+	}
+	if cfg.SeedStart > math.MaxUint64-uint64(cfg.Deals-1) {
+		return nil, nil, fmt.Errorf("deals %d.. plus %d deals pass the last deal number %d", cfg.SeedStart, cfg.Deals, uint64(math.MaxUint64))
+	}
+	if cfg.Workers < 0 {
+		return nil, nil, fmt.Errorf("the number of workers must not be negative, not %d", cfg.Workers)
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxSteps < 0 {
+		return nil, nil, fmt.Errorf("the step limit must not be negative, not %d", cfg.MaxSteps)
+	}
+	if cfg.Confidence == 0 {
+		cfg.Confidence = DefaultConfidence
+	}
+	if err := stats.CheckConfidence(cfg.Confidence); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Baseline == "" {
+		cfg.Baseline = "random"
+	}
+	if len(cfg.Games) == 0 {
+		cfg.Games = env.Names()
+		if len(cfg.Games) == 0 {
+			return nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
+		}
+	}
+	titles = map[string]string{}
+	games := make([]string, 0, len(cfg.Games))
+	for _, g := range cfg.Games {
+		spec, err := env.Lookup(g)
+		if err != nil {
+			return nil, nil, err
+		}
+		if slices.Contains(games, spec.Name) {
+			return nil, nil, fmt.Errorf("game %s is listed twice", spec.Name)
+		}
+		games = append(games, spec.Name)
+		titles[spec.Name] = spec.Title
+	}
+	cfg.Games = games
+	if len(cfg.Agents) == 0 {
+		cfg.Agents = DefaultAgents
+	}
+	settings = map[string]string{}
+	names := make([]string, 0, len(cfg.Agents))
+	for _, n := range cfg.Agents {
+		a, err := agents.New(n, cfg.Options)
+		if err != nil {
+			return nil, nil, err
+		}
+		if slices.Contains(names, a.Name()) {
+			return nil, nil, fmt.Errorf("agent %s is listed twice", a.Name())
+		}
+		names = append(names, a.Name())
+		settings[a.Name()] = a.Settings()
+	}
+	cfg.Agents = names
+	if b, err := agents.New(cfg.Baseline, cfg.Options); err == nil {
+		cfg.Baseline = b.Name()
+	}
+	return settings, titles, nil
+}
+
+// job is one episode to play; index is its place in Result.Episodes.
+type job struct {
+	index int
+	game  string
+	agent string
+	seed  uint64
+}
+
+// done is a played job.
+type done struct {
+	index int
+	ep    Episode
+	err   error
+}
+
+// Run plays the benchmark cfg describes and returns its result. It stops
+// early, returning ctx's error, when ctx is cancelled (also in the middle
+// of an episode), and returns the first error an episode meets (an agent
+// playing an illegal action is a bug worth stopping for).
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	settings, titles, err := normalize(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	start := time.Now()
+	nA, nD := len(cfg.Agents), cfg.Deals
+	total := len(cfg.Games) * nA * nD
+	res := &Result{
+		Games:      cfg.Games,
+		Agents:     cfg.Agents,
+		Deals:      cfg.Deals,
+		SeedStart:  cfg.SeedStart,
+		MaxSteps:   cfg.MaxSteps,
+		Confidence: cfg.Confidence,
+		Baseline:   cfg.Baseline,
+		Settings:   settings,
+		Titles:     titles,
+		Workers:    min(cfg.Workers, total),
+		Episodes:   make([]Episode, total),
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan job)
+	results := make(chan done)
+	var wg sync.WaitGroup
+	for range res.Workers {
+		wg.Go(func() {
+			for j := range jobs {
+				ep, err := play(ctx, cfg, j)
+				results <- done{index: j.index, ep: ep, err: err}
+			}
+		})
+	}
+	// Feed the jobs deal by deal, so that every game and agent advances
+	// together and the progress bar's estimate is fair from the start.
+	go func() {
+		defer close(jobs)
+		for d := range nD {
+			for gi, g := range cfg.Games {
+				for ai, a := range cfg.Agents {
+					j := job{index: (gi*nA+ai)*nD + d, game: g, agent: a, seed: cfg.SeedStart + uint64(d)}
+					select {
+					case jobs <- j:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	var firstErr error
+	n := 0
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+				cancel()
+			}
+			continue
+		}
+		res.Episodes[r.index] = r.ep
+		n++
+		if cfg.Progress != nil && firstErr == nil {
+			cfg.Progress(n, total)
+		}
+	}
+	if firstErr != nil {
+		// The first error is the cause; the ones after it are the
+		// cancellation it triggered.
+		return nil, fmt.Errorf("bench: %w", firstErr)
+	}
+	if n != total {
+		return nil, fmt.Errorf("bench: %w", context.Cause(ctx))
+	}
+	res.Summaries = summarize(res)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// play plays one job with a fresh Env and agent.
+func play(ctx context.Context, cfg Config, j job) (Episode, error) {
+	if err := ctx.Err(); err != nil {
+		return Episode{}, err
+	}
+	e, err := env.Make(j.game, env.Options{MaxSteps: cfg.MaxSteps})
+	if err != nil {
+		return Episode{}, err
+	}
+	a, err := agents.New(j.agent, cfg.Options)
+	if err != nil {
+		return Episode{}, err
+	}
+	t0 := time.Now()
+	stopped := false
+	r, err := agents.Play(e, a, j.seed, j.seed, func(*env.Env, int) bool {
+		if ctx.Err() != nil {
+			stopped = true
+			return false
+		}
+		return true
+	})
+	wall := time.Since(t0)
+	if err != nil {
+		return Episode{}, err
+	}
+	if stopped {
+		return Episode{}, ctx.Err()
+	}
+	return Episode{
+		Game:      j.game,
+		Agent:     j.agent,
+		Seed:      j.seed,
+		Won:       r.Outcome == env.Won,
+		Outcome:   r.Outcome.String(),
+		Progress:  r.Progress,
+		Cards:     e.Spec().Cards,
+		Steps:     r.Steps,
+		Truncated: r.Outcome == env.Truncated,
+		Wall:      wall,
+	}, nil
+}
+
+// EpisodesOf returns the episodes of one game and agent, ordered by deal
+// (nil if there are none).
+func (r *Result) EpisodesOf(game, agent string) []Episode {
+	gi, ai := slices.Index(r.Games, game), slices.Index(r.Agents, agent)
+	if gi < 0 || ai < 0 || len(r.Episodes) != len(r.Games)*len(r.Agents)*r.Deals {
+		return nil
+	}
+	lo := (gi*len(r.Agents) + ai) * r.Deals
+	return r.Episodes[lo : lo+r.Deals]
+}
+
+// summarize computes the summaries of r's episodes.
+func summarize(r *Result) []Summary {
+	var out []Summary
+	for _, g := range r.Games {
+		base := r.EpisodesOf(g, r.Baseline)
+		for _, a := range r.Agents {
+			eps := r.EpisodesOf(g, a)
+			s := Summary{Game: g, Agent: a, Settings: r.Settings[a], Games: len(eps)}
+			wins := 0
+			frac := make([]float64, len(eps))
+			won := make([]bool, len(eps))
+			var steps, wall float64
+			for i, e := range eps {
+				if e.Won {
+					wins++
+				}
+				if e.Truncated {
+					s.Truncated++
+				}
+				won[i] = e.Won
+				frac[i] = e.Fraction()
+				steps += float64(e.Steps)
+				wall += float64(e.Wall) / float64(time.Millisecond)
+			}
+			s.Wins = stats.Wilson(wins, len(eps), r.Confidence)
+			s.Progress = stats.MeanCI(frac, r.Confidence)
+			s.MeanSteps = steps / float64(len(eps))
+			s.MsPerGame = wall / float64(len(eps))
+			if base != nil && a != r.Baseline {
+				s.VsBaseline = compare(eps, base, r.Baseline, r.Confidence)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// compare pairs eps with base deal by deal.
+func compare(eps, base []Episode, baseline string, conf float64) *Comparison {
+	x, y := make([]float64, len(eps)), make([]float64, len(base))
+	wx, wy := make([]bool, len(eps)), make([]bool, len(base))
+	for i := range eps {
+		x[i], wx[i] = eps[i].Fraction(), eps[i].Won
+	}
+	for i := range base {
+		y[i], wy[i] = base[i].Fraction(), base[i].Won
+	}
+	c := &Comparison{Baseline: baseline}
+	// The lengths are equal by construction (both are Deals long).
+	c.Wins, _ = stats.McNemarPaired(wx, wy)
+	c.Progress, _ = stats.PairedTTest(x, y, conf)
+	return c
+}
+
+// Summary returns the summary of one game and agent.
+func (r *Result) Summary(game, agent string) (Summary, bool) {
+	for _, s := range r.Summaries {
+		if s.Game == game && s.Agent == agent {
+			return s, true
+		}
+	}
+	return Summary{}, false
+}
