@@ -1,0 +1,262 @@
+package datasets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
+)
+
+// writerOptions are the Parquet writer settings of every file. CreatedBy is
+// fixed so that files do not depend on how the program was built.
+func writerOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.Compression(&parquet.Zstd),
+		parquet.CreatedBy("patience", strconv.Itoa(GeneratorVersion), "parquet-go"),
+	}
+}
+
+// worker plays episodes and writes parts, one at a time. Each goroutine has
+// its own.
+type worker struct {
+	cfg   *Config
+	meta  *Meta
+	env   *env.Env
+	agent agents.Agent
+	names []string // action names, filled as met
+
+	rows []Step
+	slab []byte
+}
+
+func newWorker(cfg *Config, meta *Meta) (*worker, error) {
+	e, err := env.Make(meta.Game, env.Options{MaxSteps: meta.MaxSteps, Reward: cfg.Reward})
+	if err != nil {
+		return nil, err
+	}
+	a, err := agents.New(cfg.Agent, cfg.AgentOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &worker{cfg: cfg, meta: meta, env: e, agent: a, names: make([]string, meta.Actions)}, nil
+}
+
+// actionName returns the name of action a, computing it once: names do not
+// depend on the state.
+func (w *worker) actionName(a int) string {
+	if a < 0 || a >= len(w.names) {
+		return w.env.ActionString(a)
+	}
+	if w.names[a] == "" {
+		w.names[a] = w.env.ActionString(a)
+	}
+	return w.names[a]
+}
+
+// play plays episode i into w.rows (whose byte fields alias w.slab, valid
+// until the next call) and returns its episode row without FinalObs, which
+// is w.env.Observation().
+func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
+	m := w.meta
+	start := time.Now()
+	seed := m.SeedStart + i
+	agentSeed := seed + m.AgentSeedOffset
+	e := w.env
+	e.Reset(uint64(seed))
+	w.agent.Reset(uint64(agentSeed))
+	w.rows = w.rows[:0]
+	w.slab = w.slab[:0]
+	base := i * m.IndexStride
+	stepBytes := m.ObsLen + m.MaskBytes
+	for step := 0; !e.Done(); step++ {
+		if step&63 == 63 && ctx.Err() != nil {
+			return Episode{}, ctx.Err()
+		}
+		off := len(w.slab)
+		w.slab = append(w.slab, e.Observation()...)
+		w.slab = e.Mask().AppendPacked(w.slab)
+		a := w.agent.Act(agents.NewView(e))
+		r, term, trunc, err := e.Advance(a)
+		if err != nil {
+			return Episode{}, fmt.Errorf("%s agent on %s deal %d, step %d: %w", m.Agent, m.Game, seed, step, err)
+		}
+		row := w.slab[off : off+stepBytes : off+stepBytes]
+		w.rows = append(w.rows, Step{
+			EpisodeIndex: i,
+			Step:         int32(step),
+			Index:        base + int64(step),
+			Game:         m.Game,
+			Obs:          row[:m.ObsLen:m.ObsLen],
+			LegalMask:    row[m.ObsLen:],
+			Action:       int32(a),
+			ActionName:   w.actionName(a),
+			Reward:       r,
+			Terminated:   term,
+			Truncated:    trunc,
+		})
+	}
+	info := e.Info()
+	n := int64(len(w.rows))
+	return Episode{
+		EpisodeIndex:   i,
+		Game:           m.Game,
+		RulesVersion:   int32(m.RulesVersion),
+		DealSeed:       seed,
+		Agent:          m.Agent,
+		AgentSeed:      agentSeed,
+		Length:         int32(n),
+		Return:         e.Return(),
+		Outcome:        info.Outcome.String(),
+		Class:          info.Class,
+		Progress:       int32(info.Progress),
+		IndexFrom:      base,
+		IndexTo:        base + n,
+		WallTimeMicros: time.Since(start).Microseconds(),
+	}, nil
+}
+
+// tempFile is a file being written under a temporary name in dir, renamed to
+// final by commit, removed by abort.
+type tempFile struct {
+	f     *os.File
+	final string
+	done  bool
+}
+
+func createTemp(dir, final string) (*tempFile, error) {
+	f, err := os.CreateTemp(dir, "."+final+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("create a temporary file: %w", err)
+	}
+	return &tempFile{f: f, final: filepath.Join(dir, final)}, nil
+}
+
+// commit flushes the file to disk, closes it and renames it to its final
+// name.
+func (t *tempFile) commit() error {
+	if err := t.f.Chmod(0o644); err != nil {
+		return fmt.Errorf("chmod %s: %w", t.f.Name(), err)
+	}
+	if err := t.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", t.f.Name(), err)
+	}
+	if err := t.f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", t.f.Name(), err)
+	}
+	if err := os.Rename(t.f.Name(), t.final); err != nil {
+		return fmt.Errorf("rename %s: %w", t.f.Name(), err)
+	}
+	t.done = true
+	return nil
+}
+
+// abort removes the file unless it was committed.
+func (t *tempFile) abort() {
+	if t == nil || t.done {
+		return
+	}
+	t.f.Close()
+	os.Remove(t.f.Name())
+	t.done = true
+}
+
+// writePart plays and writes part p and returns its totals.
+func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
+	m := w.meta
+	name := partName(p)
+	stepsRel := TableSteps + "/" + name
+	sf, err := createTemp(filepath.Join(w.cfg.Out, TableSteps), name)
+	if err != nil {
+		return tot, err
+	}
+	defer sf.abort()
+	ef, err := createTemp(filepath.Join(w.cfg.Out, TableEpisodes), name)
+	if err != nil {
+		return tot, err
+	}
+	defer ef.abort()
+
+	sw := parquet.NewGenericWriter[Step](sf.f, writerOptions()...)
+	ew := parquet.NewGenericWriter[Episode](ef.f, writerOptions()...)
+	first, n := m.partRange(p)
+	var eps []Episode
+	inGroup := 0
+	for i := first; i < first+n; i++ {
+		if err := ctx.Err(); err != nil {
+			return tot, err
+		}
+		ep, err := w.play(ctx, i)
+		if err != nil {
+			return tot, err
+		}
+		if len(w.rows) > 0 {
+			if _, err := sw.Write(w.rows); err != nil {
+				return tot, fmt.Errorf("write %s: %w", stepsRel, err)
+			}
+		}
+		inGroup += len(w.rows)
+		if inGroup >= RowGroupRows {
+			if err := sw.Flush(); err != nil {
+				return tot, fmt.Errorf("write %s: %w", stepsRel, err)
+			}
+			inGroup = 0
+		}
+		ep.FinalObs = append([]byte(nil), w.env.Observation()...)
+		ep.StepsFile = stepsRel
+		eps = append(eps, ep)
+		tot.Episodes++
+		tot.Steps += int64(ep.Length)
+		tot.ReturnSum += ep.Return
+		switch ep.Outcome {
+		case "won":
+			tot.Won++
+		case "lost":
+			tot.Lost++
+		case "truncated":
+			tot.Truncated++
+		}
+		if w.cfg.OnEpisode != nil {
+			w.cfg.OnEpisode(int(ep.Length))
+		}
+	}
+	if _, err := ew.Write(eps); err != nil {
+		return tot, fmt.Errorf("write episodes of part %d: %w", p, err)
+	}
+	for _, x := range []struct {
+		table string
+		kv    interface{ SetKeyValueMetadata(k, v string) }
+	}{{TableSteps, sw}, {TableEpisodes, ew}} {
+		fm := FileMeta{Meta: *m, Table: x.table, Part: p, PartFirstEpisode: first, PartEpisodes: n, Totals: tot}
+		js, err := json.Marshal(&fm)
+		if err != nil {
+			return tot, fmt.Errorf("encode the metadata: %w", err)
+		}
+		x.kv.SetKeyValueMetadata(MetaKey, string(js))
+	}
+	if err := sw.Close(); err != nil {
+		return tot, fmt.Errorf("write %s: %w", stepsRel, err)
+	}
+	if err := ew.Close(); err != nil {
+		return tot, fmt.Errorf("write episodes/%s: %w", name, err)
+	}
+	// The part is finished when both files have their final names; the
+	// episodes file comes last.
+	if err := ctx.Err(); err != nil {
+		return tot, err
+	}
+	if err := sf.commit(); err != nil {
+		return tot, err
+	}
+	if err := ef.commit(); err != nil {
+		return tot, err
+	}
+	return tot, nil
+}
