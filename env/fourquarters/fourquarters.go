@@ -332,15 +332,16 @@ func (g *Game) Won() bool { return g.removed == cards.DeckSize }
 // no move is left with 2 or 4 cards on the cross, and "" otherwise (while the
 // game runs, and at an ordinary loss).
 //
-// The text says the cards of a second-class win sit "in the inner corners of
-// the cross". At the end nothing would change by closing up, so every file is
-// packed toward the hub and the stock is empty (it could otherwise refill an
-// empty cell): the few cards left hold the cells nearest the hub. Two cards
-// of one arm at d = 0 touch and so differ in rank; cards spread over the
-// files sit at d = 0, the cells on either side of the four inner corners
-// (N1–W1, N2–E1, S1–W2, S2–E2). Two or more cards can also stay in one file
-// (d = 0, 1, …) when no touching neighbour matches, so the position is a
-// description of the usual end, not a condition: the class counts the cards.
+// Why the cards left sit "in the inner corners of the cross", as the text
+// says: the game ends only when closing up would change nothing. With at
+// most 4 cards on the cross there are empty cells, so the stock must be empty
+// (it would refill them) and every file packed toward the hub (a card would
+// slide). Each card left therefore lies at the hub end of its file: with one
+// card per file they all sit at d = 0, in the eight cells N1, N2, E1, E2, S1,
+// S2, W1 and W2 that flank the four inner corners. A file may also keep two
+// cards or more (d = 0, 1, …) whose touching neighbours differ in rank, so
+// the place describes the usual end rather than a condition: the class
+// counts the cards only.
 func (g *Game) Class() string {
 	switch {
 	case g.removed == cards.DeckSize:
