@@ -394,9 +394,10 @@ func TestRule3CloseUp(t *testing.T) {
 	}
 	progress := g.Progress()
 	play(t, g, "close")
-	// Slid: file 0 2S 3S 4S from the hub; file 1 5H 6H; E file 0 from E7 on
-	// moves one step in. Refill in cell order: N7? no, N6 is first empty
-	// (d 2, file 1), then N7, N8.
+	// Slid: N file 0 holds 2S 3S 4S from the hub, file 1 5H 6H; in E file 0
+	// the cards beyond the hole at E5 move one step in. The three stock
+	// cards refill the first empty cells in cell order: N6 (d 2, file 1),
+	// N7, N8; E11 and the rest stay empty.
 	cellsAre(t, g, "N1=2S N3=3S N5=4S N2=5H N4=6H N6=KC N7=KD N8=KH N9=-- N10=-- N11=-- N12=--")
 	cellsAre(t, g, "E1=AC E3=3C E5=7C E7=9C E9=JC E11=--")
 	if g.StockLeft() != 0 || g.Progress() != progress {
