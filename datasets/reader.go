@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"sort"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -333,33 +333,24 @@ func (f *File) EpisodeSteps(k int64) (out []Step, err error) {
 // returns "" when they describe the same dataset.
 func (m *Meta) Diff(o *Meta) string { return diffMeta(m, o) }
 
-// diffMeta names the first field in which a and b differ, with both values,
-// or returns "" when they are equal.
+// diffMeta names the first field (in the order of Meta) in which a and b
+// differ, with both values, or returns "" when they are equal.
 func diffMeta(a, b *Meta) string {
 	if reflect.DeepEqual(a, b) {
 		return ""
 	}
-	ma, mb := jsonMap(a), jsonMap(b)
-	keys := make([]string, 0, len(ma))
-	for k := range ma {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		va, _ := json.Marshal(ma[k])
-		vb, _ := json.Marshal(mb[k])
-		if !bytes.Equal(va, vb) {
-			return fmt.Sprintf("%s is %s here and %s there", k, short(va), short(vb))
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := 0; i < va.NumField(); i++ {
+		x, y := va.Field(i).Interface(), vb.Field(i).Interface()
+		if reflect.DeepEqual(x, y) {
+			continue
 		}
+		name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+		jx, _ := json.Marshal(x)
+		jy, _ := json.Marshal(y)
+		return fmt.Sprintf("%s is %s here and %s there", name, short(jx), short(jy))
 	}
 	return "the metadata differs"
-}
-
-func jsonMap(m *Meta) map[string]any {
-	js, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(js, &out)
-	return out
 }
 
 func short(b []byte) string {
