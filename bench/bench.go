@@ -107,8 +107,8 @@ type Comparison struct {
 	// the agent lost.
 	Wins stats.McNemar
 	// Progress is the paired comparison of the final progress fractions:
-	// the mean of agent − baseline over the deals, its t interval and the
-	// paired t test's p-value.
+	// the mean of agent − baseline over the deals, its t interval (clamped
+	// to [−1, 1]) and the paired t test's p-value.
 	Progress stats.PairedT
 }
 
@@ -121,7 +121,8 @@ type Summary struct {
 	Games int
 	// Wins is the win proportion with its Wilson interval.
 	Wins stats.Proportion
-	// Progress is the mean final progress fraction with its t interval.
+	// Progress is the mean final progress fraction with its t interval,
+	// clamped to [0, 1] (where the mean lies).
 	Progress stats.Mean
 	// MeanSteps is the mean number of steps.
 	MeanSteps float64
@@ -423,6 +424,7 @@ func summarize(r *Result) []Summary {
 			}
 			s.Wins = stats.Wilson(wins, len(eps), r.Confidence)
 			s.Progress = stats.MeanCI(frac, r.Confidence)
+			s.Progress.CI = s.Progress.CI.Clamp(0, 1)
 			s.MeanSteps = steps / float64(len(eps))
 			s.MsPerGame = wall / float64(len(eps))
 			if base != nil && a != r.Baseline {
@@ -448,6 +450,7 @@ func compare(eps, base []Episode, baseline string, conf float64) *Comparison {
 	// The lengths are equal by construction (both are Deals long).
 	c.Wins, _ = stats.McNemarPaired(wx, wy)
 	c.Progress, _ = stats.PairedTTest(x, y, conf)
+	c.Progress.Diff.CI = c.Progress.Diff.CI.Clamp(-1, 1)
 	return c
 }
 

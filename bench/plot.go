@@ -153,11 +153,15 @@ func (r *Result) panel(b bars, legend bool) (*plot.Plot, error) {
 			p.Legend.Add(a, first)
 		}
 	}
-	// Leave room above the bars for the legend.
+	// Leave room above the bars for the legend, a line per agent.
 	if top <= 0 {
 		top = 1
 	}
-	p.Y.Max = top * 1.25
+	room := 1.05 + 0.08*float64(k)
+	if !legend {
+		room = 1.05
+	}
+	p.Y.Max = top * room
 	p.Legend.Top = true
 	p.Legend.Left = false
 	p.Legend.ThumbnailWidth = vg.Points(14)

@@ -30,6 +30,20 @@ func (iv Interval) Overlaps(o Interval) bool { return iv.Lo <= o.Hi && o.Lo <= i
 // Defined reports whether both ends are numbers.
 func (iv Interval) Defined() bool { return !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) }
 
+// Clamp returns the interval intersected with [lo, hi]: for a quantity
+// known to lie in [lo, hi] (a mean of fractions lies in [0, 1]) the
+// clamped interval covers the true value whenever the unclamped one does.
+// Undefined ends stay NaN.
+func (iv Interval) Clamp(lo, hi float64) Interval {
+	if !math.IsNaN(iv.Lo) {
+		iv.Lo = math.Min(math.Max(iv.Lo, lo), hi)
+	}
+	if !math.IsNaN(iv.Hi) {
+		iv.Hi = math.Min(math.Max(iv.Hi, lo), hi)
+	}
+	return iv
+}
+
 // String formats the interval as "[lo, hi]" with four decimals.
 func (iv Interval) String() string { return fmt.Sprintf("[%.4f, %.4f]", iv.Lo, iv.Hi) }
 

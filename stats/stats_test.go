@@ -195,6 +195,12 @@ func TestIntervalHelpers(t *testing.T) {
 	if !a.Overlaps(b) || a.Overlaps(Interval{1.5, 2}) || !a.Contains(0.5) || a.Contains(2) {
 		t.Error("Overlaps or Contains wrong")
 	}
+	if c := (Interval{-0.2, 1.3}).Clamp(0, 1); c != a {
+		t.Errorf("Clamp = %v", c)
+	}
+	if c := (Interval{math.NaN(), 0.5}).Clamp(0, 1); !math.IsNaN(c.Lo) || c.Hi != 0.5 {
+		t.Errorf("Clamp of an undefined end = %v", c)
+	}
 	if a.String() != "[0.0000, 1.0000]" {
 		t.Errorf("String = %q", a.String())
 	}
