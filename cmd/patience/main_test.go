@@ -18,7 +18,7 @@ func TestListShowsEveryGame(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"cromwell", "1118", "739", "v1"} {
+	for _, want := range []string{"cromwell", "1119", "739", "v1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}

@@ -7,33 +7,40 @@
 // card i goes to fan i%26 at depth i/26, so the last-dealt card of each fan is
 // its top, the only available card.
 //
-// # Actions (1118)
+// # Actions (1119)
 //
 //	ids          meaning                                   name
 //	0..25        fan f to a foundation (f = id)            "7>F"
 //	26..701      fan s onto fan d: id = 26 + 26*s + d;     "7>12"
 //	             the part of s's top run that fits d moves
 //	             (s = d is never legal)
-//	702..1117    swap pick: id = 702 + 16*f + k picks the  "swap 7:3"
+//	702          begin the swap                            "swap"
+//	703..1118    swap pick: id = 703 + 16*f + k picks the  "pick 7:3"
 //	             card at depth k of fan f (k = 0 is the
 //	             deepest card)
 //
 // Fans are numbered 1..26 and depths 1..16 from the bottom in names, 0-based
-// in ids. The swap of rule 7 takes two actions: the first pick chooses a
-// card (shown in the observation's swap segment), the second pick chooses the
-// other card, which must differ from the first in suit or rank; the two cards
-// then exchange places. While a first pick is pending, only second picks are
-// legal. A person types "swap 7:3 20:4" for both picks at once. The swap is
-// made before any fan can grow beyond 16 cards, so 16 depths cover every pick.
+// in ids. The swap of rule 7 takes three actions: "swap" begins it (one
+// action, so that the 104 possible first cards do not crowd every mask), the
+// first pick chooses a card, the second pick chooses the other card, which
+// must differ from the first in suit or rank; the two cards then exchange
+// places. While a swap is under way only its picks are legal, and the
+// observation's swap segment shows its stage and the first pick. A person
+// types "swap 7:3 20:4" for all three at once. The swap is made before any
+// fan can grow beyond 16 cards, so 16 depths cover every pick.
 //
 // # Observation (739 cells)
 //
 //	fans         728  26 fans x 28 depths, card codes from the bottom (0 empty).
-//	                  A fan can reach 28 cards only after the swap.
+//	                  A fan can reach 28 cards only after the swap: before
+//	                  it, a fan is at most 3 dealt cards under a dealt king
+//	                  with Q..A built on it (16); the swap can put a king on
+//	                  top of such a fan and Q..A can follow (28).
 //	foundations    8  top card of each foundation, two per suit in suit order
 //	                  (clubs, diamonds, hearts, spades), the higher first
-//	swap           3  [swap used (0/1), first pick's fan (1..26, 0 none),
-//	                  first pick's depth (1..16, 0 none)]
+//	swap           3  [stage: 0 unused, 1 choosing the first card, 2 choosing
+//	                  the second, 3 used; first pick's fan 1..26 and depth
+//	                  1..16 during stage 2, else 0]
 package cromwell
 
 import (
@@ -51,7 +58,8 @@ const (
 
 	ActFoundation = 0
 	ActMove       = ActFoundation + NumFans
-	ActSwap       = ActMove + NumFans*NumFans
+	ActSwapBegin  = ActMove + NumFans*NumFans
+	ActSwap       = ActSwapBegin + 1
 	NumActions    = ActSwap + NumFans*SwapDepth
 
 	ObsFans        = 0
@@ -71,14 +79,15 @@ var spec = &env.Spec{
 	Actions:      NumActions,
 	ActionRanges: []env.ActionRange{
 		{First: ActFoundation, Last: ActMove - 1, Meaning: "fan f to its foundation: id = f"},
-		{First: ActMove, Last: ActSwap - 1, Meaning: "fan s onto fan d: id = 26 + 26*s + d (the fitting part of s's top run moves)"},
-		{First: ActSwap, Last: NumActions - 1, Meaning: "swap pick of the card at depth k (0 = deepest) of fan f: id = 702 + 16*f + k; two picks make the swap"},
+		{First: ActMove, Last: ActSwapBegin - 1, Meaning: "fan s onto fan d: id = 26 + 26*s + d (the fitting part of s's top run moves)"},
+		{First: ActSwapBegin, Last: ActSwapBegin, Meaning: "begin the swap (then two picks)"},
+		{First: ActSwap, Last: NumActions - 1, Meaning: "swap pick of the card at depth k (0 = deepest) of fan f: id = 703 + 16*f + k"},
 	},
 	ObsLen: ObsLen,
 	Segments: []env.Segment{
 		{Name: "fans", Offset: ObsFans, Len: NumFans * MaxDepth, Card: true, Max: 53, Doc: "26 fans x 28 cells, card codes from the deepest card up, 0 = empty"},
 		{Name: "foundations", Offset: ObsFoundations, Len: Foundations, Card: true, Max: 53, Doc: "top card of the 8 foundations, two per suit (clubs, diamonds, hearts, spades), the higher first"},
-		{Name: "swap", Offset: ObsSwap, Len: 3, Max: NumFans, Doc: "swap used (0/1), first pick's fan 1..26 and depth 1..16 (0 = no pick pending)"},
+		{Name: "swap", Offset: ObsSwap, Len: 3, Max: NumFans, Doc: "swap stage (0 unused, 1 choosing the first card, 2 choosing the second, 3 used), first pick's fan 1..26 and depth 1..16 in stage 2 (else 0)"},
 	},
 	MaxSteps: 1000,
 	Hidden:   false,
@@ -96,15 +105,23 @@ type Game struct {
 	n        [NumFans]uint8
 	found    [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
 	home     int
-	swapUsed bool
-	pick     int16 // pending first pick: 16*fan + depth, or -1
+	swap     uint8 // swapUnused, swapFirst, swapSecond or swapDone
+	pick     int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
 	hash     uint64
 }
 
 var (
 	keysCard  = zobrist.Table(0xc401_0001, NumFans*MaxDepth*53)
 	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
-	keysSwap  = zobrist.Table(0xc401_0003, 1+NumFans*SwapDepth)
+	keysSwap  = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
+)
+
+// The stages of the swap.
+const (
+	swapUnused uint8 = iota
+	swapFirst
+	swapSecond
+	swapDone
 )
 
 func cardKey(f, d int, c cards.Card) uint64 { return keysCard[(f*MaxDepth+d)*53+int(c)-1] }
@@ -160,9 +177,12 @@ func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.hash = g.fullHash()
 }
 
-// SetSwapUsed marks the swap used, for tests.
+// SetSwapUsed marks the swap used (or unused), for tests.
 func (g *Game) SetSwapUsed(used bool) {
-	g.swapUsed = used
+	g.swap = swapUnused
+	if used {
+		g.swap = swapDone
+	}
 	g.pick = -1
 	g.hash = g.fullHash()
 }
@@ -172,7 +192,7 @@ func (g *Game) SetSwapUsed(used bool) {
 func (g *Game) Fan(f int) []cards.Card { return g.fans[f][:g.n[f]] }
 
 // SwapUsed reports whether the swap has been made.
-func (g *Game) SwapUsed() bool { return g.swapUsed }
+func (g *Game) SwapUsed() bool { return g.swap == swapDone }
 
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
@@ -195,11 +215,8 @@ func (g *Game) Observe(dst []uint8) {
 			dst[ObsFoundations+i] = uint8(cards.New(cards.Suit(i/2), cards.Rank(r)))
 		}
 	}
-	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = 0, 0, 0
-	if g.swapUsed {
-		dst[ObsSwap] = 1
-	}
-	if g.pick >= 0 {
+	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = g.swap, 0, 0
+	if g.swap == swapSecond {
 		dst[ObsSwap+1] = uint8(g.pick/SwapDepth) + 1
 		dst[ObsSwap+2] = uint8(g.pick%SwapDepth) + 1
 	}
@@ -236,11 +253,13 @@ func (g *Game) fullHash() uint64 {
 }
 
 func (g *Game) swapKey() uint64 {
-	switch {
-	case g.swapUsed:
+	switch g.swap {
+	case swapFirst:
 		return keysSwap[0]
-	case g.pick >= 0:
-		return keysSwap[1+int(g.pick)]
+	case swapSecond:
+		return keysSwap[3+int(g.pick)]
+	case swapDone:
+		return keysSwap[1]
 	}
 	return 0
 }

@@ -200,44 +200,50 @@ func TestRule7Swap(t *testing.T) {
 	g := position("KS 2H 3H", "QD AC", "2H")
 
 	ids, err := g.ParseActions("swap 1:1 1:3")
-	if err != nil || len(ids) != 2 {
+	if err != nil || len(ids) != 3 || ids[0] != ActSwapBegin {
 		t.Fatalf("parse swap: %v %v", ids, err)
 	}
-	if err := g.Explain(ids[0]); err != nil {
-		t.Fatalf("first pick refused: %v", err)
+	// Picks are not legal before the swap begins.
+	if err := g.Explain(ids[1]); err == nil {
+		t.Fatal("a pick accepted before the swap began")
 	}
-	g.Apply(ids[0])
-	// While a pick is pending only second picks are legal.
-	if got := legal(g); len(got) != 0 {
-		t.Errorf("moves offered during a swap: %v", got)
+	for i, a := range ids {
+		if err := g.Explain(a); err != nil {
+			t.Fatalf("action %d (%s) refused: %v", i, ActionName(a), err)
+		}
+		g.Apply(a)
+		// While the swap is under way only its picks are legal.
+		if i < 2 {
+			if got := legal(g); len(got) != 0 {
+				t.Errorf("moves offered during a swap: %v", got)
+			}
+		}
 	}
-	g.Apply(ids[1])
 	if !slices.Equal(g.Fan(0), cs("3H 2H KS")) || !g.SwapUsed() {
 		t.Fatalf("after swap in one fan: %v used=%v", g.Fan(0), g.SwapUsed())
 	}
 	// Only once per game.
-	if err := g.Explain(ActSwap); err == nil {
+	if err := g.Explain(ActSwapBegin); err == nil {
 		t.Error("a second swap offered")
 	}
 
 	// Across fans, and two identical cards are not a swap.
 	g2 := position("2H 5C", "9S 2H")
-	first, _ := g2.ParseActions("swap 1:1")
-	g2.Apply(first[0])
-	same, _ := g2.ParseActions("swap 2:2")
-	if err := g2.Explain(same[0]); err == nil {
+	for _, mv := range []string{"swap", "pick 1:1"} {
+		g2.Apply(mustParse(t, g2, mv))
+	}
+	if err := g2.Explain(mustParse(t, g2, "pick 2:2")); err == nil {
 		t.Error("swap of two identical 2♥ offered")
 	}
-	other, _ := g2.ParseActions("swap 2:1")
-	g2.Apply(other[0])
+	g2.Apply(mustParse(t, g2, "pick 2:1"))
 	if !slices.Equal(g2.Fan(0), cs("9S 5C")) || !slices.Equal(g2.Fan(1), cs("2H 2H")) {
 		t.Fatalf("after swap across fans: %v %v", g2.Fan(0), g2.Fan(1))
 	}
 
 	// A layout of only two identical cards offers no swap at all.
 	g3 := position("7C", "7C")
-	if err := g3.Explain(ActSwap); err == nil {
-		t.Error("first pick offered with no different card to swap with")
+	if err := g3.Explain(ActSwapBegin); err == nil {
+		t.Error("swap offered with no two different cards")
 	}
 }
 
@@ -305,7 +311,7 @@ func TestNamesRoundTrip(t *testing.T) {
 			t.Fatalf("action %d named %q parses to %v, %v", a, name, ids, err)
 		}
 	}
-	for _, bad := range []string{"", "7", "0>F", "27>F", "7>27", "7>X", "swap", "swap 1", "swap 1:17", "swap 1:1 2:2 3:3", "x>y"} {
+	for _, bad := range []string{"", "7", "0>F", "27>F", "7>27", "7>X", "pick", "swap 1", "swap 1:1", "pick 1:17", "pick 1:1 2:2", "swap 1:1 2:2 3:3", "x>y"} {
 		if _, err := g.ParseActions(bad); err == nil {
 			t.Errorf("ParseActions(%q) accepted", bad)
 		}
@@ -344,7 +350,7 @@ func BenchmarkStep(b *testing.B) {
 	e.Reset(seed)
 	b.ReportAllocs()
 	for b.Loop() {
-		if e.Done() {
+		for e.Done() { // a deal may offer no move at all
 			seed++
 			e.Reset(seed)
 		}

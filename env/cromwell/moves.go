@@ -3,6 +3,7 @@ package cromwell
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -56,7 +57,18 @@ func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
-	if g.pick >= 0 {
+	switch g.swap {
+	case swapFirst:
+		total, count := g.layoutCounts()
+		for f := range NumFans {
+			for k := 0; k < int(g.n[f]); k++ {
+				if total-int(count[g.fans[f][k]]) > 0 {
+					m.Set(ActSwap + f*SwapDepth + k)
+				}
+			}
+		}
+		return
+	case swapSecond:
 		first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
@@ -69,6 +81,8 @@ func (g *Game) Legal(m *env.Mask) {
 	}
 	// cover[suit][rank] holds the fans whose top run contains that card.
 	var cover [cards.NumSuits][14]uint32
+	var distinct cards.Card // a layout card, to find a second, different one
+	swappable := false
 	for f := range NumFans {
 		n := int(g.n[f])
 		if n == 0 {
@@ -83,6 +97,16 @@ func (g *Game) Legal(m *env.Mask) {
 			cover[s][r] |= 1 << f
 			r++
 		}
+		if g.swap == swapUnused && !swappable {
+			for _, c := range g.fans[f][:n] {
+				if distinct == cards.None {
+					distinct = c
+				} else if c != distinct {
+					swappable = true
+					break
+				}
+			}
+		}
 	}
 	for d := range NumFans {
 		n := int(g.n[d])
@@ -92,30 +116,14 @@ func (g *Game) Legal(m *env.Mask) {
 		top := g.fans[d][n-1]
 		srcs := cover[top.Suit()][top.Rank()-1] &^ (1 << d)
 		for srcs != 0 {
-			s := trailingZeros(srcs)
+			s := bits.TrailingZeros32(srcs)
 			srcs &= srcs - 1
 			m.Set(ActMove + s*NumFans + d)
 		}
 	}
-	if !g.swapUsed {
-		total, count := g.layoutCounts()
-		for f := range NumFans {
-			for k := 0; k < int(g.n[f]); k++ {
-				if total-int(count[g.fans[f][k]]) > 0 {
-					m.Set(ActSwap + f*SwapDepth + k)
-				}
-			}
-		}
+	if swappable {
+		m.Set(ActSwapBegin)
 	}
-}
-
-func trailingZeros(x uint32) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
 }
 
 // decode splits an action id into its kind and operands.
@@ -123,8 +131,10 @@ func decode(a int) (kind, x, y int) {
 	switch {
 	case a < ActMove:
 		return ActFoundation, a - ActFoundation, 0
-	case a < ActSwap:
+	case a < ActSwapBegin:
 		return ActMove, (a - ActMove) / NumFans, (a - ActMove) % NumFans
+	case a == ActSwapBegin:
+		return ActSwapBegin, 0, 0
 	default:
 		return ActSwap, (a - ActSwap) / SwapDepth, (a - ActSwap) % SwapDepth
 	}
@@ -137,8 +147,13 @@ func (g *Game) Explain(a int) error {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	kind, x, y := decode(a)
-	if g.pick >= 0 && kind != ActSwap {
-		return errors.New("a swap is half made: pick the second card first")
+	switch {
+	case (g.swap == swapFirst || g.swap == swapSecond) && kind != ActSwap:
+		return errors.New("a swap is under way: pick its cards first")
+	case kind == ActSwap && g.swap == swapUnused:
+		return errors.New("begin the swap first (the move \"swap\")")
+	case kind == ActSwap && g.swap == swapDone, kind == ActSwapBegin && g.swap != swapUnused:
+		return errors.New("the swap has been used")
 	}
 	switch kind {
 	case ActFoundation:
@@ -183,15 +198,25 @@ func (g *Game) Explain(a int) error {
 			}
 		}
 		return fmt.Errorf("no card of the run on top of fan %d goes on %v (it needs the %v of %v)", x+1, target, cards.Rank(target.Rank()-1), target.Suit())
-	default:
-		if g.swapUsed {
-			return errors.New("the swap has been used")
+	case ActSwapBegin:
+		// The swap needs two different cards in the fans.
+		var first cards.Card
+		for f := range NumFans {
+			for _, c := range g.fans[f][:g.n[f]] {
+				if first == cards.None {
+					first = c
+				} else if c != first {
+					return nil
+				}
+			}
 		}
+		return errors.New("the fans hold no two different cards: a swap would change nothing")
+	default:
 		if y >= int(g.n[x]) {
 			return fmt.Errorf("fan %d has no card %d", x+1, y+1)
 		}
 		c := g.fans[x][y]
-		if g.pick >= 0 {
+		if g.swap == swapSecond {
 			first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 			if c == first {
 				return fmt.Errorf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
@@ -235,21 +260,26 @@ func (g *Game) Apply(a int) {
 		for range k {
 			g.pop(x)
 		}
+	case ActSwapBegin:
+		g.setSwap(swapFirst, -1)
 	default:
-		if g.pick < 0 {
-			g.hash ^= g.swapKey()
-			g.pick = int16(x*SwapDepth + y)
-			g.hash ^= g.swapKey()
+		if g.swap == swapFirst {
+			g.setSwap(swapSecond, int16(x*SwapDepth+y))
 			return
 		}
 		f1, k1 := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
 		c1, c2 := g.fans[f1][k1], g.fans[x][y]
 		g.set(f1, k1, c2)
 		g.set(x, y, c1)
-		g.hash ^= g.swapKey()
-		g.pick, g.swapUsed = -1, true
-		g.hash ^= g.swapKey()
+		g.setSwap(swapDone, -1)
 	}
+}
+
+// setSwap moves the swap to a stage, keeping the hash.
+func (g *Game) setSwap(stage uint8, pick int16) {
+	g.hash ^= g.swapKey()
+	g.swap, g.pick = stage, pick
+	g.hash ^= g.swapKey()
 }
 
 func (g *Game) set(f, k int, c cards.Card) {

@@ -8,7 +8,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// ActionString names action a: "7>F", "7>12" or "swap 7:3".
+// ActionString names action a: "7>F", "7>12", "swap" or "pick 7:3".
 func (g *Game) ActionString(a int) string { return ActionName(a) }
 
 // ActionName names action a (see the package doc for the forms).
@@ -22,21 +22,31 @@ func ActionName(a int) string {
 		return fmt.Sprintf("%d>F", x+1)
 	case ActMove:
 		return fmt.Sprintf("%d>%d", x+1, y+1)
+	case ActSwapBegin:
+		return "swap"
 	}
-	return fmt.Sprintf("swap %d:%d", x+1, y+1)
+	return fmt.Sprintf("pick %d:%d", x+1, y+1)
 }
 
-// ParseActions reads "7>F", "7>12", "swap 7:3" (one pick) or
-// "swap 7:3 20:4" (both picks). Spaces around ">" are allowed and "f" may be
-// lower case.
+// ParseActions reads "7>F", "7>12", "swap" (begin the swap), "pick 7:3" (a
+// swap pick), or "swap 7:3 20:4" (the whole swap: begin and both picks).
+// Spaces around ">" are allowed and "f" may be lower case.
 func (g *Game) ParseActions(s string) ([]int, error) {
 	t := strings.TrimSpace(s)
-	if rest, ok := strings.CutPrefix(strings.ToLower(t), "swap"); ok {
+	low := strings.ToLower(t)
+	verb, rest, _ := strings.Cut(low, " ")
+	if verb == "swap" || verb == "pick" {
 		fields := strings.Fields(rest)
-		if len(fields) < 1 || len(fields) > 2 {
-			return nil, fmt.Errorf("parse move %q: a swap names one or two cards as fan:card, like \"swap 7:3 20:4\"", s)
-		}
 		var ids []int
+		switch {
+		case verb == "swap" && len(fields) == 0:
+			return []int{ActSwapBegin}, nil
+		case verb == "swap" && len(fields) == 2:
+			ids = append(ids, ActSwapBegin)
+		case verb == "pick" && len(fields) == 1:
+		default:
+			return nil, fmt.Errorf("parse move %q: want \"swap\", \"pick 7:3\" or \"swap 7:3 20:4\" (cards as fan:card, card 1 the deepest)", s)
+		}
 		for _, p := range fields {
 			fs, ks, ok := strings.Cut(p, ":")
 			f, err1 := strconv.Atoi(fs)
@@ -87,12 +97,14 @@ func (g *Game) Render() string {
 		}
 	}
 	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
-	switch {
-	case g.swapUsed:
+	switch g.swap {
+	case swapDone:
 		sb.WriteString("used")
-	case g.pick >= 0:
+	case swapFirst:
+		sb.WriteString("under way: pick the first card (pick fan:card)")
+	case swapSecond:
 		f, k := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
-		fmt.Fprintf(&sb, "first card picked: %v at %d:%d", g.fans[f][k], f+1, k+1)
+		fmt.Fprintf(&sb, "under way: first card %v at %d:%d, pick the second", g.fans[f][k], f+1, k+1)
 	default:
 		sb.WriteString("unused")
 	}
@@ -133,7 +145,7 @@ func (g *Game) Evaluate() float64 {
 			score += 0.5
 		}
 	}
-	if !g.swapUsed && g.pick < 0 {
+	if g.swap == swapUnused {
 		score += 2
 	}
 	return score
