@@ -101,13 +101,13 @@ func Spec() *env.Spec { return spec }
 
 // Game is a Cromwell position.
 type Game struct {
-	fans     [NumFans][MaxDepth]cards.Card
-	n        [NumFans]uint8
-	found    [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
-	home     int
-	swap     uint8 // swapUnused, swapFirst, swapSecond or swapDone
-	pick     int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
-	hash     uint64
+	fans  [NumFans][MaxDepth]cards.Card
+	n     [NumFans]uint8
+	found [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
+	home  int
+	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
+	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
+	hash  uint64
 }
 
 var (
