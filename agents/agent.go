@@ -71,16 +71,25 @@ type Agent interface {
 // Options are the settings of every agent; each agent reads the ones it uses
 // and zero values mean the defaults.
 type Options struct {
-	// Rollouts is mc's number of rollouts per legal action (default 16).
+	// Rollouts is mc's number of rollouts per candidate action
+	// (DefaultRollouts).
 	Rollouts int
-	// RolloutSteps caps the length of one rollout (default 200).
+	// RolloutSteps caps the length of one rollout (DefaultRolloutSteps).
 	RolloutSteps int
+	// Width is the number of candidate actions mc rolls out, the best by
+	// one-step evaluation (DefaultWidth).
+	Width int
+	// SwitchMargin is how many standard errors of the paired rollout
+	// difference a candidate must gain over the one-step evaluation's choice
+	// before mc plays it instead (DefaultSwitchMargin).
+	SwitchMargin float64
 	// Policy is the default policy of mc rollouts: "random" or "heuristic"
 	// (default "heuristic").
 	Policy string
-	// Iterations is uct's number of search iterations per move (default 500).
+	// Iterations is uct's number of search iterations per move
+	// (DefaultIterations).
 	Iterations int
-	// Exploration is uct's UCB1 constant (default 0.7).
+	// Exploration is uct's UCB1 constant (DefaultExploration).
 	Exploration float64
 }
 

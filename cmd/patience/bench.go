@@ -39,12 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "also write the summary table to this CSV file")
 	jsonPath := fs.String("json", "", "also write the summaries and every episode to this JSON file")
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
-	var opts agents.Options
-	fs.IntVar(&opts.Rollouts, "rollouts", 0, "mc: rollouts per legal action (0 = default)")
-	fs.IntVar(&opts.RolloutSteps, "rollout-steps", 0, "mc, uct: cap on the length of one rollout (0 = default)")
-	fs.StringVar(&opts.Policy, "policy", "", "mc: rollout policy, random or heuristic (default heuristic)")
-	fs.IntVar(&opts.Iterations, "iterations", 0, "uct: search iterations per move (0 = default)")
-	fs.Float64Var(&opts.Exploration, "exploration", 0, "uct: UCB1 exploration constant (0 = default)")
+	opts := agentOptionFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -54,12 +49,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := bench.Config{
 		Deals: *deals, SeedStart: start.v, Workers: *workers, MaxSteps: *maxSteps,
-		Confidence: *conf, Baseline: *baseline, Options: opts,
+		Confidence: *conf, Baseline: *baseline, Options: *opts,
 	}
 	if cfg.Games, err = benchGames(*gamesFlag); err != nil {
 		return err
 	}
-	if cfg.Agents, err = benchAgents(*agentsFlag, opts); err != nil {
+	if cfg.Agents, err = benchAgents(*agentsFlag, *opts); err != nil {
 		return err
 	}
 	if err := checkBenchConfig(cfg, *csvPath, *jsonPath, *plotPath); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -34,17 +35,26 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	return tw.Flush()
 }
 
-// agentFlags adds the agent options to fs and returns a function that builds
-// the agent after parsing.
+// agentOptionFlags adds the agents' budget options to fs.
+func agentOptionFlags(fs *flags) *agents.Options {
+	o := new(agents.Options)
+	fs.IntVar(&o.Rollouts, "rollouts", 0, fmt.Sprintf("mc: rollouts (sampled worlds) per move, each candidate played in every one (0 = %d)", agents.DefaultRollouts))
+	fs.IntVar(&o.RolloutSteps, "rollout-steps", 0, fmt.Sprintf("mc, uct: cap on the length of one rollout (0 = %d for mc, %d for uct)", agents.DefaultRolloutSteps, agents.DefaultUCTRolloutSteps))
+	fs.IntVar(&o.Width, "width", 0, fmt.Sprintf("mc: candidate actions rolled out, the best by one-step evaluation (0 = %d)", agents.DefaultWidth))
+	fs.Float64Var(&o.SwitchMargin, "margin", 0, fmt.Sprintf("mc: standard errors a rollout gain must reach to overrule the one-step choice (0 = %g)", agents.DefaultSwitchMargin))
+	fs.StringVar(&o.Policy, "policy", "", "mc: rollout policy, random or heuristic (default heuristic)")
+	fs.IntVar(&o.Iterations, "iterations", 0, fmt.Sprintf("uct: search iterations per move (0 = %d)", agents.DefaultIterations))
+	fs.Float64Var(&o.Exploration, "exploration", 0, fmt.Sprintf("uct: UCB1 exploration constant (0 = %g)", agents.DefaultExploration))
+	return o
+}
+
+// agentFlags adds --agent and the agent options to fs and returns a function
+// that builds the agent after parsing.
 func agentFlags(fs *flags) func() (agents.Agent, error) {
 	name := fs.String("agent", "random", "the agent: "+joinNames(agents.Names()))
-	var o agents.Options
-	fs.IntVar(&o.Rollouts, "rollouts", 0, "mc: rollouts per legal action (0 = default)")
-	fs.IntVar(&o.RolloutSteps, "rollout-steps", 0, "mc, uct: cap on the length of one rollout (0 = default)")
-	fs.StringVar(&o.Policy, "policy", "", "mc: rollout policy, random or heuristic (default heuristic)")
-	fs.IntVar(&o.Iterations, "iterations", 0, "uct: search iterations per move (0 = default)")
+	o := agentOptionFlags(fs)
 	return func() (agents.Agent, error) {
-		a, err := agents.New(*name, o)
+		a, err := agents.New(*name, *o)
 		if err != nil {
 			return nil, usageError{err}
 		}
@@ -197,13 +207,4 @@ func checkParallel(name string, games int, start uint64, workers int, stderr io.
 	return total, nil
 }
 
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
-}
+func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -29,6 +29,8 @@ func init() {
 		{"play", "GAME [--seed N]", "play a game yourself in the terminal", cmdPlay},
 		{"run", "GAME [--agent NAME] [--seed N] [--render]", "one game played by an agent, with the final board and result", cmdRun},
 		{"check", "GAME|all [--games N]", "play random games and verify every game property; exit 1 on a failure", cmdCheck},
+		{"speed", "[GAME|all] [--duration D]", "steps per second: one environment, and the vector environment on 1 and all cores", cmdSpeed},
+		{"bench", "[--games G,..] [--agents A,..] [--deals N]", "agents measured on the same deals: tables, CSV, JSON, chart", cmdBench},
 	}
 }
 

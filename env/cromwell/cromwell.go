@@ -44,6 +44,8 @@
 package cromwell
 
 import (
+	"unsafe"
+
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/zobrist"
@@ -205,9 +207,8 @@ func (g *Game) Class() string { return "" }
 
 // Observe writes the observation into dst.
 func (g *Game) Observe(dst []uint8) {
-	for f := range NumFans {
-		copy(dst[ObsFans+f*MaxDepth:], cards.Bytes(g.fans[f][:]))
-	}
+	// The fans array is laid out exactly like the segment: one copy.
+	copy(dst[ObsFans:ObsFans+NumFans*MaxDepth], unsafe.Slice((*uint8)(unsafe.Pointer(&g.fans)), NumFans*MaxDepth))
 	for i, r := range g.found {
 		if r == 0 {
 			dst[ObsFoundations+i] = 0

@@ -1,0 +1,210 @@
+package agents
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// hashSet is a small open-addressing set of 64-bit state hashes that grows as
+// needed and clears without freeing, so steady-state use allocates nothing.
+type hashSet struct {
+	slots []uint64 // 0 marks an empty slot; hash 0 is stored as 1
+	n     int
+}
+
+func (s *hashSet) clear() {
+	clear(s.slots)
+	s.n = 0
+}
+
+func (s *hashSet) has(h uint64) bool {
+	if h == 0 {
+		h = 1
+	}
+	if len(s.slots) == 0 {
+		return false
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+func (s *hashSet) add(h uint64) {
+	if h == 0 {
+		h = 1
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		}
+	}
+}
+
+func (s *hashSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(64, 2*len(old)))
+	s.n = 0
+	for _, h := range old {
+		if h != 0 {
+			s.add(h)
+		}
+	}
+}
+
+// obsHash hashes an observation: what a player sees.
+func obsHash(obs []uint8) uint64 {
+	h := uint64(0x9E3779B97F4A7C15) ^ uint64(len(obs))
+	for len(obs) >= 8 {
+		h = mix(h ^ binary.LittleEndian.Uint64(obs))
+		obs = obs[8:]
+	}
+	var tail [8]byte
+	copy(tail[:], obs)
+	return mix(h ^ binary.LittleEndian.Uint64(tail[:]))
+}
+
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// visibleHash identifies the position a player sees: the state hash for
+// games of perfect information (where it is the same thing, and cheaper),
+// otherwise a hash of the observation.
+func visibleHash(e *env.Env) uint64 {
+	if !e.Spec().Hidden {
+		return e.Hash()
+	}
+	return obsHash(e.Observation())
+}
+
+// Scores the greedy look-ahead gives to outcomes, in evaluation units
+// (cards): a win beats everything, a dead end and a repeated position are
+// avoided unless nothing else is left.
+const (
+	winBonus     = 1e6
+	deadPenalty  = 1e3
+	repeatedCost = 1e4
+)
+
+// greedy is the one-step look-ahead used by the heuristic agent and by the
+// heuristic rollout policy: it tries every legal action on a copy of the
+// position and keeps the best evaluation, breaking ties at random.
+type greedy struct {
+	child *env.Env
+	rng   *cards.Rand
+	ties  []int
+}
+
+// score evaluates the child position reached by an action.
+func score(child *env.Env) float64 {
+	s := child.Evaluate()
+	switch child.Outcome() {
+	case env.Won:
+		s += winBonus
+	case env.Lost:
+		s -= deadPenalty
+	}
+	return s
+}
+
+// choose returns the best action from e by one-step look-ahead. A child whose
+// hash (as hash computes it) is in seen costs repeatedCost. If scores is not
+// nil, the score of every legal action is stored at its id.
+func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, scores []float64) int {
+	m := e.Mask()
+	if g.child == nil {
+		g.child = e.Clone()
+	}
+	best := math.Inf(-1)
+	g.ties = g.ties[:0]
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		g.child.CopyFrom(e)
+		if _, _, _, err := g.child.Advance(a); err != nil {
+			continue // cannot happen: a is in the mask
+		}
+		s := score(g.child)
+		if seen != nil && seen.has(hash(g.child)) {
+			s -= repeatedCost
+		}
+		if scores != nil {
+			scores[a] = s
+		}
+		switch {
+		case s > best:
+			best = s
+			g.ties = append(g.ties[:0], a)
+		case s == best:
+			g.ties = append(g.ties, a)
+		}
+	}
+	if len(g.ties) == 0 {
+		return randomLegal(m, g.rng)
+	}
+	return g.ties[g.rng.IntN(len(g.ties))]
+}
+
+// Heuristic is the greedy agent: it plays the legal action whose resulting
+// position the game's evaluation scores best (one-step look-ahead on a
+// determinized copy, so it never sees hidden cards), avoids positions it has
+// already been in, and breaks ties with its seeded generator.
+type Heuristic struct {
+	rng    cards.Rand
+	g      greedy
+	sample *env.Env
+	seen   hashSet
+}
+
+func init() {
+	register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(Options) (Agent, error) {
+		return &Heuristic{}, nil
+	})
+}
+
+// Name returns "heuristic".
+func (h *Heuristic) Name() string { return "heuristic" }
+
+// Settings returns "".
+func (h *Heuristic) Settings() string { return "" }
+
+// Reset seeds the agent and forgets the positions seen.
+func (h *Heuristic) Reset(seed uint64) {
+	h.rng.Seed(seed)
+	h.g.rng = &h.rng
+	h.seen.clear()
+}
+
+// Act returns the greedy choice.
+func (h *Heuristic) Act(v View) int {
+	if h.g.rng == nil {
+		h.Reset(0)
+	}
+	if v.Mask().Count() == 1 {
+		return v.Mask().Next(0)
+	}
+	if h.sample == nil {
+		h.sample = v.Scratch()
+	}
+	v.Sample(h.sample, &h.rng)
+	h.seen.add(visibleHash(h.sample))
+	return h.g.choose(h.sample, &h.seen, visibleHash, nil)
+}

@@ -1,0 +1,215 @@
+package agents
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// Defaults of the Monte Carlo agents' budgets.
+const (
+	DefaultRollouts     = 8
+	DefaultRolloutSteps = 150
+	DefaultWidth        = 10
+	DefaultSwitchMargin = 1.0
+	DefaultIterations   = 200
+	DefaultExploration  = 0.3
+	// DefaultUCTRolloutSteps caps uct's rollouts.
+	DefaultUCTRolloutSteps = 40
+)
+
+// rollout plays a position to its end (or for at most steps steps) with a
+// default policy and returns the final progress fraction.
+type rollout struct {
+	heuristic bool
+	rng       *cards.Rand
+	g         greedy
+	seen      hashSet
+}
+
+func (r *rollout) run(e *env.Env, steps int) float64 {
+	r.g.rng = r.rng
+	r.seen.clear()
+	for i := 0; i < steps && !e.Done(); i++ {
+		var a int
+		if r.heuristic {
+			r.seen.add(e.Hash()) // e is a determinized copy: its full hash is fair
+			a = r.g.choose(e, &r.seen, (*env.Env).Hash, nil)
+		} else {
+			a = randomLegal(e.Mask(), r.rng)
+		}
+		if _, _, _, err := e.Advance(a); err != nil {
+			break
+		}
+	}
+	return leafValue(e)
+}
+
+// leafValue scores where a rollout stopped, in cards: the game's
+// evaluation (progress plus what the game knows about the position), or the
+// card total plus a bonus for a win. The evaluation is used whether or not
+// the game ended, so that a rollout that loses early is not preferred to one
+// that is still going merely because the evaluation of a running position
+// counts its problems.
+func leafValue(e *env.Env) float64 {
+	if e.Outcome() == env.Won {
+		return float64(e.Spec().Cards) + winLeafBonus
+	}
+	return e.Evaluate()
+}
+
+// winLeafBonus is what a won rollout scores above the card total.
+const winLeafBonus = 10
+
+// MC is flat Monte Carlo: for each candidate action it plays rollouts to the
+// end on freshly determinized copies with a default policy (random or the
+// heuristic) and plays the action with the best mean final progress. To keep
+// the budget useful when a position offers many actions (Cromwell's swap
+// picks), only the Width actions the one-step evaluation ranks best are
+// rolled out; ties on the mean are broken by that evaluation.
+type MC struct {
+	opts    Options
+	rng     cards.Rand
+	pick    greedy
+	roll    rollout
+	sample  *env.Env
+	sim     *env.Env
+	world   *env.Env
+	seen    hashSet
+	scores  []float64
+	values  []float64
+	cands   []int
+	heurPol bool
+}
+
+func newMC(o Options) (Agent, error) {
+	if o.Rollouts < 0 || o.RolloutSteps < 0 || o.Width < 0 || o.SwitchMargin < 0 {
+		return nil, fmt.Errorf("budgets must not be negative")
+	}
+	if o.Rollouts == 0 {
+		o.Rollouts = DefaultRollouts
+	}
+	if o.RolloutSteps == 0 {
+		o.RolloutSteps = DefaultRolloutSteps
+	}
+	if o.Width == 0 {
+		o.Width = DefaultWidth
+	}
+	if o.SwitchMargin == 0 {
+		o.SwitchMargin = DefaultSwitchMargin
+	}
+	switch o.Policy {
+	case "":
+		o.Policy = "heuristic"
+	case "random", "heuristic":
+	default:
+		return nil, fmt.Errorf("unknown rollout policy %q (want random or heuristic)", o.Policy)
+	}
+	return &MC{opts: o, heurPol: o.Policy == "heuristic"}, nil
+}
+
+func init() {
+	register("mc", "flat Monte Carlo: rollouts per action on determinized copies, best mean final progress", newMC)
+}
+
+// Name returns "mc".
+func (m *MC) Name() string { return "mc" }
+
+// Settings describes the budget.
+func (m *MC) Settings() string {
+	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin)
+}
+
+// Reset seeds the agent and forgets the positions seen.
+func (m *MC) Reset(seed uint64) {
+	m.rng.Seed(seed)
+	m.pick.rng = &m.rng
+	m.roll = rollout{heuristic: m.heurPol}
+	m.seen.clear()
+}
+
+// candidates ranks the legal actions of the sampled position by one-step
+// evaluation and keeps the best width of them, in a seeded order.
+func (m *MC) candidates(width int) []int {
+	if len(m.scores) < m.sample.Spec().Actions {
+		m.scores = make([]float64, m.sample.Spec().Actions)
+	}
+	m.pick.choose(m.sample, &m.seen, visibleHash, m.scores)
+	m.cands = m.sample.Mask().AppendActions(m.cands[:0])
+	// Shuffle first so that equal scores are ordered by the seed.
+	for i := len(m.cands) - 1; i > 0; i-- {
+		j := m.rng.IntN(i + 1)
+		m.cands[i], m.cands[j] = m.cands[j], m.cands[i]
+	}
+	sort.SliceStable(m.cands, func(i, j int) bool { return m.scores[m.cands[i]] > m.scores[m.cands[j]] })
+	if len(m.cands) > width {
+		m.cands = m.cands[:width]
+	}
+	return m.cands
+}
+
+// Act returns the candidate with the best mean rollout result, provided it
+// beats the one-step evaluation's choice by a clear margin. Every candidate
+// is rolled out in the same sampled worlds with the same rollout seeds
+// (common random numbers), so candidates are compared on equal luck, and a
+// candidate replaces the evaluation's choice only when its paired advantage
+// is at least SwitchMargin standard errors: rollouts then overrule the
+// evaluation where they see a difference and leave it alone where they only
+// see noise.
+func (m *MC) Act(v View) int {
+	if m.pick.rng == nil {
+		m.Reset(0)
+	}
+	if v.Mask().Count() == 1 {
+		return v.Mask().Next(0)
+	}
+	if m.sample == nil {
+		m.sample, m.sim, m.world = v.Scratch(), v.Scratch(), v.Scratch()
+	}
+	v.Sample(m.sample, &m.rng)
+	m.seen.add(visibleHash(m.sample))
+	cands := m.candidates(m.opts.Width)
+	R, W := m.opts.Rollouts, len(cands)
+	if cap(m.values) < R*W {
+		m.values = make([]float64, R*W)
+	}
+	vals := m.values[:R*W] // vals[r*W+i]: candidate i in world r
+	var rng cards.Rand
+	m.roll.rng = &rng
+	for r := range R {
+		v.Sample(m.world, &m.rng)
+		seed := m.rng.Uint64()
+		for i, a := range cands {
+			m.sim.CopyFrom(m.world)
+			m.sim.Advance(a)
+			rng.Seed(seed)
+			vals[r*W+i] = m.roll.run(m.sim, m.opts.RolloutSteps)
+		}
+	}
+	// cands[0] is the evaluation's choice; compare the others with it world
+	// by world.
+	best, bestGain := 0, 0.0
+	for i := 1; i < W; i++ {
+		var sum, sq float64
+		for r := range R {
+			d := vals[r*W+i] - vals[r*W]
+			sum += d
+			sq += d * d
+		}
+		mean := sum / float64(R)
+		if mean <= bestGain {
+			continue
+		}
+		se := 0.0
+		if R > 1 {
+			se = math.Sqrt(max(0, sq/float64(R)-mean*mean) / float64(R-1))
+		}
+		if mean > m.opts.SwitchMargin*se {
+			best, bestGain = i, mean
+		}
+	}
+	return cands[best]
+}

@@ -1,0 +1,226 @@
+package agents
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// UCT is Monte Carlo tree search with UCB1 over determinized copies: every
+// iteration samples a fresh world consistent with what the player sees,
+// walks down the tree choosing among the actions legal in that world by
+// UCB1 (with availability counts, as the actions of a node can differ from
+// world to world when hidden cards are turned), adds one node, plays a
+// heuristic rollout from it and backs the result up. The root's most visited
+// action is played. The tree is rebuilt at every move.
+type UCT struct {
+	opts   Options
+	rng    cards.Rand
+	pick   greedy
+	roll   rollout
+	sample *env.Env
+	sim    *env.Env
+	seen   hashSet
+	scores []float64
+	nodes  []node
+	edges  []edge
+	path   []int32
+}
+
+// node is a position of the tree (reached by a sequence of actions).
+type node struct {
+	first, count int32 // the node's edges: edges[first : first+count] once expanded
+	expanded     bool
+}
+
+// edge is an action from a node with its statistics.
+type edge struct {
+	action int32
+	child  int32 // index of the child node, or -1 until expanded
+	visits float64
+	avail  float64
+	total  float64
+}
+
+func newUCT(o Options) (Agent, error) {
+	if o.Iterations < 0 || o.RolloutSteps < 0 || o.Exploration < 0 {
+		return nil, fmt.Errorf("budgets must not be negative")
+	}
+	if o.Iterations == 0 {
+		o.Iterations = DefaultIterations
+	}
+	if o.RolloutSteps == 0 {
+		o.RolloutSteps = DefaultUCTRolloutSteps
+	}
+	if o.Exploration == 0 {
+		o.Exploration = DefaultExploration
+	}
+	return &UCT{opts: o}, nil
+}
+
+func init() {
+	register("uct", "Monte Carlo tree search with UCB1 over determinized copies, heuristic rollouts", newUCT)
+}
+
+// Name returns "uct".
+func (u *UCT) Name() string { return "uct" }
+
+// Settings describes the budget.
+func (u *UCT) Settings() string {
+	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration)
+}
+
+// Reset seeds the agent and forgets the positions seen.
+func (u *UCT) Reset(seed uint64) {
+	u.rng.Seed(seed)
+	u.pick.rng = &u.rng
+	u.roll = rollout{heuristic: true, rng: &u.rng}
+	u.seen.clear()
+}
+
+// expand gives node n one edge per legal action of e.
+func (u *UCT) expand(n int32, e *env.Env) {
+	m := e.Mask()
+	first := int32(len(u.edges))
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		u.edges = append(u.edges, edge{action: int32(a), child: -1})
+	}
+	u.nodes[n] = node{first: first, count: int32(len(u.edges)) - first, expanded: true}
+}
+
+// findEdge returns the edge of node n for action a, adding it if the node
+// has not met that action before (a hidden card made it legal).
+func (u *UCT) findEdge(n int32, a int) int32 {
+	nd := u.nodes[n]
+	for i := nd.first; i < nd.first+nd.count; i++ {
+		if int(u.edges[i].action) == a {
+			return i
+		}
+	}
+	return -1
+}
+
+// Act searches and returns the root's most visited action.
+func (u *UCT) Act(v View) int {
+	if u.pick.rng == nil {
+		u.Reset(0)
+	}
+	m := v.Mask()
+	if m.Count() == 1 {
+		return m.Next(0)
+	}
+	if u.sample == nil {
+		u.sample, u.sim = v.Scratch(), v.Scratch()
+	}
+	v.Sample(u.sample, &u.rng)
+	u.seen.add(visibleHash(u.sample))
+	// Root edges in the order of the one-step evaluation, so that the first
+	// visits go to the most promising actions; repeated positions are
+	// tried last.
+	if len(u.scores) < u.sample.Spec().Actions {
+		u.scores = make([]float64, u.sample.Spec().Actions)
+	}
+	best := u.pick.choose(u.sample, &u.seen, visibleHash, u.scores)
+	u.nodes = append(u.nodes[:0], node{})
+	u.edges = u.edges[:0]
+	u.expand(0, u.sample)
+
+	cards := float64(u.sample.Spec().Cards)
+	for range u.opts.Iterations {
+		v.Sample(u.sim, &u.rng)
+		u.path = u.path[:0]
+		n := int32(0)
+		for {
+			if u.sim.Done() {
+				break
+			}
+			if !u.nodes[n].expanded {
+				u.expand(n, u.sim)
+			}
+			ei := u.selectEdge(n, u.sim, n == 0)
+			if ei < 0 {
+				break
+			}
+			u.path = append(u.path, ei)
+			u.sim.Advance(int(u.edges[ei].action))
+			if u.edges[ei].child < 0 {
+				u.edges[ei].child = int32(len(u.nodes))
+				u.nodes = append(u.nodes, node{})
+				break
+			}
+			n = u.edges[ei].child
+		}
+		value := u.roll.run(u.sim, u.opts.RolloutSteps) / cards
+		for _, ei := range u.path {
+			u.edges[ei].visits++
+			u.edges[ei].total += value
+		}
+	}
+	// The most visited root action; ties go to the better one-step score.
+	root := u.nodes[0]
+	bestVisits := -1.0
+	for i := root.first; i < root.first+root.count; i++ {
+		ed := u.edges[i]
+		a := int(ed.action)
+		if ed.visits > bestVisits || ed.visits == bestVisits && u.scores[a] > u.scores[best] {
+			best, bestVisits = a, ed.visits
+		}
+	}
+	return best
+}
+
+// selectEdge picks the edge to follow from node n in the world e: an
+// untried legal action first (at the root, the best by one-step score),
+// otherwise the best UCB1 value among the legal ones. Actions the node has
+// not met before (a hidden card made them legal) get an edge on the way.
+func (u *UCT) selectEdge(n int32, e *env.Env, root bool) int32 {
+	m := e.Mask()
+	var untried, bestEdge int32 = -1, -1
+	untriedScore, bestUCB := math.Inf(-1), math.Inf(-1)
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		i := u.findEdge(n, a)
+		if i < 0 {
+			i = u.addEdge(n, a)
+		}
+		ed := &u.edges[i]
+		ed.avail++
+		if ed.visits == 0 {
+			s := u.rng.Float64()
+			if root {
+				s = u.scores[a]
+			}
+			if s > untriedScore {
+				untried, untriedScore = i, s
+			}
+		}
+	}
+	if untried >= 0 {
+		return untried
+	}
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		i := u.findEdge(n, a)
+		ed := &u.edges[i]
+		ucb := ed.total/ed.visits + u.opts.Exploration*math.Sqrt(math.Log(ed.avail)/ed.visits)
+		if ucb > bestUCB {
+			bestEdge, bestUCB = i, ucb
+		}
+	}
+	return bestEdge
+}
+
+// addEdge appends an edge for action a to node n, moving the node's edges to
+// the end of the edge list so that they stay contiguous.
+func (u *UCT) addEdge(n int32, a int) int32 {
+	nd := u.nodes[n]
+	if nd.first+nd.count != int32(len(u.edges)) {
+		first := int32(len(u.edges))
+		u.edges = append(u.edges, u.edges[nd.first:nd.first+nd.count]...)
+		nd.first = first
+	}
+	u.edges = append(u.edges, edge{action: int32(a), child: -1})
+	nd.count++
+	u.nodes[n] = nd
+	return int32(len(u.edges)) - 1
+}
