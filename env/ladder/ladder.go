@@ -32,8 +32,10 @@
 // Decisions where RULES.md leaves a choice:
 //
 //   - Rule 5: an empty row takes any tail of a row's run (1 card up to the
-//     whole run), with the number of cards in the action id. A whole row may
-//     move into an empty row (the rule allows any run), except a locked king's.
+//     whole run), with the number of cards in the action id. A whole row
+//     never moves into an empty row: that would change nothing but its
+//     number (as Cromwell's rules do not offer a swap of identical cards),
+//     and such moves would only feed endless shuffles.
 //   - Rule 6: a king is locked when it lies at the inner end of a row. A card
 //     reaches the inner end only by the deal or by filling an empty row, so
 //     this is exactly "a king placed into an empty row, or lying at the inner

@@ -314,13 +314,12 @@ func TestRule5EmptyRow(t *testing.T) {
 	play(t, &h, "L>2")
 	rowIs(t, &h, 2, "JC")
 
-	// A whole row into an empty row is a run like any other (not a king).
+	// A whole row into an empty row would change nothing but its number:
+	// refused, while a part of it may go.
 	g2 := position("QH JS 10D", "")
-	play(t, g2, "1>2:3")
-	rowIs(t, g2, 2, "QH JS 10D")
-	if len(g2.Row(0)) != 0 {
-		t.Errorf("row 1 = %v, want empty", g2.Row(0))
-	}
+	refused(t, g2, "1>2:3", "change nothing")
+	play(t, g2, "1>2:2")
+	rowIs(t, g2, 2, "JS 10D")
 }
 
 // Rule 6: a king placed into an empty row never moves again except to its

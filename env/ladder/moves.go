@@ -55,8 +55,10 @@ func (g *Game) Legal(m *env.Mask) {
 		top[r] = c
 		run[r] = g.runLen(r)
 		free[r] = run[r]
-		// A locked king (rule 6) never moves with its run.
-		if run[r] == int(n) && g.rows[r][0].Rank() == cards.King {
+		// A whole row never moves into an empty row: that changes nothing
+		// but the row's number (and a locked king, rule 6, never moves
+		// with its run anyway).
+		if run[r] == int(n) {
 			free[r]--
 		}
 		if g.foundationFor(c) >= 0 {
@@ -208,6 +210,9 @@ func (g *Game) Explain(a int) error {
 		}
 		if k == n && g.rows[s][0].Rank() == cards.King {
 			return fmt.Errorf("%v lies at the inner end of row %d: a king there moves only to its foundation", g.rows[s][0], s+1)
+		}
+		if k == n {
+			return fmt.Errorf("moving all of row %d into the empty row %d would change nothing but its number", s+1, d+1)
 		}
 		return nil
 	case ActWaste:

@@ -53,7 +53,13 @@ func (g *Game) Legal(m *env.Mask) {
 		}
 		dst := fit[c]
 		if r := c.Rank(); isBase(r) {
-			dst |= wait[rowOf(r)]
+			to := wait[rowOf(r)]
+			if s < NumCells {
+				// A waiting card moving to another empty cell of its row
+				// changes nothing: the cells of a row are alike.
+				to &^= rowMask[s/Cols]
+			}
+			dst |= to
 		}
 		for dst != 0 {
 			d := trailingZeros(dst)
@@ -121,6 +127,9 @@ func (g *Game) Explain(a int) error {
 			return fmt.Errorf("only a 2, 3 or 4 may go into an empty cell, not %v", c)
 		}
 		own := int(r) - 2
+		if s < NumCells && s/Cols == row {
+			return fmt.Errorf("%v already waits in row %d: moving it to another empty cell of the same row changes nothing", c, row+1)
+		}
 		if row == own {
 			return nil
 		}

@@ -21,6 +21,13 @@
 // with its J, Q or K on top), or a loose card (any other card, including a
 // 2/3/4 in a wrong row). Bases and built cards never move.
 //
+// A 2/3/4 waiting as a loose card in another row (rule 6) may move on to
+// its own row when a cell there empties, or to an empty cell of a third
+// row, but not to another empty cell of the row it waits in: the cells of
+// a row are alike, so that move would change nothing (as Cromwell's rules
+// do not offer a swap of two identical cards). A position whose only moves
+// were such shuffles is therefore lost, not endless.
+//
 // # Actions (769)
 //
 //	ids          meaning                                      name

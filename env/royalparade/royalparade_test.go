@@ -346,9 +346,10 @@ func TestRule6EmptyCells(t *testing.T) {
 	if c, h := g.Cell(8); c != cards.MustParse("2H") || h != 0 {
 		t.Errorf("r2c1 = %v/%d, want a loose 2♥", c, h)
 	}
-	// While row 1 is full it may move on to any other empty cell (even in
-	// its own waiting row); once row 1 has room, only there.
-	for mv, want := range map[string]bool{"r2c1>r2c2": true, "r2c1>r3c1": true, "r2c1>r1c1": false} {
+	// While row 1 is full it may move on to an empty cell of another row
+	// (not of its own waiting row: the cells of a row are alike, so that
+	// would change nothing); once row 1 has room, only there.
+	for mv, want := range map[string]bool{"r2c1>r2c2": false, "r2c1>r3c1": true, "r2c1>r1c1": false} {
 		if got := isLegal(t, g, mv); got != want {
 			t.Errorf("waiting 2♥: %s legal=%v, want %v", mv, got, want)
 		}
@@ -489,10 +490,16 @@ func TestRule9WinAndLoss(t *testing.T) {
 	if got := legal(g); !slices.Equal(got, []string{"deal"}) {
 		t.Errorf("legal = %v, want deal only", got)
 	}
-	// A loose 2 waiting in row 2 while row 1 is full can still move.
+	// A loose 2 waiting in row 2 while row 1 is full can still move to
+	// another row, but not along its own row: with only that, it is lost.
+	g = layout(t, "[2S] [2S] [2H] [2H] [2D] [2D] 9C 9C", "2C -- 9H 9H 9H 9H 9H 9H", "9S 9S 9S 9S 9S 9S 9S --")
+	if got := legal(g); !slices.Equal(got, []string{"r2c1>r3c8"}) {
+		t.Errorf("legal = %v, want the waiting 2♣ to move to row 3", got)
+	}
 	g = layout(t, "[2S] [2S] [2H] [2H] [2D] [2D] 9C 9C", "2C -- 9H 9H 9H 9H 9H 9H", "9S 9S 9S 9S 9S 9S 9S 9S")
-	if got := legal(g); !slices.Equal(got, []string{"r2c1>r2c2"}) {
-		t.Errorf("legal = %v, want the waiting 2♣ to move", got)
+	g.Legal(&m)
+	if !m.Empty() {
+		t.Errorf("legal = %v, want none: moving along its own row changes nothing", legal(g))
 	}
 }
 
