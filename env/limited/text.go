@@ -157,7 +157,7 @@ func (g *Game) Render() string {
 	if rows == 0 {
 		sb.WriteString("    (all columns empty)\n")
 	}
-	sb.WriteString("+ marks a card paired onto the card above it.  Moves: 3>F w>7 p2>5 5th>F turn deal fifth\n")
+	sb.WriteString("+ marks a card paired onto the card above it.  Moves look like: 3>F w>7 p2>5 5th>F turn deal fifth\n")
 	return sb.String()
 }
 
