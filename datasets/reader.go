@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // Errors a reader wraps, so that callers can tell the cases apart with
@@ -129,7 +130,48 @@ func OpenReader(r io.ReaderAt, size int64, name string) (df *File, err error) {
 	if pf.NumRows() != rows {
 		return nil, fmt.Errorf("%s: %w: %d rows, its metadata says %d", name, ErrCorrupt, pf.NumRows(), rows)
 	}
+	if err := checkChunks(pf, size); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
+	}
 	return &File{Name: name, Meta: fm, pf: pf}, nil
+}
+
+// maxChunkRatio bounds how much a column chunk may grow when decompressed;
+// the steps files written by patience stay far below it.
+const maxChunkRatio = 4096
+
+// checkChunks verifies the column chunks described by the footer before
+// any is read: the codecs patience writes, sizes and offsets inside the file,
+// row counts that add up. The Parquet library trusts these fields, and a
+// damaged footer could otherwise make it allocate without bound.
+func checkChunks(pf *parquet.File, size int64) error {
+	md := pf.Metadata()
+	var rows int64
+	for i, rg := range md.RowGroups {
+		if rg.NumRows < 0 || len(rg.Columns) != len(pf.Schema().Columns()) {
+			return fmt.Errorf("row group %d: %d rows, %d columns", i, rg.NumRows, len(rg.Columns))
+		}
+		rows += rg.NumRows
+		for j := range rg.Columns {
+			c := &rg.Columns[j].MetaData
+			switch c.Codec {
+			case format.Zstd, format.Uncompressed:
+			default:
+				return fmt.Errorf("row group %d column %d: compression %v (patience writes zstd)", i, j, c.Codec)
+			}
+			if c.TotalCompressedSize < 0 || c.TotalCompressedSize > size ||
+				c.DataPageOffset < 4 || c.DataPageOffset >= size ||
+				c.DictionaryPageOffset < 0 || c.DictionaryPageOffset >= size ||
+				c.TotalUncompressedSize < 0 || c.TotalUncompressedSize > maxChunkRatio*max(c.TotalCompressedSize, 1024) ||
+				c.NumValues != rg.NumRows {
+				return fmt.Errorf("row group %d column %d: sizes, offsets or counts out of range", i, j)
+			}
+		}
+	}
+	if rows != md.NumRows {
+		return fmt.Errorf("the row groups hold %d rows, the footer says %d", rows, md.NumRows)
+	}
+	return nil
 }
 
 // recoverCorrupt turns a panic of the Parquet library on damaged input into
