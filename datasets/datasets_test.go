@@ -603,3 +603,17 @@ func TestStats(t *testing.T) {
 		t.Errorf("Wilson(5, 200) = %v %v %v", p, lo, hi)
 	}
 }
+
+func TestAppendPackedAgreesWithEnv(t *testing.T) {
+	for _, n := range []int{1, 7, 8, 63, 64, 65, 140, 1118} {
+		m := env.NewMask(n)
+		for a := 0; a < n; a += 3 {
+			m.Set(a)
+		}
+		m.Set(n - 1)
+		want := m.AppendPacked([]byte{9})
+		if got := appendPacked([]byte{9}, &m); !bytes.Equal(got, want) {
+			t.Errorf("%d actions: %v, want %v", n, got, want)
+		}
+	}
+}
