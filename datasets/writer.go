@@ -19,10 +19,16 @@ import (
 // writerOptions are the Parquet writer settings of every file. CreatedBy is
 // fixed so that files do not depend on how the program was built.
 func writerOptions() []parquet.WriterOption {
-	return []parquet.WriterOption{
+	opts := []parquet.WriterOption{
 		parquet.Compression(&parquet.Zstd),
 		parquet.CreatedBy("patience", strconv.Itoa(GeneratorVersion), "parquet-go"),
 	}
+	// Bounds and statistics of observation and mask bytes mean nothing to
+	// a query; computing them compares long byte strings.
+	for _, c := range []string{"obs", "legal_mask", "final_obs"} {
+		opts = append(opts, parquet.SkipPageBounds(c), parquet.SkipPageStatistics(c))
+	}
+	return opts
 }
 
 // worker plays episodes and writes parts, one at a time. Each goroutine has
