@@ -41,6 +41,10 @@
 //   - A card alone in its column is not offered a move into an empty lane:
 //     it would only trade one empty column for another (the columns are
 //     interchangeable), and such moves would make play loop for nothing.
+//   - For the same reason, of several empty columns only the first (the
+//     lowest-numbered) is offered as a lane: empty columns are alike, so a
+//     choice among them changes nothing but numbers, and offering one keeps
+//     the masks small and the search of agents quick.
 //   - The emergency rule is legal while it is unused, no foundation has a
 //     card and no column's available card is an ace or a king, whatever
 //     marriages were made before; it takes the card at index 5 of a column

@@ -60,7 +60,7 @@ func (g *Game) Legal(m *env.Mask) {
 			to |= onTop[x+1]
 		}
 		if g.n[c] > 1 {
-			to |= empty
+			to |= empty & -empty // the first empty lane: lanes are alike
 		}
 		for to != 0 {
 			d := bits.TrailingZeros16(to)
@@ -158,6 +158,11 @@ func (g *Game) Explain(a int) error {
 			// Rule 5: an emptied column takes any available card.
 			if g.n[x] == 1 {
 				return fmt.Errorf("%v is alone in column %d: moving it to the empty column %d would only trade one lane for another", c, x+1, y+1)
+			}
+			for z := range y {
+				if g.n[z] == 0 {
+					return fmt.Errorf("empty columns are alike: a card goes into the first of them, column %d, not column %d", z+1, y+1)
+				}
 			}
 			return nil
 		}
