@@ -593,6 +593,39 @@ func TestEpisodeStepsReadsOneEpisode(t *testing.T) {
 	}
 }
 
+func TestManyRowGroups(t *testing.T) {
+	defer func(n int) { rowGroupRows = n }(rowGroupRows)
+	rowGroupRows = 100 // a row group every two episodes of 60 steps
+	dir := t.TempDir()
+	cfg := small(dir)
+	generate(t, cfg)
+	f, err := OpenFile(filepath.Join(dir, TableSteps, partName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.NumRowGroups() < 3 {
+		t.Fatalf("%d row groups", f.NumRowGroups())
+	}
+	wantSteps, wantEps := reference(t, cfg)
+	gotSteps, gotEps := readAll(t, dir)
+	compareRows(t, "steps", gotSteps, wantSteps)
+	compareRows(t, "episodes", gotEps, wantEps)
+	for k := int64(5); k < 10; k++ {
+		got, err := f.EpisodeSteps(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w []Step
+		for _, s := range wantSteps {
+			if s.EpisodeIndex == k {
+				w = append(w, s)
+			}
+		}
+		compareRows(t, "one episode", got, w)
+	}
+}
+
 func TestStats(t *testing.T) {
 	d := describe([]float64{4, 1, 3, 2, 5})
 	if d.Mean != 3 || d.Min != 1 || d.Max != 5 || d.Median != 3 || d.Q1 != 2 || d.Q3 != 4 || d.Std < 1.58 || d.Std > 1.59 {

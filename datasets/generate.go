@@ -39,6 +39,9 @@ func AutoPartSize(episodes int64) int {
 // an episode never spans two row groups.
 const RowGroupRows = 64 * 1024
 
+// rowGroupRows is RowGroupRows, lowered by tests.
+var rowGroupRows = RowGroupRows
+
 // Config describes a dataset to generate, or this machine's shard of it.
 type Config struct {
 	// Game is the game's name.

@@ -221,7 +221,7 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 			}
 		}
 		inGroup += len(w.rows)
-		if inGroup >= RowGroupRows {
+		if inGroup >= rowGroupRows {
 			if err := sw.Flush(); err != nil {
 				return tot, fmt.Errorf("write %s: %w", stepsRel, err)
 			}

@@ -402,14 +402,14 @@ func printStats(w io.Writer, s *datasets.Stats) {
 	}
 	fmt.Fprintf(w, "  win rate %.2f %% (95 %% interval %.2f–%.2f %%)\n", 100*s.WinRate, 100*s.WinLow, 100*s.WinHigh)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  \tmean\tstd\tmin\tq1\tmedian\tq3\tmax\t")
+	fmt.Fprintf(tw, "  %-8s\tmean\tstd\tmin\tq1\tmedian\tq3\tmax\t\n", "")
 	for _, r := range []struct {
 		name string
 		d    datasets.Describe
 		f    string
 	}{{"return", s.Return, "%.4f"}, {"length", s.Length, "%.1f"}, {"progress", s.Progress, "%.1f"}} {
 		d := r.d
-		fmt.Fprintf(tw, "  %s\t", r.name)
+		fmt.Fprintf(tw, "  %-8s\t", r.name)
 		for _, v := range []float64{d.Mean, d.Std, d.Min, d.Q1, d.Median, d.Q3, d.Max} {
 			fmt.Fprintf(tw, r.f+"\t", v)
 		}
