@@ -19,7 +19,7 @@ import (
 const DefaultPartSize = 1000
 
 // autoSizes are the part sizes AutoPartSize chooses from, largest first.
-var autoSizes = []int{1000, 500, 250, 100, 50, 25}
+var autoSizes = []int{DefaultPartSize, 500, 250, 100, 50, 25}
 
 // AutoPartSize returns the part size used when none is given: the largest of
 // 1000, 500, 250, 100, 50 and 25 episodes that still cuts the dataset into at
