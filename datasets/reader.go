@@ -396,8 +396,8 @@ func diffMeta(a, b *Meta) string {
 }
 
 func short(b []byte) string {
-	if len(b) > 60 {
-		return string(b[:57]) + "..."
+	if len(b) > 100 {
+		return string(b[:97]) + "..."
 	}
 	return string(b)
 }

@@ -54,7 +54,8 @@ func generate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"split one dataset with no coordination. A rerun skips finished parts. With no flags: 200 episodes of cromwell\n"+
 			"by the random agent into data/cromwell-random.", stderr)
 	game := fs.String("game", "cromwell", "the game: "+joinNames(env.Names()))
-	mkAgent := agentFlags(fs)
+	agentName := fs.String("agent", "random", "the agent: "+joinNames(agents.Names()))
+	agentOpts := agentOptionFlags(fs)
 	episodes := fs.Int64("episodes", 200, "episodes of the whole dataset (all shards together)")
 	out := fs.String("out", "", "the dataset directory (default data/GAME-AGENT)")
 	var seedStart seedFlag
@@ -77,9 +78,9 @@ func generate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usagef("unexpected arguments %q", pos[1:])
 	}
-	agent, err := mkAgent()
+	agent, err := agents.New(*agentName, *agentOpts)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	rm, err := env.ParseRewardMode(*reward)
 	if err != nil {
@@ -103,7 +104,7 @@ func generate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := datasets.Config{
 		Game:            spec.Name,
 		Agent:           agent.Name(),
-		AgentOptions:    agentOptions(fs),
+		AgentOptions:    *agentOpts,
 		Episodes:        *episodes,
 		SeedStart:       seedStart.v,
 		AgentSeedOffset: *agentSeedOffset,
@@ -141,24 +142,6 @@ func generate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	reportGeneration(stdout, sum, dir)
 	return nil
-}
-
-// agentOptions reads back the agent options agentFlags defined on fs.
-func agentOptions(fs *flags) (o agents.Options) {
-	get := func(name string) int {
-		if f := fs.Lookup(name); f != nil {
-			n, _ := strconv.Atoi(f.Value.String())
-			return n
-		}
-		return 0
-	}
-	o.Rollouts = get("rollouts")
-	o.RolloutSteps = get("rollout-steps")
-	o.Iterations = get("iterations")
-	if f := fs.Lookup("policy"); f != nil {
-		o.Policy = f.Value.String()
-	}
-	return o
 }
 
 // reportGeneration prints what a generation did and where the dataset
