@@ -50,6 +50,10 @@ func (v View) Sample(dst *env.Env, rng *cards.Rand) {
 	dst.Determinize(rng)
 }
 
+// key identifies the position the player sees (see visibleHash); it reads
+// nothing hidden.
+func (v View) key() uint64 { return visibleHash(v.e) }
+
 // Scratch returns a new Env of the view's game for use with Sample.
 func (v View) Scratch() *env.Env { return v.e.Clone() }
 

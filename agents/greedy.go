@@ -8,50 +8,61 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// hashSet is a small open-addressing set of 64-bit state hashes that grows as
-// needed and clears without freeing, so steady-state use allocates nothing.
+// hashSet is a small open-addressing table that counts visits of 64-bit
+// state hashes. It grows as needed and clears without freeing, so
+// steady-state use allocates nothing.
 type hashSet struct {
-	slots []uint64 // 0 marks an empty slot; hash 0 is stored as 1
-	n     int
+	keys   []uint64 // 0 marks an empty slot; hash 0 is stored as 1
+	counts []uint32
+	n      int
 }
 
 func (s *hashSet) clear() {
-	clear(s.slots)
+	clear(s.keys)
+	clear(s.counts)
 	s.n = 0
 }
 
-func (s *hashSet) has(h uint64) bool {
+// visits returns how many times h was added.
+func (s *hashSet) visits(h uint64) uint32 {
 	if h == 0 {
 		h = 1
 	}
-	if len(s.slots) == 0 {
-		return false
+	if len(s.keys) == 0 {
+		return 0
 	}
-	mask := uint64(len(s.slots) - 1)
+	mask := uint64(len(s.keys) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
+		switch s.keys[i] {
 		case h:
-			return true
+			return s.counts[i]
 		case 0:
-			return false
+			return 0
 		}
 	}
 }
 
-func (s *hashSet) add(h uint64) {
+// has reports whether h was added.
+func (s *hashSet) has(h uint64) bool { return s.visits(h) > 0 }
+
+// add counts one more visit of h.
+func (s *hashSet) add(h uint64) { s.addN(h, 1) }
+
+func (s *hashSet) addN(h uint64, k uint32) {
 	if h == 0 {
 		h = 1
 	}
-	if 2*(s.n+1) > len(s.slots) {
+	if 2*(s.n+1) > len(s.keys) {
 		s.grow()
 	}
-	mask := uint64(len(s.slots) - 1)
+	mask := uint64(len(s.keys) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
+		switch s.keys[i] {
 		case h:
+			s.counts[i] += k
 			return
 		case 0:
-			s.slots[i] = h
+			s.keys[i], s.counts[i] = h, k
 			s.n++
 			return
 		}
@@ -59,12 +70,13 @@ func (s *hashSet) add(h uint64) {
 }
 
 func (s *hashSet) grow() {
-	old := s.slots
-	s.slots = make([]uint64, max(64, 2*len(old)))
+	keys, counts := s.keys, s.counts
+	s.keys = make([]uint64, max(64, 2*len(keys)))
+	s.counts = make([]uint32, len(s.keys))
 	s.n = 0
-	for _, h := range old {
+	for i, h := range keys {
 		if h != 0 {
-			s.add(h)
+			s.addN(h, counts[i])
 		}
 	}
 }
@@ -128,7 +140,7 @@ func score(child *env.Env) float64 {
 }
 
 // choose returns the best action from e by one-step look-ahead. A child whose
-// hash (as hash computes it) is in seen costs repeatedCost. If scores is not
+// hash (as hash computes it) is in seen costs repeatedCost per visit. If scores is not
 // nil, the score of every legal action is stored at its id.
 func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, scores []float64) int {
 	m := e.Mask()
@@ -143,8 +155,10 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 			continue // cannot happen: a is in the mask
 		}
 		s := score(g.child)
-		if seen != nil && seen.has(hash(g.child)) {
-			s -= repeatedCost
+		if seen != nil {
+			// Each earlier visit costs: among positions all seen before,
+			// the least visited wins, so a cycle is left, not repeated.
+			s -= repeatedCost * float64(seen.visits(hash(g.child)))
 		}
 		if scores != nil {
 			scores[a] = s
@@ -198,6 +212,7 @@ func (h *Heuristic) Act(v View) int {
 	if h.g.rng == nil {
 		h.Reset(0)
 	}
+	h.seen.add(v.key())
 	if v.Mask().Count() == 1 {
 		return v.Mask().Next(0)
 	}
@@ -205,6 +220,5 @@ func (h *Heuristic) Act(v View) int {
 		h.sample = v.Scratch()
 	}
 	v.Sample(h.sample, &h.rng)
-	h.seen.add(visibleHash(h.sample))
 	return h.g.choose(h.sample, &h.seen, visibleHash, nil)
 }

@@ -163,6 +163,7 @@ func (m *MC) Act(v View) int {
 	if m.pick.rng == nil {
 		m.Reset(0)
 	}
+	m.seen.add(v.key())
 	if v.Mask().Count() == 1 {
 		return v.Mask().Next(0)
 	}
@@ -170,7 +171,6 @@ func (m *MC) Act(v View) int {
 		m.sample, m.sim, m.world = v.Scratch(), v.Scratch(), v.Scratch()
 	}
 	v.Sample(m.sample, &m.rng)
-	m.seen.add(visibleHash(m.sample))
 	cands := m.candidates(m.opts.Width)
 	R, W := m.opts.Rollouts, len(cands)
 	if cap(m.values) < R*W {

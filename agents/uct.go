@@ -107,6 +107,7 @@ func (u *UCT) Act(v View) int {
 	if u.pick.rng == nil {
 		u.Reset(0)
 	}
+	u.seen.add(v.key())
 	m := v.Mask()
 	if m.Count() == 1 {
 		return m.Next(0)
@@ -115,7 +116,6 @@ func (u *UCT) Act(v View) int {
 		u.sample, u.sim = v.Scratch(), v.Scratch()
 	}
 	v.Sample(u.sample, &u.rng)
-	u.seen.add(visibleHash(u.sample))
 	// Root edges in the order of the one-step evaluation, so that the first
 	// visits go to the most promising actions; repeated positions are
 	// tried last.

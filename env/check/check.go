@@ -138,11 +138,12 @@ func (c *checker) game(seed uint64) error {
 
 	var actions []int
 	ret := 0.0
-	seen := map[uint64]uint64{} // state hash -> observation hash (perfect information)
+	seen := map[uint64]uint64{}    // state hash -> observation hash (perfect information)
+	seenObs := map[uint64]uint64{} // observation hash -> state hash (perfect information)
 	scratch, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
 	other, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
 	for !e.Done() && !c.full() {
-		c.state(e, spec, seen, scratch, other)
+		c.state(e, spec, seen, seenObs, scratch, other)
 		a := e.Mask().Nth(c.rng.IntN(e.Mask().Count()))
 		c.clone(e, a)
 		c.illegal(e)
@@ -171,7 +172,7 @@ func (c *checker) game(seed uint64) error {
 	if c.full() {
 		return nil
 	}
-	c.state(e, spec, seen, scratch, other)
+	c.state(e, spec, seen, seenObs, scratch, other)
 	c.rep.Games++
 	c.rep.Steps += e.Steps()
 	switch e.Outcome() {
@@ -204,7 +205,7 @@ func (c *checker) game(seed uint64) error {
 }
 
 // state checks the properties of the current state.
-func (c *checker) state(e *env.Env, spec *env.Spec, seen map[uint64]uint64, scratch, other *env.Env) {
+func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uint64, scratch, other *env.Env) {
 	g := e.Game()
 	// Card conservation.
 	c.inv = g.Inventory(c.inv[:0])
@@ -246,11 +247,18 @@ func (c *checker) state(e *env.Env, spec *env.Spec, seen map[uint64]uint64, scra
 				}
 			}
 		}
+		// With everything visible, the observation is the state: equal
+		// observations must hash equal, and equal hashes must show equal
+		// observations.
 		h, oh := e.Hash(), obsHash(obs)
 		if prev, ok := seen[h]; ok && prev != oh {
 			c.failf("two states with the same hash have different observations")
 		}
 		seen[h] = oh
+		if prev, ok := seenObs[oh]; ok && prev != h {
+			c.failf("the same position reached twice has two different hashes")
+		}
+		seenObs[oh] = h
 	}
 	// Mask exactness: the mask agrees with the rules' own check on every id.
 	// Every id is compared on every eighth step and at the end; in between,
