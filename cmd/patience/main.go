@@ -25,6 +25,9 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{"generate", "[--game G --agent A --episodes N --out DIR]", "play episodes with an agent and write a Parquet dataset; --shard i/n for many machines", cmdGenerate},
+		{"inspect", "PATH", "a dataset's schema, metadata, totals, win rate and return statistics", cmdInspect},
+		{"replay", "PATH --episode K [--quiet]", "re-play a recorded episode through the game; exit 1 if a row differs", cmdReplay},
 		{"list", "", "the games: actions, observation length, hidden information, rules version", cmdList},
 		{"play", "GAME [--seed N]", "play a game yourself in the terminal", cmdPlay},
 		{"run", "GAME [--agent NAME] [--seed N] [--render]", "one game played by an agent, with the final board and result", cmdRun},
