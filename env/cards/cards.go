@@ -99,11 +99,21 @@ func New(s Suit, r Rank) Card { return Card(uint8(s)*13 + uint8(r)) }
 // Valid reports whether c is a real card (not None, not FaceDown).
 func (c Card) Valid() bool { return c >= 1 && c <= 52 }
 
+// suitOf and rankOf tabulate Suit and Rank for every byte value, so the hot
+// paths of the games look them up instead of dividing.
+var suitOf, rankOf = func() (s, r [256]uint8) {
+	for c := 1; c < 256; c++ {
+		s[c], r[c] = uint8((c-1)/13), uint8((c-1)%13+1)
+	}
+	s[0], r[0] = 255, 0
+	return
+}()
+
 // Suit returns the card's suit. It is meaningless for None and FaceDown.
-func (c Card) Suit() Suit { return Suit((c - 1) / 13) }
+func (c Card) Suit() Suit { return Suit(suitOf[c]) }
 
 // Rank returns the card's rank. It is meaningless for None and FaceDown.
-func (c Card) Rank() Rank { return Rank((c-1)%13 + 1) }
+func (c Card) Rank() Rank { return Rank(rankOf[c]) }
 
 // Red reports whether the card is a heart or a diamond.
 func (c Card) Red() bool { return c.Suit().Red() }

@@ -105,6 +105,7 @@ func Spec() *env.Spec { return spec }
 type Game struct {
 	fans  [NumFans][MaxDepth]cards.Card
 	n     [NumFans]uint8
+	run   [NumFans]uint8 // length of the descending same-suit run on top of each fan
 	found [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
 	home  int
 	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
@@ -155,6 +156,7 @@ func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 			g.fans[f][k] = c
 			g.n[f]++
 		}
+		g.run[f] = uint8(g.runLen(f))
 	}
 	g.hash = g.fullHash()
 }

@@ -93,7 +93,7 @@ func (g *Game) Legal(m *env.Mask) {
 			m.Set(ActFoundation + f)
 		}
 		s, r := top.Suit(), top.Rank()
-		for k := g.runLen(f); k > 0; k-- {
+		for k := g.run[f]; k > 0; k-- {
 			cover[s][r] |= 1 << f
 			r++
 		}
@@ -285,10 +285,16 @@ func (g *Game) setSwap(stage uint8, pick int16) {
 func (g *Game) set(f, k int, c cards.Card) {
 	g.hash ^= cardKey(f, k, g.fans[f][k]) ^ cardKey(f, k, c)
 	g.fans[f][k] = c
+	g.run[f] = uint8(g.runLen(f))
 }
 
 func (g *Game) push(f int, c cards.Card) {
 	k := int(g.n[f])
+	if k > 0 && g.fans[f][k-1] == c+1 && c.Rank() != cards.King {
+		g.run[f]++ // c continues the run: same suit, one rank lower
+	} else {
+		g.run[f] = 1
+	}
 	g.fans[f][k] = c
 	g.n[f]++
 	g.hash ^= cardKey(f, k, c)
@@ -300,6 +306,11 @@ func (g *Game) pop(f int) cards.Card {
 	c := g.fans[f][k]
 	g.fans[f][k] = cards.None
 	g.hash ^= cardKey(f, k, c)
+	if g.run[f] > 1 {
+		g.run[f]--
+	} else {
+		g.run[f] = uint8(g.runLen(f))
+	}
 	return c
 }
 
