@@ -5,6 +5,8 @@
 // determinizations that leave the observation and the mask unchanged and
 // depend only on what a player sees.
 //
+// It also checks that every action id's name parses back to that id.
+//
 // Every game's tests call Run, and so does `patience check`.
 package check
 
@@ -97,6 +99,9 @@ func Run(name string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	if err := c.names(); err != nil {
+		return nil, err
+	}
 	for g := 0; g < opts.Games && !c.full(); g++ {
 		if err := c.game(opts.SeedStart + uint64(g)); err != nil {
 			return nil, err
@@ -106,6 +111,23 @@ func Run(name string, opts Options) (*Report, error) {
 		}
 	}
 	return c.rep, nil
+}
+
+// names checks that every action id has a name that parses back to it
+// alone (names do not depend on the state, so one game suffices).
+func (c *checker) names() error {
+	g, err := env.NewGame(c.name)
+	if err != nil {
+		return err
+	}
+	for a := 0; a < g.Spec().Actions && !c.full(); a++ {
+		name := g.ActionString(a)
+		ids, err := g.ParseActions(name)
+		if err != nil || len(ids) != 1 || ids[0] != a {
+			c.failf("action %d is named %q, which parses to %v (%v)", a, name, ids, err)
+		}
+	}
+	return nil
 }
 
 func obsHash(obs []uint8) uint64 {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 func cs(s string) []cards.Card { return cards.MustParseList(s) }
@@ -91,17 +91,7 @@ func wantColumn(t *testing.T, g *Game, c int, want string) {
 }
 
 func TestChecker(t *testing.T) {
-	games := 300
-	if testing.Short() {
-		games = 40
-	}
-	rep, err := check.Run("fifteen", check.Options{Games: games})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
+	envtest.Check(t, "fifteen")
 }
 
 // TestGoldenDeal pins the columns of deals 0 and 1.
@@ -477,13 +467,7 @@ func TestHashIncrementalMatchesFull(t *testing.T) {
 
 func TestNamesRoundTrip(t *testing.T) {
 	g := New()
-	for a := range NumActions {
-		name := ActionName(a)
-		ids, err := g.ParseActions(name)
-		if err != nil || len(ids) != 1 || ids[0] != a {
-			t.Fatalf("action %d named %q parses to %v, %v", a, name, ids, err)
-		}
-	}
+	// The round trip of every id is in the checker.
 	same := map[string]string{
 		"3 > u": "3>U", "3>up": "3>U", "3>DOWN": "3>D", " 4 > 12 ": "4>12",
 		"Emergency k7 a3": "emergency A3 K7", "EMERGENCY K15": "emergency K15",
@@ -549,20 +533,4 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, _ := env.Make("fifteen", env.Options{})
-	rng := cards.NewRand(1)
-	seed := uint64(0)
-	e.Reset(seed)
-	b.ReportAllocs()
-	for b.Loop() {
-		for e.Done() { // some deals offer no move at all
-			seed++
-			e.Reset(seed)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		if _, _, _, _, _, err := e.Step(a); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "fifteen") }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 // pos builds a position from cell assignments such as "N1=7S N3=7H" and a
@@ -89,17 +89,7 @@ func cell(t *testing.T, name string) int {
 }
 
 func TestChecker(t *testing.T) {
-	games := 300
-	if testing.Short() {
-		games = 40
-	}
-	rep, err := check.Run("fourquarters", check.Options{Games: games})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
+	rep := envtest.Check(t, "fourquarters")
 	if rep.Truncated != 0 {
 		t.Errorf("%d games truncated: a game has at most 104 steps", rep.Truncated)
 	}
@@ -769,20 +759,4 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, _ := env.Make("fourquarters", env.Options{})
-	rng := cards.NewRand(1)
-	seed := uint64(0)
-	e.Reset(seed)
-	b.ReportAllocs()
-	for b.Loop() {
-		for e.Done() { // a deal can start with no pair at all
-			seed++
-			e.Reset(seed)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		if _, _, _, _, _, err := e.Step(a); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "fourquarters") }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 func cs(s string) []cards.Card { return cards.MustParseList(s) }
@@ -87,17 +87,7 @@ func rowIs(t *testing.T, g *Game, r int, want string) {
 }
 
 func TestChecker(t *testing.T) {
-	games := 300
-	if testing.Short() {
-		games = 40
-	}
-	rep, err := check.Run("ladder", check.Options{Games: games})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
+	rep := envtest.Check(t, "ladder")
 	if rep.Hidden == 0 {
 		t.Error("no determinization changed the hidden cards")
 	}
@@ -720,20 +710,4 @@ func TestStepAllocatesNothing(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, _ := env.Make("ladder", env.Options{})
-	rng := cards.NewRand(1)
-	seed := uint64(0)
-	e.Reset(seed)
-	b.ReportAllocs()
-	for b.Loop() {
-		if e.Done() {
-			seed++
-			e.Reset(seed)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		if _, _, _, _, _, err := e.Step(a); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }

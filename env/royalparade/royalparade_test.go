@@ -8,7 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 func cs(s string) []cards.Card { return cards.MustParseList(s) }
@@ -75,18 +75,7 @@ func isLegal(t *testing.T, g *Game, move string) bool {
 }
 
 func TestChecker(t *testing.T) {
-	games := 300
-	if testing.Short() {
-		games = 40
-	}
-	rep, err := check.Run("royalparade", check.Options{Games: games})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.Err(); err != nil {
-		t.Fatal(err)
-	}
-	t.Log(rep)
+	envtest.Check(t, "royalparade")
 }
 
 // Rule 1: 24 cards in 3 rows of 8, row by row; the other 80 are the stock,
@@ -702,20 +691,4 @@ func TestStepAllocatesNothing(t *testing.T) {
 	}
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, _ := env.Make("royalparade", env.Options{})
-	rng := cards.NewRand(1)
-	seed := uint64(0)
-	e.Reset(seed)
-	b.ReportAllocs()
-	for b.Loop() {
-		if e.Done() {
-			seed++
-			e.Reset(seed)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		if _, _, _, _, _, err := e.Step(a); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "royalparade") }

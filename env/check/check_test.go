@@ -1,0 +1,100 @@
+package check_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/env/cromwell"
+)
+
+// The checker must catch broken games: each wrapper below breaks one
+// promise of a correct game (Cromwell) and the check must say which.
+
+type flaw int
+
+const (
+	dropsLegalMove flaw = iota
+	losesCard
+	badName
+)
+
+type broken struct {
+	*cromwell.Game
+	flaw flaw
+	spec *env.Spec
+}
+
+func (g *broken) Spec() *env.Spec { return g.spec }
+func (g *broken) Clone() env.Game {
+	return &broken{Game: g.Game.Clone().(*cromwell.Game), flaw: g.flaw, spec: g.spec}
+}
+func (g *broken) CopyFrom(src env.Game) { g.Game.CopyFrom(src.(*broken).Game) }
+
+func (g *broken) Legal(m *env.Mask) {
+	g.Game.Legal(m)
+	if g.flaw == dropsLegalMove {
+		if a := m.Next(cromwell.ActMove); a >= 0 && a < cromwell.ActSwapBegin {
+			m.Unset(a) // a fan-to-fan move the rules allow goes missing
+		}
+	}
+}
+
+func (g *broken) Inventory(dst []cards.Card) []cards.Card {
+	dst = g.Game.Inventory(dst)
+	if g.flaw == losesCard && g.Progress() > 0 {
+		dst = dst[:len(dst)-1]
+	}
+	return dst
+}
+
+func (g *broken) ActionString(a int) string {
+	if g.flaw == badName && a == 5 {
+		return "5>F" // the name of action 4: two ids share a name
+	}
+	return g.Game.ActionString(a)
+}
+
+func register(name string, f flaw) {
+	spec := *cromwell.Spec()
+	spec.Name = name
+	env.Register(&spec, func() env.Game { return &broken{Game: cromwell.New(), flaw: f, spec: &spec} })
+}
+
+func init() {
+	register("dropslegalmove", dropsLegalMove)
+	register("losescard", losesCard)
+	register("badname", badName)
+}
+
+func TestCheckerCatchesBrokenGames(t *testing.T) {
+	tests := []struct {
+		game string
+		want string
+	}{
+		{"dropslegalmove", "in mask false, rules check says <nil>"},
+		{"losescard", "inventory has 103 cards"},
+		{"badname", "action 5 is named \"5>F\""},
+	}
+	for _, tc := range tests {
+		rep, err := check.Run(tc.game, check.Options{Games: 20, MaxFailures: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK() || !strings.Contains(rep.Err().Error(), tc.want) {
+			t.Errorf("%s: report %v, want a failure saying %q", tc.game, rep.Err(), tc.want)
+		}
+	}
+}
+
+func TestCheckerPassesACorrectGame(t *testing.T) {
+	rep, err := check.Run("cromwell", check.Options{Games: 5})
+	if err != nil || !rep.OK() || rep.Games != 5 || rep.Steps == 0 {
+		t.Fatalf("report %v, err %v", rep, err)
+	}
+	if _, err := check.Run("nosuchgame", check.Options{}); err == nil {
+		t.Error("an unknown game was checked")
+	}
+}
