@@ -106,7 +106,7 @@ type Game struct {
 	fans  [NumFans][MaxDepth]cards.Card
 	n     [NumFans]uint8
 	run   [NumFans]uint8 // length of the descending same-suit run on top of each fan
-	found [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
+	found cards.Foundations
 	home  int
 	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
 	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
@@ -175,9 +175,8 @@ func (g *Game) SetFans(fans ...[]cards.Card) {
 // SetFoundation sets the two foundations of suit s to the given top ranks (0
 // for empty), for tests.
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
-	g.home -= int(g.found[2*s]) + int(g.found[2*s+1])
-	g.found[2*s], g.found[2*s+1] = uint8(max(a, b)), uint8(min(a, b))
-	g.home += int(a) + int(b)
+	g.found.Set(s, a, b)
+	g.home = g.found.Count()
 	g.hash = g.fullHash()
 }
 
@@ -211,13 +210,7 @@ func (g *Game) Class() string { return "" }
 func (g *Game) Observe(dst []uint8) {
 	// The fans array is laid out exactly like the segment: one copy.
 	copy(dst[ObsFans:ObsFans+NumFans*MaxDepth], unsafe.Slice((*uint8)(unsafe.Pointer(&g.fans)), NumFans*MaxDepth))
-	for i, r := range g.found {
-		if r == 0 {
-			dst[ObsFoundations+i] = 0
-		} else {
-			dst[ObsFoundations+i] = uint8(cards.New(cards.Suit(i/2), cards.Rank(r)))
-		}
-	}
+	g.found.Observe(dst[ObsFoundations:])
 	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = g.swap, 0, 0
 	if g.swap == swapSecond {
 		dst[ObsSwap+1] = uint8(g.pick/SwapDepth) + 1
@@ -230,12 +223,7 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 	for f := range NumFans {
 		dst = append(dst, g.fans[f][:g.n[f]]...)
 	}
-	for i, r := range g.found {
-		for k := cards.Rank(1); k <= cards.Rank(r); k++ {
-			dst = append(dst, cards.New(cards.Suit(i/2), k))
-		}
-	}
-	return dst
+	return g.found.AppendCards(dst)
 }
 
 // Hash returns the state's Zobrist hash (kept up to date by every move).
@@ -248,9 +236,7 @@ func (g *Game) fullHash() uint64 {
 			h ^= cardKey(f, k, g.fans[f][k])
 		}
 	}
-	for i, r := range g.found {
-		h ^= keysFound[i*14+int(r)]
-	}
+	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()
 	return h
 }

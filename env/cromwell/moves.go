@@ -9,21 +9,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// foundationFor returns the foundation (0..7) a card goes to, or -1. When both
-// foundations of its suit fit (both one rank lower), the first is used; they
-// are interchangeable.
-func (g *Game) foundationFor(c cards.Card) int {
-	i := 2 * int(c.Suit())
-	r := uint8(c.Rank()) - 1
-	switch {
-	case g.found[i] == r:
-		return i
-	case g.found[i+1] == r:
-		return i + 1
-	}
-	return -1
-}
-
 // runLen returns the length of the descending same-suit run at the top of fan
 // f (0 for an empty fan).
 func (g *Game) runLen(f int) int {
@@ -89,7 +74,7 @@ func (g *Game) Legal(m *env.Mask) {
 			continue
 		}
 		top := g.fans[f][n-1]
-		if g.foundationFor(top) >= 0 {
+		if g.found.Fits(top) {
 			m.Set(ActFoundation + f)
 		}
 		s, r := top.Suit(), top.Rank()
@@ -160,15 +145,7 @@ func (g *Game) Explain(a int) error {
 		if g.n[x] == 0 {
 			return fmt.Errorf("fan %d is empty", x+1)
 		}
-		c := g.fans[x][g.n[x]-1]
-		s := c.Suit()
-		if max(g.found[2*s], g.found[2*s+1]) == 0 && c.Rank() != cards.Ace {
-			return fmt.Errorf("%v cannot start a foundation: only an ace can", c)
-		}
-		if g.foundationFor(c) < 0 {
-			return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", c, s, rankName(g.found[2*s]), rankName(g.found[2*s+1]))
-		}
-		return nil
+		return g.found.Why(g.fans[x][g.n[x]-1])
 	case ActMove:
 		if x == y {
 			return errors.New("a fan cannot move onto itself")
@@ -233,13 +210,6 @@ func (g *Game) Explain(a int) error {
 		}
 		return fmt.Errorf("no other card differs from %v: a swap would change nothing", c)
 	}
-}
-
-func rankName(r uint8) string {
-	if r == 0 {
-		return "nothing"
-	}
-	return cards.Rank(r).String()
 }
 
 // Apply plays legal action a.
@@ -314,16 +284,11 @@ func (g *Game) pop(f int) cards.Card {
 	return c
 }
 
-// toFoundation puts c on its foundation, keeping the higher of a suit's two
-// foundations first.
+// toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	i := g.foundationFor(c)
-	s := 2 * int(c.Suit())
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
-	g.found[i]++
-	if g.found[s] < g.found[s+1] {
-		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
-	}
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	s := c.Suit()
+	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.found.Put(c)
+	g.hash ^= g.found.SuitKey(keysFound, s)
 	g.home++
 }

@@ -84,18 +84,7 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 // first, the available card last.
 func (g *Game) Render() string {
 	var sb strings.Builder
-	sb.WriteString("Foundations:")
-	for s := range cards.NumSuits {
-		sb.WriteString("  ")
-		for k := range 2 {
-			r := g.found[2*s+k]
-			if r == 0 {
-				sb.WriteString(" --" + cards.Suit(s).Symbol())
-			} else {
-				fmt.Fprintf(&sb, " %3s", cards.New(cards.Suit(s), cards.Rank(r)))
-			}
-		}
-	}
+	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
 	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
 	switch g.swap {
 	case swapDone:
@@ -141,7 +130,7 @@ func (g *Game) Evaluate() float64 {
 				}
 			}
 		}
-		if n > 0 && g.foundationFor(g.fans[f][n-1]) >= 0 {
+		if n > 0 && g.found.Fits(g.fans[f][n-1]) {
 			score += 0.5
 		}
 	}

@@ -182,7 +182,7 @@ type Game struct {
 	sn      uint8
 	waste   [StockSize]cards.Card // waste[wn-1] is the top
 	wn      uint8
-	found   [Foundations]uint8 // top rank of each foundation; found[2s] >= found[2s+1]
+	found   cards.Foundations
 	home    int
 	redealt bool
 	hash    uint64
@@ -287,9 +287,9 @@ func (g *Game) SetWaste(cs []cards.Card) {
 // SetFoundation sets the two foundations of suit s to the given top ranks (0
 // for empty), for tests and tools.
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
-	g.home -= int(g.found[2*s]) + int(g.found[2*s+1])
-	g.found[2*s], g.found[2*s+1] = uint8(max(a, b)), uint8(min(a, b))
-	g.home += int(a) + int(b)
+	g.home -= g.found.Count()
+	g.found.Set(s, a, b)
+	g.home += g.found.Count()
 	g.hash = g.fullHash()
 }
 
@@ -346,13 +346,7 @@ func (g *Game) Observe(dst []uint8) {
 	if g.wn > 0 {
 		dst[ObsWaste] = uint8(g.waste[g.wn-1])
 	}
-	for i, r := range g.found {
-		if r == 0 {
-			dst[ObsFoundations+i] = 0
-		} else {
-			dst[ObsFoundations+i] = uint8(cards.New(cards.Suit(i/2), cards.Rank(r)))
-		}
-	}
+	g.found.Observe(dst[ObsFoundations:])
 	dst[ObsPiles], dst[ObsPiles+1] = g.sn, g.wn
 	dst[ObsRedeal] = 0
 	if g.redealt {
@@ -369,11 +363,7 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 	dst = append(dst, g.ladder[:g.ln]...)
 	dst = append(dst, g.stock[:g.sn]...)
 	dst = append(dst, g.waste[:g.wn]...)
-	for i, r := range g.found {
-		for k := cards.Rank(1); k <= cards.Rank(r); k++ {
-			dst = append(dst, cards.New(cards.Suit(i/2), k))
-		}
-	}
+	dst = g.found.AppendCards(dst)
 	return dst
 }
 
@@ -396,9 +386,7 @@ func (g *Game) fullHash() uint64 {
 	for i := 0; i < int(g.wn); i++ {
 		h ^= keysWaste[i*52+int(g.waste[i])-1]
 	}
-	for i, r := range g.found {
-		h ^= keysFound[i*14+int(r)]
-	}
+	h ^= g.found.Key(keysFound)
 	if g.redealt {
 		h ^= keyRedeal
 	}

@@ -12,20 +12,6 @@ import (
 // other colour (rule 4).
 func fits(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
 
-// foundationFor returns the foundation (0..7) a card goes to, or -1. When both
-// foundations of its suit fit, the first is used; they are interchangeable.
-func (g *Game) foundationFor(c cards.Card) int {
-	i := 2 * int(c.Suit())
-	r := uint8(c.Rank()) - 1
-	switch {
-	case g.found[i] == r:
-		return i
-	case g.found[i+1] == r:
-		return i + 1
-	}
-	return -1
-}
-
 // runLen returns the length of the run at the outer end of row r: the
 // longest outer stretch descending by one in alternating colours (0 for an
 // empty row).
@@ -61,20 +47,20 @@ func (g *Game) Legal(m *env.Mask) {
 		if run[r] == int(n) {
 			free[r]--
 		}
-		if g.foundationFor(c) >= 0 {
+		if g.found.Fits(c) {
 			m.Set(ActRowHome + r)
 		}
 	}
 	var wtop, ltop cards.Card
 	if g.wn > 0 {
 		wtop = g.waste[g.wn-1]
-		if g.foundationFor(wtop) >= 0 {
+		if g.found.Fits(wtop) {
 			m.Set(ActWasteHome)
 		}
 	}
 	if g.ln > 0 {
 		ltop = g.ladder[g.ln-1]
-		if g.foundationFor(ltop) >= 0 {
+		if g.found.Fits(ltop) {
 			m.Set(ActLadderHome)
 		}
 	}
@@ -153,17 +139,17 @@ func (g *Game) Explain(a int) error {
 		if g.rn[s] == 0 {
 			return fmt.Errorf("row %d is empty", s+1)
 		}
-		return g.explainHome(g.rows[s][g.rn[s]-1])
+		return g.found.Why(g.rows[s][g.rn[s]-1])
 	case ActWasteHome:
 		if g.wn == 0 {
 			return errors.New("the waste is empty")
 		}
-		return g.explainHome(g.waste[g.wn-1])
+		return g.found.Why(g.waste[g.wn-1])
 	case ActLadderHome:
 		if g.ln == 0 {
 			return errors.New("the ladder is empty")
 		}
-		return g.explainHome(g.ladder[g.ln-1])
+		return g.found.Why(g.ladder[g.ln-1])
 	case ActBuild:
 		if s == d {
 			return errors.New("a row cannot move onto itself")
@@ -251,25 +237,6 @@ func (g *Game) Explain(a int) error {
 	return nil
 }
 
-// explainHome says why c cannot go to a foundation, or returns nil.
-func (g *Game) explainHome(c cards.Card) error {
-	s := c.Suit()
-	lo, hi := g.found[2*s+1], g.found[2*s]
-	if c.Rank() == cards.Ace {
-		if lo == 0 {
-			return nil
-		}
-		return fmt.Errorf("%v cannot go home: both %v foundations are already started", c, s)
-	}
-	if uint8(c.Rank())-1 == hi || uint8(c.Rank())-1 == lo {
-		return nil
-	}
-	if hi == 0 {
-		return fmt.Errorf("%v cannot start a foundation: only an ace can", c)
-	}
-	return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", c, s, rankName(hi), rankName(lo))
-}
-
 // notOn says why c does not go on the outer card on, or returns nil.
 func notOn(c, on cards.Card) error {
 	if on.Rank() == cards.Ace {
@@ -279,13 +246,6 @@ func notOn(c, on cards.Card) error {
 		return fmt.Errorf("%v does not go on %v: it needs a %v of the other colour", c, on, on.Rank()-1)
 	}
 	return nil
-}
-
-func rankName(r uint8) string {
-	if r == 0 {
-		return "nothing"
-	}
-	return cards.Rank(r).String()
 }
 
 // Apply plays legal action a.
@@ -373,16 +333,11 @@ func (g *Game) popLadder() cards.Card {
 	return c
 }
 
-// toFoundation puts c on its foundation, keeping the higher of a suit's two
-// foundations first.
+// toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	i := g.foundationFor(c)
-	s := 2 * int(c.Suit())
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
-	g.found[i]++
-	if g.found[s] < g.found[s+1] {
-		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
-	}
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+	s := c.Suit()
+	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.found.Put(c)
+	g.hash ^= g.found.SuitKey(keysFound, s)
 	g.home++
 }

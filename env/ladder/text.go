@@ -112,18 +112,7 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 // left, rows 5-8 right of it with their outer card on the right.
 func (g *Game) Render() string {
 	var sb strings.Builder
-	sb.WriteString("Foundations:")
-	for s := range cards.NumSuits {
-		sb.WriteString("  ")
-		for k := range 2 {
-			r := g.found[2*s+k]
-			if r == 0 {
-				sb.WriteString(" --" + cards.Suit(s).Symbol())
-			} else {
-				fmt.Fprintf(&sb, " %3s", cards.New(cards.Suit(s), cards.Rank(r)))
-			}
-		}
-	}
+	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
 	fmt.Fprintf(&sb, "\nHome: %d/104   Stock: %d   Waste (W): %d, top %v   Redeal: ", g.home, g.sn, g.wn, top(g.waste[:g.wn]))
 	if g.redealt {
 		sb.WriteString("used")
@@ -213,14 +202,14 @@ func (g *Game) Evaluate() float64 {
 				score -= 0.5 * float64(breaks) / float64(g.distance(c))
 			}
 		}
-		if g.foundationFor(row[n-1]) >= 0 {
+		if g.found.Fits(row[n-1]) {
 			score += 0.5
 		}
 	}
-	if g.wn > 0 && g.foundationFor(g.waste[g.wn-1]) >= 0 {
+	if g.wn > 0 && g.found.Fits(g.waste[g.wn-1]) {
 		score += 0.5
 	}
-	if g.ln > 0 && g.foundationFor(g.ladder[g.ln-1]) >= 0 {
+	if g.ln > 0 && g.found.Fits(g.ladder[g.ln-1]) {
 		score += 0.5
 	}
 	score -= 0.3 * float64(g.ln)

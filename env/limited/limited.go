@@ -179,7 +179,7 @@ type Game struct {
 	cols   [NumCols][Height]cards.Card
 	n      [NumCols]uint8
 	paired uint16 // bit c: the top two cards of column c form a pair
-	found  [Foundations]uint8
+	found  cards.Foundations
 	home   int
 	// pack is the face-down stock in the first deal and the face-down pile
 	// in the second; the next card to come is the last, pack[np-1].
@@ -281,9 +281,9 @@ func (g *Game) SetPaired(c int, paired bool) {
 // SetFoundation sets the two foundations of suit s to the given top ranks (0
 // for empty), for tests and tools.
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
-	g.home -= int(g.found[2*s]) + int(g.found[2*s+1])
-	g.found[2*s], g.found[2*s+1] = uint8(max(a, b)), uint8(min(a, b))
-	g.home += int(a) + int(b)
+	g.home -= g.found.Count()
+	g.found.Set(s, a, b)
+	g.home += g.found.Count()
 	g.hash = g.fullHash()
 }
 
@@ -397,13 +397,7 @@ func (g *Game) Observe(dst []uint8) {
 		copy(dst[ObsColumns+c*Height:ObsColumns+(c+1)*Height], cards.Bytes(g.cols[c][:]))
 		dst[ObsPaired+c] = uint8(g.paired>>c) & 1
 	}
-	for i, r := range g.found {
-		if r == 0 {
-			dst[ObsFoundations+i] = 0
-		} else {
-			dst[ObsFoundations+i] = uint8(cards.New(cards.Suit(i/2), cards.Rank(r)))
-		}
-	}
+	g.found.Observe(dst[ObsFoundations:])
 	dst[ObsWaste] = uint8(g.WasteTop())
 	copy(dst[ObsPrivileged:ObsPrivileged+Privileged], cards.Bytes(g.priv[:]))
 	dst[ObsFifth] = uint8(g.fifth)
@@ -421,11 +415,7 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 	for c := range NumCols {
 		dst = append(dst, g.cols[c][:g.n[c]]...)
 	}
-	for i, r := range g.found {
-		for k := cards.Rank(1); k <= cards.Rank(r); k++ {
-			dst = append(dst, cards.New(cards.Suit(i/2), k))
-		}
-	}
+	dst = g.found.AppendCards(dst)
 	dst = append(dst, g.pack[:g.np]...)
 	dst = append(dst, g.waste[:g.nw]...)
 	for _, k := range g.priv {
@@ -452,9 +442,7 @@ func (g *Game) fullHash() uint64 {
 			h ^= keysPaired[c]
 		}
 	}
-	for i, r := range g.found {
-		h ^= keysFound[i*14+int(r)]
-	}
+	h ^= g.found.Key(keysFound)
 	for i := 0; i < int(g.np); i++ {
 		h ^= packKey(i, g.pack[i])
 	}

@@ -9,20 +9,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// foundationFor returns the foundation (0..7) card k goes to, or -1. When both
-// foundations of its suit fit, the first is used; they are interchangeable.
-func (g *Game) foundationFor(k cards.Card) int {
-	i := 2 * int(k.Suit())
-	r := uint8(k.Rank()) - 1
-	switch {
-	case g.found[i] == r:
-		return i
-	case g.found[i+1] == r:
-		return i + 1
-	}
-	return -1
-}
-
 // setDests sets the moves of source s to every column in the bit set cols.
 func setDests(m *env.Mask, s int, cols uint16) {
 	for cols != 0 {
@@ -59,7 +45,7 @@ func (g *Game) Legal(m *env.Mask) {
 	// fifth) and reports whether it has any.
 	reserve := func(s int, k cards.Card) bool {
 		any := false
-		if g.foundationFor(k) >= 0 {
+		if g.found.Fits(k) {
 			m.Set(ActMove + s*NumDests + DstFoundation)
 			any = true
 		}
@@ -79,7 +65,7 @@ func (g *Game) Legal(m *env.Mask) {
 			continue
 		}
 		k := g.cols[s][n-1]
-		if g.foundationFor(k) >= 0 {
+		if g.found.Fits(k) {
 			m.Set(ActMove + s*NumDests + DstFoundation)
 		}
 		if g.paired&(1<<s) != 0 {
@@ -188,7 +174,7 @@ func (g *Game) Explain(a int) error {
 // canPlay reports whether a reserve card k could go to a foundation, pair
 // onto a column or fill a space.
 func (g *Game) canPlay(k cards.Card) bool {
-	if g.fitsFoundation(k) {
+	if g.found.Fits(k) {
 		return true
 	}
 	for d := range NumCols {
@@ -197,12 +183,6 @@ func (g *Game) canPlay(k cards.Card) bool {
 		}
 	}
 	return false
-}
-
-// fitsFoundation reports whether k goes onto one of its suit's foundations.
-func (g *Game) fitsFoundation(k cards.Card) bool {
-	s := k.Suit()
-	return g.found[2*s]+1 == uint8(k.Rank()) || g.found[2*s+1]+1 == uint8(k.Rank())
 }
 
 // pairsOn reports whether k may be paired onto column d: its exposed card is
@@ -248,14 +228,7 @@ func (g *Game) explainMove(a int) error {
 		}
 	}
 	if d == DstFoundation {
-		if g.fitsFoundation(k) {
-			return nil
-		}
-		st := k.Suit()
-		if k.Rank() != cards.Ace && g.found[2*st] == 0 {
-			return fmt.Errorf("%v cannot start a foundation: only an ace can", k)
-		}
-		return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", k, st, rankName(g.found[2*st]), rankName(g.found[2*st+1]))
+		return g.found.Why(k)
 	}
 	c := d - DstColumn
 	if paired {
@@ -282,13 +255,6 @@ func (g *Game) explainMove(a int) error {
 		return fmt.Errorf("%v does not pair with %v: it takes the %v of %v", k, t, t.Rank()-1, t.Suit())
 	}
 	return nil
-}
-
-func rankName(r uint8) string {
-	if r == 0 {
-		return "nothing"
-	}
-	return cards.Rank(r).String()
 }
 
 // Apply plays legal action a.
@@ -395,16 +361,11 @@ func (g *Game) secondDeal() {
 	g.hash = g.fullHash()
 }
 
-// toFoundation puts k on its foundation, keeping the higher of a suit's two
-// foundations first.
-func (g *Game) toFoundation(k cards.Card) {
-	i := g.foundationFor(k)
-	s := 2 * int(k.Suit())
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
-	g.found[i]++
-	if g.found[s] < g.found[s+1] {
-		g.found[s], g.found[s+1] = g.found[s+1], g.found[s]
-	}
-	g.hash ^= keysFound[s*14+int(g.found[s])] ^ keysFound[(s+1)*14+int(g.found[s+1])]
+// toFoundation puts c on its foundation.
+func (g *Game) toFoundation(c cards.Card) {
+	s := c.Suit()
+	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.found.Put(c)
+	g.hash ^= g.found.SuitKey(keysFound, s)
 	g.home++
 }

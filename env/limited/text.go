@@ -103,18 +103,7 @@ func (g *Game) Render() string {
 	} else {
 		fmt.Fprintf(&sb, "Limited - first deal   stock %d   waste %d   home %d/104\n", g.np, g.nw, g.home)
 	}
-	sb.WriteString("Foundations:")
-	for s := range cards.NumSuits {
-		sb.WriteString("  ")
-		for k := range 2 {
-			r := g.found[2*s+k]
-			if r == 0 {
-				sb.WriteString(" --" + cards.Suit(s).Symbol())
-			} else {
-				fmt.Fprintf(&sb, " %3s", cards.New(cards.Suit(s), cards.Rank(r)))
-			}
-		}
-	}
+	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
 	sb.WriteByte('\n')
 	if g.second {
 		sb.WriteString("Privileged:")
@@ -190,7 +179,7 @@ func (g *Game) Evaluate() float64 {
 		if g.paired&(1<<c) != 0 {
 			score -= 0.25
 		}
-		if g.foundationFor(top) >= 0 {
+		if g.found.Fits(top) {
 			score += 0.5
 		}
 	}
@@ -199,20 +188,20 @@ func (g *Game) Evaluate() float64 {
 		for _, k := range g.priv {
 			if k != cards.None {
 				score -= reserveCost
-				if g.foundationFor(k) >= 0 {
+				if g.found.Fits(k) {
 					score += 0.5
 				}
 			}
 		}
 		if g.fifth != cards.None {
 			score -= reserveCost
-			if g.foundationFor(g.fifth) >= 0 {
+			if g.found.Fits(g.fifth) {
 				score += 0.5
 			}
 		}
 	} else {
 		score -= reserveCost * float64(g.nw)
-		if g.nw > 0 && g.foundationFor(g.waste[g.nw-1]) >= 0 {
+		if g.nw > 0 && g.found.Fits(g.waste[g.nw-1]) {
 			score += 0.5
 		}
 	}
@@ -227,4 +216,4 @@ const reserveCost = 0.7
 
 // needed reports whether k is the next card one of its suit's foundations
 // takes.
-func (g *Game) needed(k cards.Card) bool { return g.foundationFor(k) >= 0 }
+func (g *Game) needed(k cards.Card) bool { return g.found.Fits(k) }
