@@ -3,7 +3,10 @@ package env
 import (
 	"fmt"
 	"runtime"
-	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/patience-gym/patience/env/cards"
 )
 
 // AutoresetMode says how a Vector restarts an environment whose episode
@@ -75,6 +78,8 @@ type Vector struct {
 	seeds      []uint64
 	needsReset []bool
 	actions    []int
+	sampled    []int        // where SampleActions writes
+	rngs       []cards.Rand // one generator per environment, for SampleActions
 
 	Obs        []uint8
 	MaskWords  []uint64
@@ -84,17 +89,38 @@ type Vector struct {
 	FinalObs   []uint8
 	HasFinal   []bool
 
-	work   []chan job
-	wg     sync.WaitGroup
-	ranges [][2]int
-	closed bool
+	ranges  [][2]int // ranges[0] is the caller's share, ranges[w] worker w's
+	workers []*worker
+	job     job    // the job of the current generation
+	gen     uint64 // the current generation
+	closed  bool
 }
+
+// worker is a goroutine that steps one share of the environments. It spins
+// briefly waiting for the next job (a step is a few microseconds of work per
+// worker, too short to park and wake a goroutine for), then sleeps until
+// woken.
+type worker struct {
+	lo, hi   int
+	gen      atomic.Uint64 // the generation asked for
+	done     atomic.Uint64 // the generation finished
+	sleeping atomic.Bool
+	wake     chan struct{} // capacity 1: a token wakes a sleeping worker
+	quit     atomic.Bool
+}
+
+// spinFor is how long a worker spins waiting for the next job before it
+// sleeps: long enough that a caller stepping in a loop never waits for a
+// goroutine to be woken (which can cost more than the step itself), short
+// enough that an idle vector stops using the CPU at once.
+const spinFor = 200 * time.Microsecond
 
 type job uint8
 
 const (
 	jobStep job = iota
 	jobReset
+	jobSample
 )
 
 // NewVector makes a Vector of n environments of the named game.
@@ -119,6 +145,7 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	v.seeds = make([]uint64, n)
 	v.needsReset = make([]bool, n)
 	v.actions = make([]int, n)
+	v.rngs = make([]cards.Rand, n)
 	v.Obs = make([]uint8, n*v.obsLen)
 	v.MaskWords = make([]uint64, n*v.words)
 	v.Rewards = make([]float64, n)
@@ -133,12 +160,16 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, n)
+	// The caller steps the first share; one goroutine steps each other.
 	for w := range workers {
 		lo, hi := w*n/workers, (w+1)*n/workers
 		v.ranges = append(v.ranges, [2]int{lo, hi})
-		ch := make(chan job)
-		v.work = append(v.work, ch)
-		go v.worker(ch, lo, hi)
+		if w == 0 {
+			continue
+		}
+		wk := &worker{lo: lo, hi: hi, wake: make(chan struct{}, 1)}
+		v.workers = append(v.workers, wk)
+		go v.work(wk)
 	}
 	return v, nil
 }
@@ -152,8 +183,9 @@ func (v *Vector) Spec() *Spec { return v.spec }
 // Mode returns the autoreset mode.
 func (v *Vector) Mode() AutoresetMode { return v.mode }
 
-// Workers returns the number of worker goroutines.
-func (v *Vector) Workers() int { return len(v.work) }
+// Workers returns the number of workers: the calling goroutine and the
+// worker goroutines.
+func (v *Vector) Workers() int { return len(v.ranges) }
 
 // Env returns environment i (for rendering and inspection; do not step it
 // directly).
@@ -173,7 +205,7 @@ func (v *Vector) Reset(seed uint64) error {
 	for i := range v.seeds {
 		v.seeds[i] = seed + uint64(i)
 	}
-	return v.run(jobReset)
+	return v.reset()
 }
 
 // ResetSeeds deals seeds[i] to environment i and fills the buffers.
@@ -182,7 +214,31 @@ func (v *Vector) ResetSeeds(seeds []uint64) error {
 		return fmt.Errorf("vector reset: %d seeds for %d environments", len(seeds), len(v.envs))
 	}
 	copy(v.seeds, seeds)
+	return v.reset()
+}
+
+// reset seeds each environment's sampler from its first deal and deals.
+func (v *Vector) reset() error {
+	for i, s := range v.seeds {
+		v.rngs[i].Seed(s ^ 0xA5A5_5A5A_C3C3_3C3C)
+	}
 	return v.run(jobReset)
+}
+
+// SampleActions writes a uniformly random legal action of every environment
+// into actions (len N), drawing in the workers, in parallel, from one
+// generator per environment (seeded by Reset from its first deal, so the
+// draws do not depend on the number of workers). An environment waiting for
+// its next-step autoreset gets -1, which Step ignores. It is the random
+// policy at the vector's speed, for baselines and exploration.
+func (v *Vector) SampleActions(actions []int) error {
+	if len(actions) != len(v.envs) {
+		return fmt.Errorf("vector sample: %d actions for %d environments", len(actions), len(v.envs))
+	}
+	v.sampled = actions
+	err := v.run(jobSample)
+	v.sampled = nil
+	return err
 }
 
 // Step plays actions[i] in environment i and fills the buffers. An
@@ -208,17 +264,47 @@ func (v *Vector) Step(actions []int) error {
 	return v.run(jobStep)
 }
 
-// run hands a job to every worker and waits for them.
+// run hands a job to every worker, does the caller's share, and waits for
+// the workers.
 func (v *Vector) run(j job) error {
 	if v.closed {
 		return fmt.Errorf("vector of %s: closed", v.spec.Name)
 	}
-	v.wg.Add(len(v.work))
-	for _, ch := range v.work {
-		ch <- j
+	v.job = j
+	v.gen++
+	for _, w := range v.workers {
+		w.gen.Store(v.gen)
+		if w.sleeping.Load() {
+			select {
+			case w.wake <- struct{}{}:
+			default:
+			}
+		}
 	}
-	v.wg.Wait()
+	r := v.ranges[0]
+	v.do(j, r[0], r[1])
+	for _, w := range v.workers {
+		for w.done.Load() != v.gen {
+			// Yield rather than spin hard: it lets a worker woken onto
+			// this thread run, and leaves a shared core to the worker.
+			runtime.Gosched()
+		}
+	}
 	return nil
+}
+
+// do runs job j on the environments lo..hi-1.
+func (v *Vector) do(j job, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		switch j {
+		case jobReset:
+			v.resetOne(i)
+		case jobStep:
+			v.stepOne(i)
+		case jobSample:
+			v.sampleOne(i)
+		}
+	}
 }
 
 // Close stops the workers. The buffers stay readable.
@@ -227,22 +313,53 @@ func (v *Vector) Close() {
 		return
 	}
 	v.closed = true
-	for _, ch := range v.work {
-		close(ch)
+	for _, w := range v.workers {
+		w.quit.Store(true)
+		w.gen.Store(v.gen + 1)
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-func (v *Vector) worker(ch chan job, lo, hi int) {
-	for j := range ch {
-		for i := lo; i < hi; i++ {
-			if j == jobReset {
-				v.resetOne(i)
-			} else {
-				v.stepOne(i)
+// work is a worker goroutine's loop.
+func (v *Vector) work(w *worker) {
+	var last uint64
+	for {
+		start := time.Now()
+		for spins := 1; w.gen.Load() == last; spins++ {
+			if spins%64 != 0 || time.Since(start) < spinFor {
+				runtime.Gosched()
+				continue
 			}
+			// Sleep; the caller sees the flag after storing a new
+			// generation, or this goroutine sees the generation after
+			// raising the flag (atomics are sequentially consistent).
+			w.sleeping.Store(true)
+			if w.gen.Load() == last {
+				<-w.wake
+			}
+			w.sleeping.Store(false)
+			start = time.Now()
 		}
-		v.wg.Done()
+		if w.quit.Load() {
+			return
+		}
+		last = w.gen.Load()
+		v.do(v.job, w.lo, w.hi)
+		w.done.Store(last)
 	}
+}
+
+// sampleOne draws environment i's random legal action.
+func (v *Vector) sampleOne(i int) {
+	m := &v.envs[i].mask
+	if v.needsReset[i] || v.envs[i].Done() {
+		v.sampled[i] = -1
+		return
+	}
+	v.sampled[i] = m.Nth(v.rngs[i].IntN(m.Count()))
 }
 
 // maxDeadDeals bounds the dead deals skipped in a row (a deal with no legal
@@ -291,9 +408,11 @@ func (v *Vector) stepOne(i int) {
 	v.Rewards[i], v.Terminated[i], v.Truncated[i], v.HasFinal[i] = r, term, trunc, true
 }
 
-// write copies environment i's observation and mask into the buffers.
+// write puts environment i's observation and mask into the buffers. The
+// game observes straight into the vector's buffer (the Env's own copy is
+// built only if someone asks it for its observation).
 func (v *Vector) write(i int) {
 	e := v.envs[i]
-	copy(v.Obs[i*v.obsLen:(i+1)*v.obsLen], e.Observation())
+	e.game.Observe(v.Obs[i*v.obsLen : (i+1)*v.obsLen])
 	copy(v.MaskWords[i*v.words:(i+1)*v.words], e.mask.words)
 }

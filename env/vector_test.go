@@ -170,15 +170,11 @@ func benchmarkVector(b *testing.B, game string, workers int) {
 	}
 	defer v.Close()
 	v.Reset(0)
-	rng := cards.NewRand(1)
 	actions := make([]int, n)
 	b.ReportAllocs()
 	for b.Loop() {
-		for i := range n {
-			m := v.Mask(i)
-			if c := m.Count(); c > 0 {
-				actions[i] = m.Nth(rng.IntN(c))
-			}
+		if err := v.SampleActions(actions); err != nil {
+			b.Fatal(err)
 		}
 		if err := v.Step(actions); err != nil {
 			b.Fatal(err)
@@ -189,3 +185,48 @@ func benchmarkVector(b *testing.B, game string, workers int) {
 
 func BenchmarkVectorCromwell1(b *testing.B)   { benchmarkVector(b, "cromwell", 1) }
 func BenchmarkVectorCromwellAll(b *testing.B) { benchmarkVector(b, "cromwell", 0) }
+
+func TestVectorSampleActions(t *testing.T) {
+	var runs [][]int
+	for _, workers := range []int{1, 2, 5} {
+		v, err := env.NewVector("royalparade", 9, env.VectorOptions{Options: env.Options{MaxSteps: 25}, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Reset(40)
+		actions := make([]int, v.Len())
+		var all []int
+		for step := range 100 {
+			if err := v.SampleActions(actions); err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range actions {
+				if a < 0 {
+					if !v.Env(i).Done() {
+						t.Fatalf("step %d env %d: no action for a running episode", step, i)
+					}
+					continue
+				}
+				if !v.Mask(i).Has(a) {
+					t.Fatalf("step %d env %d: sampled illegal action %d", step, i, a)
+				}
+			}
+			all = append(all, actions...)
+			if err := v.Step(actions); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Close()
+		runs = append(runs, all)
+	}
+	for _, r := range runs[1:] {
+		if !slices.Equal(r, runs[0]) {
+			t.Fatal("sampled actions depend on the number of workers")
+		}
+	}
+	v, _ := env.NewVector("royalparade", 2, env.VectorOptions{})
+	defer v.Close()
+	if err := v.SampleActions(make([]int, 3)); err == nil {
+		t.Error("wrong length accepted")
+	}
+}

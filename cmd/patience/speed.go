@@ -101,7 +101,8 @@ func singleRate(name string, obs bool, dur time.Duration) (float64, error) {
 }
 
 // vectorRate steps a vector of n environments on the given number of
-// workers for about dur and returns environment steps per second.
+// workers for about dur, with random legal actions drawn by the vector's
+// workers, and returns environment steps per second.
 func vectorRate(name string, n, workers int, dur time.Duration) (float64, error) {
 	v, err := env.NewVector(name, n, env.VectorOptions{Workers: workers})
 	if err != nil {
@@ -111,16 +112,12 @@ func vectorRate(name string, n, workers int, dur time.Duration) (float64, error)
 	if err := v.Reset(0); err != nil {
 		return 0, err
 	}
-	rng := cards.NewRand(1)
 	actions := make([]int, n)
 	steps := 0
 	start := time.Now()
 	for time.Since(start) < dur {
-		for i := range n {
-			m := v.Mask(i)
-			if c := m.Count(); c > 0 {
-				actions[i] = m.Nth(rng.IntN(c))
-			}
+		if err := v.SampleActions(actions); err != nil {
+			return 0, err
 		}
 		if err := v.Step(actions); err != nil {
 			return 0, err
