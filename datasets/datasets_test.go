@@ -631,22 +631,8 @@ func TestStats(t *testing.T) {
 	if d.Mean != 3 || d.Min != 1 || d.Max != 5 || d.Median != 3 || d.Q1 != 2 || d.Q3 != 4 || d.Std < 1.58 || d.Std > 1.59 {
 		t.Errorf("%+v", d)
 	}
-	p, lo, hi := Wilson(5, 200)
+	p, lo, hi := winRate(5, 200)
 	if p != 0.025 || lo < 0.0107 || lo > 0.0108 || hi < 0.0571 || hi > 0.0572 {
 		t.Errorf("Wilson(5, 200) = %v %v %v", p, lo, hi)
-	}
-}
-
-func TestAppendPackedAgreesWithEnv(t *testing.T) {
-	for _, n := range []int{1, 7, 8, 63, 64, 65, 140, 1118} {
-		m := env.NewMask(n)
-		for a := 0; a < n; a += 3 {
-			m.Set(a)
-		}
-		m.Set(n - 1)
-		want := m.AppendPacked([]byte{9})
-		if got := appendPacked([]byte{9}, &m); !bytes.Equal(got, want) {
-			t.Errorf("%d actions: %v, want %v", n, got, want)
-		}
 	}
 }

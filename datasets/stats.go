@@ -3,6 +3,8 @@ package datasets
 import (
 	"math"
 	"sort"
+
+	"github.com/patience-gym/patience/stats"
 )
 
 // Describe sums up a sample of numbers.
@@ -85,20 +87,16 @@ func EpisodeStats(read func(func([]Episode) error) error) (*Stats, error) {
 		return nil, err
 	}
 	st.Return, st.Length, st.Progress = describe(ret), describe(length), describe(prog)
-	st.WinRate, st.WinLow, st.WinHigh = Wilson(st.Outcomes["won"], st.Episodes)
+	st.WinRate, st.WinLow, st.WinHigh = winRate(st.Outcomes["won"], st.Episodes)
 	return st, nil
 }
 
-// Wilson returns k/n and its 95 % Wilson score interval.
-func Wilson(k, n int64) (p, lo, hi float64) {
-	if n == 0 {
+// winRate returns won/episodes and its 95 % Wilson score interval (0 and
+// [0, 1] without episodes).
+func winRate(won, episodes int64) (p, lo, hi float64) {
+	if episodes == 0 {
 		return 0, 0, 1
 	}
-	const z = 1.959963984540054
-	fn := float64(n)
-	p = float64(k) / fn
-	den := 1 + z*z/fn
-	mid := (p + z*z/(2*fn)) / den
-	half := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / den
-	return p, max(0, mid-half), min(1, mid+half)
+	w := stats.Wilson(int(won), int(episodes), 0.95)
+	return w.P, w.CI.Lo, w.CI.Hi
 }

@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -89,7 +88,7 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 		}
 		off := len(w.slab)
 		w.slab = append(w.slab, e.Observation()...)
-		w.slab = appendPacked(w.slab, e.Mask())
+		w.slab = e.Mask().AppendPacked(w.slab)
 		a := w.agent.Act(agents.NewView(e))
 		r, term, trunc, err := e.Advance(a)
 		if err != nil {
@@ -128,17 +127,6 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 		IndexTo:        base + n,
 		WallTimeMicros: time.Since(start).Microseconds(),
 	}, nil
-}
-
-// appendPacked appends m as env.Mask.AppendPacked does (PackedLen bytes,
-// least significant bit first), eight bytes at a time.
-func appendPacked(dst []byte, m *env.Mask) []byte {
-	n := m.PackedLen()
-	off := len(dst)
-	for _, w := range m.Words() {
-		dst = binary.LittleEndian.AppendUint64(dst, w)
-	}
-	return dst[:off+n]
 }
 
 // tempFile is a file being written under a temporary name in dir, renamed to

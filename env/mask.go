@@ -1,6 +1,7 @@
 package env
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -157,13 +158,13 @@ func (m *Mask) Equal(o *Mask) bool {
 func (m *Mask) PackedLen() int { return (m.n + 7) / 8 }
 
 // AppendPacked appends the mask as PackedLen() bytes, least significant bit
-// first: action a is bit a%8 of byte a/8.
+// first: action a is bit a%8 of byte a/8. It writes eight bytes at a time.
 func (m *Mask) AppendPacked(dst []byte) []byte {
-	nb := m.PackedLen()
-	for b := 0; b < nb; b++ {
-		dst = append(dst, byte(m.words[b>>3]>>(uint(b&7)*8)))
+	off := len(dst)
+	for _, w := range m.words {
+		dst = binary.LittleEndian.AppendUint64(dst, w)
 	}
-	return dst
+	return dst[:off+m.PackedLen()]
 }
 
 // SetPacked sets the mask from its packed form (see AppendPacked). It reports

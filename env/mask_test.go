@@ -91,3 +91,22 @@ func TestOneHot(t *testing.T) {
 		t.Errorf("ones at %v", ones)
 	}
 }
+
+func TestMaskPackedMatchesBits(t *testing.T) {
+	for _, n := range []int{1, 7, 8, 9, 63, 64, 65, 140, 1119} {
+		m := NewMask(n)
+		for a := 0; a < n; a += 3 {
+			m.Set(a)
+		}
+		m.Set(n - 1)
+		p := m.AppendPacked([]byte{9})
+		if len(p) != 1+(n+7)/8 || p[0] != 9 {
+			t.Fatalf("%d actions: %d bytes, prefix %d", n, len(p), p[0])
+		}
+		for a := range n {
+			if bit := p[1+a/8]>>(a%8)&1 == 1; bit != m.Has(a) {
+				t.Fatalf("%d actions: bit %d is %v, mask says %v", n, a, bit, m.Has(a))
+			}
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/stats"
 )
 
 // shardFlag is --shard i/n.
@@ -313,8 +314,10 @@ func inspectFile(w io.Writer, path string) error {
 		return err
 	}
 	fmt.Fprintf(w, "  read %s rows; rewards sum to %.4f (mean return %.4f)\n", thousands(rows), reward, reward/float64(max(t.Episodes, 1)))
-	p, lo, hi := datasets.Wilson(t.Won, t.Episodes)
-	fmt.Fprintf(w, "  win rate %.2f %% (95 %% interval %.2f–%.2f %%)\n", 100*p, 100*lo, 100*hi)
+	if t.Episodes > 0 {
+		wr := stats.Wilson(int(t.Won), int(t.Episodes), 0.95)
+		fmt.Fprintf(w, "  win rate %.2f %% (95 %% interval %.2f–%.2f %%)\n", 100*wr.P, 100*wr.CI.Lo, 100*wr.CI.Hi)
+	}
 	return nil
 }
 
