@@ -11,9 +11,9 @@ import (
 
 // Defaults of the Monte Carlo agents' budgets.
 const (
-	DefaultRollouts     = 8
-	DefaultRolloutSteps = 150
-	DefaultWidth        = 10
+	DefaultRollouts     = 16
+	DefaultRolloutSteps = 40
+	DefaultWidth        = 6
 	DefaultSwitchMargin = 1.0
 	DefaultIterations   = 200
 	DefaultExploration  = 0.3
