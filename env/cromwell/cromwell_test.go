@@ -80,6 +80,23 @@ func TestRule1Deal(t *testing.T) {
 	}
 }
 
+// TestGoldenDeal pins the first fans of deals 0 and 1: deals never change.
+func TestGoldenDeal(t *testing.T) {
+	golden := map[uint64][]string{
+		0: {"3D 8C 6H JS", "8S 3H QH 3S", "JC JH 5C 7S"},
+		1: {"6H 7S 7C 4H", "7H AC 4S QC"},
+	}
+	for seed, fans := range golden {
+		g := New()
+		g.Deal(seed)
+		for f, want := range fans {
+			if got := g.Fan(f); !slices.Equal(got, cs(want)) {
+				t.Errorf("deal %d fan %d = %v, want %v", seed, f+1, got, cs(want))
+			}
+		}
+	}
+}
+
 // Rule 2: only the top card of a fan is available.
 func TestRule2OnlyTopAvailable(t *testing.T) {
 	g := position("AS 5H", "AH 6H")
