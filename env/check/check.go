@@ -11,6 +11,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -390,6 +391,10 @@ func (c *checker) illegal(e *env.Env) {
 	if err == nil {
 		c.failf("illegal action %d (%s) accepted", a, e.ActionString(a))
 		return
+	}
+	var ill *env.IllegalActionError
+	if !errors.As(err, &ill) || ill.Name != e.ActionString(a) || ill.Reason == nil {
+		c.failf("refusing action %d (%s) gave %v, not an error naming the move and the reason", a, e.ActionString(a), err)
 	}
 	if e.Hash() != h || string(e.Observation()) != obs || e.Steps() != steps {
 		c.failf("a refused action changed the state")

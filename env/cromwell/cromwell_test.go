@@ -1,7 +1,6 @@
 package cromwell
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -46,14 +45,7 @@ func homeMoves(g *Game) []string {
 	return out
 }
 
-func mustParse(t *testing.T, g *Game, s string) int {
-	t.Helper()
-	ids, err := g.ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func mustParse(t *testing.T, g *Game, s string) int { return envtest.Action(t, g, s) }
 
 func TestChecker(t *testing.T) {
 	envtest.Check(t, "cromwell")
@@ -316,21 +308,6 @@ func TestNamesRoundTrip(t *testing.T) {
 		if _, err := g.ParseActions(bad); err == nil {
 			t.Errorf("ParseActions(%q) accepted", bad)
 		}
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("cromwell", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("1>1")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "1>1" {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 

@@ -59,3 +59,42 @@ func BenchmarkStep(b *testing.B, game string) {
 		}
 	}
 }
+
+// Legal returns the names of g's legal actions, in id order.
+func Legal(g env.Game) []string {
+	m := env.NewMask(g.Spec().Actions)
+	g.Legal(&m)
+	var out []string
+	for _, a := range m.AppendActions(nil) {
+		out = append(out, g.ActionString(a))
+	}
+	return out
+}
+
+// Action parses a move that is exactly one action, failing t otherwise.
+func Action(t testing.TB, g env.Game, s string) int {
+	t.Helper()
+	ids, err := g.ParseActions(s)
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("parse %q: %v %v", s, ids, err)
+	}
+	return ids[0]
+}
+
+// Play plays the named moves on g, failing t unless both the rules' check
+// and the mask accept each of them.
+func Play(t testing.TB, g env.Game, moves ...string) {
+	t.Helper()
+	m := env.NewMask(g.Spec().Actions)
+	for _, mv := range moves {
+		a := Action(t, g, mv)
+		if err := g.Explain(a); err != nil {
+			t.Fatalf("%s refused: %v", mv, err)
+		}
+		g.Legal(&m)
+		if !m.Has(a) {
+			t.Fatalf("%s is not in the mask %v", mv, Legal(g))
+		}
+		g.Apply(a)
+	}
+}

@@ -1,7 +1,6 @@
 package fifteen
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -52,36 +51,12 @@ func filled(cols ...string) *Game {
 }
 
 // legal returns the names of the legal actions.
-func legal(g *Game) []string {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	var out []string
-	for _, a := range m.AppendActions(nil) {
-		out = append(out, ActionName(a))
-	}
-	return out
-}
+func legal(g *Game) []string { return envtest.Legal(g) }
 
-func mustParse(t *testing.T, g *Game, s string) int {
-	t.Helper()
-	ids, err := g.ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func mustParse(t *testing.T, g *Game, s string) int { return envtest.Action(t, g, s) }
 
-// play applies the named moves, failing if one is not legal.
-func play(t *testing.T, g *Game, moves ...string) {
-	t.Helper()
-	for _, mv := range moves {
-		a := mustParse(t, g, mv)
-		if err := g.Explain(a); err != nil {
-			t.Fatalf("%s refused: %v", mv, err)
-		}
-		g.Apply(a)
-	}
-}
+// play plays the named moves, which the rules and the mask must accept.
+func play(t *testing.T, g *Game, moves ...string) { envtest.Play(t, g, moves...) }
 
 func wantColumn(t *testing.T, g *Game, c int, want string) {
 	t.Helper()
@@ -483,21 +458,6 @@ func TestNamesRoundTrip(t *testing.T) {
 		if _, err := g.ParseActions(bad); err == nil {
 			t.Errorf("ParseActions(%q) accepted", bad)
 		}
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("fifteen", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("1>1")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "1>1" {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 

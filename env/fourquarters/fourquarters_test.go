@@ -1,7 +1,6 @@
 package fourquarters
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -31,34 +30,12 @@ func pos(t *testing.T, layout, stock string) *Game {
 }
 
 // legal returns the names of the legal actions.
-func legal(g *Game) []string {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	var out []string
-	for _, a := range m.AppendActions(nil) {
-		out = append(out, ActionName(a))
-	}
-	return out
-}
+func legal(g *Game) []string { return envtest.Legal(g) }
 
-func id(t *testing.T, s string) int {
-	t.Helper()
-	ids, err := New().ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func id(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 
-// play applies the named legal move.
-func play(t *testing.T, g *Game, s string) {
-	t.Helper()
-	a := id(t, s)
-	if err := g.Explain(a); err != nil {
-		t.Fatalf("%s refused: %v", s, err)
-	}
-	g.Apply(a)
-}
+// play plays the named move, which the rules and the mask must accept.
+func play(t *testing.T, g *Game, s string) { envtest.Play(t, g, s) }
 
 // cellsAre checks cell contents given as "N1=2S N2=--".
 func cellsAre(t *testing.T, g *Game, want string) {
@@ -679,21 +656,6 @@ func TestHashIncrementalMatchesFull(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("fourquarters", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("close")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "close" || !strings.Contains(err.Error(), "changes nothing") {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 

@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -28,40 +27,12 @@ func position(rows ...string) *Game {
 }
 
 // legal returns the names of the legal actions.
-func legal(g *Game) []string {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	var out []string
-	for _, a := range m.AppendActions(nil) {
-		out = append(out, ActionName(a))
-	}
-	return out
-}
+func legal(g *Game) []string { return envtest.Legal(g) }
 
-func id(t *testing.T, s string) int {
-	t.Helper()
-	ids, err := New().ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func id(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 
-// play applies the named move after checking that both the mask and the
-// rules' check accept it.
-func play(t *testing.T, g *Game, s string) {
-	t.Helper()
-	a := id(t, s)
-	if err := g.Explain(a); err != nil {
-		t.Fatalf("%s refused: %v", s, err)
-	}
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	if !m.Has(a) {
-		t.Fatalf("%s not in the mask %v", s, legal(g))
-	}
-	g.Apply(a)
-}
+// play plays the named move, which the rules and the mask must accept.
+func play(t *testing.T, g *Game, s string) { envtest.Play(t, g, s) }
 
 // refused checks that the named move is illegal by the mask and by the
 // rules' check, whose message contains want.
@@ -610,21 +581,6 @@ func TestNamesRoundTrip(t *testing.T) {
 	}
 	if ActionName(-1) != "#-1" || ActionName(NumActions) != "#924" {
 		t.Error("out-of-range ids are not named as such")
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("ladder", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("1>1")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "1>1" || !strings.Contains(err.Error(), "itself") {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 

@@ -1,7 +1,6 @@
 package limited
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -42,15 +41,8 @@ func position(cols ...string) *Game {
 	return g
 }
 
-func legal(g *Game) []string {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	var out []string
-	for _, a := range m.AppendActions(nil) {
-		out = append(out, ActionName(a))
-	}
-	return out
-}
+// legal returns the names of the legal actions.
+func legal(g *Game) []string { return envtest.Legal(g) }
 
 func mask(g *Game) env.Mask {
 	m := env.NewMask(NumActions)
@@ -58,27 +50,13 @@ func mask(g *Game) env.Mask {
 	return m
 }
 
-func act(t *testing.T, s string) int {
-	t.Helper()
-	ids, err := New().ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func act(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 
-// play applies the named move after checking that it is legal.
+// play plays the named move, which the rules and the mask must accept, and
+// checks the incremental hash after it.
 func play(t *testing.T, g *Game, s string) {
 	t.Helper()
-	a := act(t, s)
-	if err := g.Explain(a); err != nil {
-		t.Fatalf("%s refused: %v", s, err)
-	}
-	m := mask(g)
-	if !m.Has(a) {
-		t.Fatalf("%s not in the mask %v", s, legal(g))
-	}
-	g.Apply(a)
+	envtest.Play(t, g, s)
 	if g.Hash() != g.fullHash() {
 		t.Fatalf("after %s: incremental hash differs", s)
 	}
@@ -605,21 +583,6 @@ func TestNamesRoundTrip(t *testing.T) {
 		if _, err := g.ParseActions(bad); err == nil {
 			t.Errorf("ParseActions(%q) accepted", bad)
 		}
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("limited", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("1>1")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "1>1" {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 

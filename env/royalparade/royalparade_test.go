@@ -1,7 +1,6 @@
 package royalparade
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -41,25 +40,10 @@ func setAux(t *testing.T, g *Game, p int, s string) {
 	}
 }
 
-func id(t *testing.T, s string) int {
-	t.Helper()
-	ids, err := New().ParseActions(s)
-	if err != nil || len(ids) != 1 {
-		t.Fatalf("parse %q: %v %v", s, ids, err)
-	}
-	return ids[0]
-}
+func id(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 
 // legal returns the names of the legal actions.
-func legal(g *Game) []string {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	var out []string
-	for _, a := range m.AppendActions(nil) {
-		out = append(out, ActionName(a))
-	}
-	return out
-}
+func legal(g *Game) []string { return envtest.Legal(g) }
 
 // isLegal checks the mask and the rules' own check together.
 func isLegal(t *testing.T, g *Game, move string) bool {
@@ -620,21 +604,6 @@ func TestExplainMessages(t *testing.T) {
 	setAux(t, g, 0, "3H")
 	if err := g.Explain(id(t, "a1>r3c1")); err == nil || !strings.Contains(err.Error(), "row 2") {
 		t.Errorf("3♥ into row 3: %v", err)
-	}
-}
-
-func TestIllegalMoveChangesNothing(t *testing.T) {
-	e, _ := env.Make("royalparade", env.Options{})
-	e.Reset(3)
-	before := e.Hash()
-	a, _ := e.ParseAction("a1>r1c1")
-	_, _, _, _, _, err := e.Step(a)
-	var ill *env.IllegalActionError
-	if !errors.As(err, &ill) || ill.Name != "a1>r1c1" {
-		t.Fatalf("err = %v", err)
-	}
-	if e.Hash() != before || e.Steps() != 0 {
-		t.Error("illegal move changed the state")
 	}
 }
 
