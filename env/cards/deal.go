@@ -85,6 +85,14 @@ func (r *Rand) Shuffle(s []Card) {
 	}
 }
 
+// Reshuffle sorts s and then shuffles it, so that the order it leaves
+// depends only on which cards s holds and on r, never on their order before:
+// the way games determinize their hidden cards.
+func (r *Rand) Reshuffle(s []Card) {
+	Sort(s)
+	r.Shuffle(s)
+}
+
 // Sort sorts s by card code (a counting sort; it does not allocate). Games
 // call it before shuffling hidden cards so that a determinization depends only
 // on which cards are hidden, never on their current order.

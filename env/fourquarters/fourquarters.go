@@ -402,7 +402,6 @@ func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
 // (forgetting their current order) and shuffles them with rng.
 func (g *Game) Determinize(rng *cards.Rand) {
 	s := g.stock[g.next:]
-	cards.Sort(s)
-	rng.Shuffle(s)
+	rng.Reshuffle(s)
 	g.hash = g.fullHash()
 }

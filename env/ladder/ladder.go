@@ -411,8 +411,7 @@ func (g *Game) Determinize(rng *cards.Rand) {
 	n += copy(buf[n:], g.stock[:g.sn])
 	n += copy(buf[n:], g.waste[:nw])
 	hidden := buf[:n]
-	cards.Sort(hidden)
-	rng.Shuffle(hidden)
+	rng.Reshuffle(hidden)
 	k := copy(g.ladder[:nl], hidden)
 	k += copy(g.stock[:g.sn], hidden[k:])
 	copy(g.waste[:nw], hidden[k:])

@@ -477,8 +477,7 @@ func (g *Game) Determinize(rng *cards.Rand) {
 		n += copy(buf[n:], g.waste[:below])
 	}
 	hidden := buf[:n]
-	cards.Sort(hidden)
-	rng.Shuffle(hidden)
+	rng.Reshuffle(hidden)
 	m := copy(g.pack[:g.np], hidden)
 	copy(g.waste[:below], hidden[m:])
 	g.hash = g.fullHash()

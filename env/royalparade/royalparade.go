@@ -417,7 +417,6 @@ func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
 // rng, so the result depends only on which cards are in the stock.
 func (g *Game) Determinize(rng *cards.Rand) {
 	s := g.stock[g.dealt:]
-	cards.Sort(s)
-	rng.Shuffle(s)
+	rng.Reshuffle(s)
 	g.hash = g.fullHash()
 }
