@@ -51,7 +51,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		Deals: *deals, SeedStart: start.v, Workers: *workers, MaxSteps: *maxSteps,
 		Confidence: *conf, Baseline: *baseline, Options: *opts,
 	}
-	if cfg.Games, err = benchGames(*gamesFlag); err != nil {
+	if cfg.Games, err = gameList(*gamesFlag); err != nil {
 		return err
 	}
 	if cfg.Agents, err = benchAgents(*agentsFlag, *opts); err != nil {
@@ -112,8 +112,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// benchGames reads --games: "all" or names the registry knows.
-func benchGames(s string) ([]string, error) {
+// gameList reads a list of games: "all" or names, comma-separated.
+func gameList(s string) ([]string, error) {
 	list := splitList(s)
 	if len(list) == 1 && strings.EqualFold(list[0], "all") {
 		names := env.Names()

@@ -74,13 +74,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, err := oneArg(pos, "GAME")
+	e, err := makeEnv(pos, *maxSteps)
 	if err != nil {
 		return err
-	}
-	e, err := env.Make(game, env.Options{MaxSteps: *maxSteps})
-	if err != nil {
-		return usageError{err}
 	}
 	agent, err := mkAgent()
 	if err != nil {
@@ -119,7 +115,7 @@ func resultLine(e *env.Env, agent agents.Agent, res agents.Result, took time.Dur
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", "GAME|all [options]", "Plays seeded random games and verifies every game property (card conservation, exact masks,\nclone independence, hashes, same seed same game, determinization). Exit code 1 on any failure.", stderr)
+	fs := newFlags("check", "GAME[,GAME...]|all [options]", "Plays seeded random games and verifies every game property (card conservation, exact masks,\nclone independence, hashes, same seed same game, determinization). Exit code 1 on any failure.", stderr)
 	games := fs.Int("games", 200, "random games per game")
 	var start seedFlag
 	fs.Var(&start, "seed-start", "first deal number")
@@ -128,20 +124,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	which, err := oneArg(pos, "GAME (or all)")
+	which, err := oneArg(pos, "GAME (a game, games separated by commas, or all)")
 	if err != nil {
 		return err
 	}
 	if *games <= 0 || *workers <= 0 {
 		return usagef("--games and --workers must be positive")
 	}
-	names := env.Names()
-	if which != "all" {
-		spec, err := env.Lookup(which)
-		if err != nil {
-			return usageError{err}
-		}
-		names = []string{spec.Name}
+	names, err := gameList(which)
+	if err != nil {
+		return err
 	}
 	failed := false
 	for _, name := range names {
@@ -205,6 +197,19 @@ func checkParallel(name string, games int, start uint64, workers int, stderr io.
 		total.Failures = append(total.Failures, r.Failures...)
 	}
 	return total, nil
+}
+
+// makeEnv makes the environment of the one positional argument, a game.
+func makeEnv(pos []string, maxSteps int) (*env.Env, error) {
+	game, err := oneArg(pos, "GAME")
+	if err != nil {
+		return nil, err
+	}
+	e, err := env.Make(game, env.Options{MaxSteps: maxSteps})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return e, nil
 }
 
 func joinNames(names []string) string { return strings.Join(names, ", ") }

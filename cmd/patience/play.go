@@ -33,13 +33,9 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, err := oneArg(pos, "GAME")
+	e, err := makeEnv(pos, *maxSteps)
 	if err != nil {
 		return err
-	}
-	e, err := env.Make(game, env.Options{MaxSteps: *maxSteps})
-	if err != nil {
-		return usageError{err}
 	}
 	e.Reset(seed.v)
 	var history []*env.Env

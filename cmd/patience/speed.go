@@ -29,13 +29,9 @@ func cmdSpeed(args []string, stdout, stderr io.Writer) error {
 	if *dur <= 0 || *envs <= 0 {
 		return usagef("--duration and --envs must be positive")
 	}
-	names := env.Names()
-	if which != "all" {
-		spec, err := env.Lookup(which)
-		if err != nil {
-			return usageError{err}
-		}
-		names = []string{spec.Name}
+	names, err := gameList(which)
+	if err != nil {
+		return err
 	}
 	cores := runtime.GOMAXPROCS(0)
 	fmt.Fprintf(stdout, "Steps per second with uniformly random legal actions, each figure over %v (%s/%s, %d cores, %s).\n\n",
