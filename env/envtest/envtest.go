@@ -98,3 +98,30 @@ func Play(t testing.TB, g env.Game, moves ...string) {
 		g.Apply(a)
 	}
 }
+
+// CheckHash plays random games of the named game on the given number of
+// deals and fails t whenever the hash the game keeps up to date move by move
+// differs from full, its computation from scratch.
+func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64) {
+	t.Helper()
+	e, err := env.Make(game, env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := cards.NewRand(1)
+	for seed := range uint64(deals) {
+		e.Reset(seed)
+		for {
+			if h, f := e.Game().Hash(), full(e.Game()); h != f {
+				t.Fatalf("deal %d step %d: incremental hash %x, computed from scratch %x", seed, e.Steps(), h, f)
+			}
+			if e.Done() {
+				break
+			}
+			m := e.Mask()
+			if _, _, _, err := e.Advance(m.Nth(rng.IntN(m.Count()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

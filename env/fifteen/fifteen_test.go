@@ -423,21 +423,7 @@ func TestMaxHeightReachable(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	e, _ := env.Make("fifteen", env.Options{})
-	rng := cards.NewRand(1)
-	for seed := uint64(0); seed < 200; seed++ {
-		e.Reset(seed)
-		for !e.Done() {
-			g := e.Game().(*Game)
-			if g.Hash() != g.fullHash() {
-				t.Fatalf("seed %d step %d: incremental hash differs", seed, e.Steps())
-			}
-			a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-			if _, _, _, err := e.Advance(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	envtest.CheckHash(t, "fifteen", 200, func(g env.Game) uint64 { return g.(*Game).fullHash() })
 }
 
 func TestNamesRoundTrip(t *testing.T) {

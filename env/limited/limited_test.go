@@ -532,21 +532,7 @@ func TestHiddenInformation(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	e, _ := env.Make("limited", env.Options{})
-	rng := cards.NewRand(1)
-	for seed := range uint64(50) {
-		e.Reset(seed)
-		for !e.Done() {
-			g := e.Game().(*Game)
-			if g.Hash() != g.fullHash() {
-				t.Fatalf("seed %d step %d: incremental hash differs", seed, e.Steps())
-			}
-			a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-			if _, _, _, err := e.Advance(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	envtest.CheckHash(t, "limited", 50, func(g env.Game) uint64 { return g.(*Game).fullHash() })
 }
 
 // Play never loops: random games end well within the bound argued in the
