@@ -31,14 +31,13 @@ type UCT struct {
 
 // node is a position of the tree (reached by a sequence of actions).
 type node struct {
-	first, count int32 // the node's edges: edges[first : first+count] once expanded
-	expanded     bool
+	first, count int32 // the node's edges: edges[first : first+count]
 }
 
 // edge is an action from a node with its statistics.
 type edge struct {
 	action int32
-	child  int32 // index of the child node, or -1 until expanded
+	child  int32 // index of the child node, or -1 until visited
 	visits float64
 	avail  float64
 	total  float64
@@ -80,16 +79,6 @@ func (u *UCT) Reset(seed uint64) {
 	u.seen.clear()
 }
 
-// expand gives node n one edge per legal action of e.
-func (u *UCT) expand(n int32, e *env.Env) {
-	m := e.Mask()
-	first := int32(len(u.edges))
-	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		u.edges = append(u.edges, edge{action: int32(a), child: -1})
-	}
-	u.nodes[n] = node{first: first, count: int32(len(u.edges)) - first, expanded: true}
-}
-
 // findEdge returns the edge of node n for action a, adding it if the node
 // has not met that action before (a hidden card made it legal).
 func (u *UCT) findEdge(n int32, a int) int32 {
@@ -125,7 +114,6 @@ func (u *UCT) Act(v View) int {
 	best := u.pick.choose(u.sample, &u.seen, visibleHash, u.scores)
 	u.nodes = append(u.nodes[:0], node{})
 	u.edges = u.edges[:0]
-	u.expand(0, u.sample)
 
 	cards := float64(u.sample.Spec().Cards)
 	for range u.opts.Iterations {
@@ -135,9 +123,6 @@ func (u *UCT) Act(v View) int {
 		for {
 			if u.sim.Done() {
 				break
-			}
-			if !u.nodes[n].expanded {
-				u.expand(n, u.sim)
 			}
 			ei := u.selectEdge(n, u.sim, n == 0)
 			if ei < 0 {
