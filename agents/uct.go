@@ -79,8 +79,8 @@ func (u *UCT) Reset(seed uint64) {
 	u.seen.clear()
 }
 
-// findEdge returns the edge of node n for action a, adding it if the node
-// has not met that action before (a hidden card made it legal).
+// findEdge returns the edge of node n for action a, or -1 if the node has
+// none yet (selectEdge then adds it).
 func (u *UCT) findEdge(n int32, a int) int32 {
 	nd := u.nodes[n]
 	for i := nd.first; i < nd.first+nd.count; i++ {
