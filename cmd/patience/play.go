@@ -2,11 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/patience-gym/patience/docs/rules"
 	"github.com/patience-gym/patience/env"
 )
 
@@ -15,19 +16,42 @@ Commands:
   moves     list the legal moves again
   undo      take back the last move
   restart   start the deal again
-  rules     what the actions of this game mean
+  rules     the rules of this game
+  actions   the action ids and what they mean
   help      this text
   quit      leave the game (also Ctrl-D)`
 
-func cmdPlay(args []string, stdout, stderr io.Writer) error {
-	return playWith(args, os.Stdin, stdout, stderr)
+var playCmd = &command{
+	name:    "play",
+	args:    "GAME [--seed N]",
+	summary: "play a game yourself in the terminal",
+	long:    "Play a deal yourself in the terminal: type moves by name; `help` lists the commands, `rules` the rules.",
+	run:     runPlay,
 }
 
-// playWith is the play command reading moves from in.
-func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "GAME [--seed N]", "Play a deal yourself in the terminal: type moves by name; `help` lists the commands.", stderr)
+// lines reads in line by line in a goroutine, so that the reader can stop
+// waiting for input when ctx is cancelled.
+func lines(ctx context.Context, in io.Reader) <-chan string {
+	out := make(chan string)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			select {
+			case out <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func runPlay(ctx context.Context, inv *invocation, args []string) error {
+	stdout := inv.stdout
+	fs := inv.flags()
 	var seed seedFlag
-	fs.Var(&seed, "seed", "the deal number")
+	fs.Var(&seed, "seed", "the deal number ("+seedRange+")")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -39,7 +63,7 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 	}
 	e.Reset(seed.v)
 	var history []*env.Env
-	sc := bufio.NewScanner(in)
+	input := lines(ctx, inv.stdin)
 	fmt.Fprintf(stdout, "%s, deal %d. Type `help` for the commands.\n", e.Spec().Title, seed.v)
 	show := true
 	for {
@@ -56,11 +80,18 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 		}
 		show = false
 		fmt.Fprint(stdout, "> ")
-		if !sc.Scan() {
+		var line string
+		select {
+		case l, ok := <-input:
+			if !ok {
+				fmt.Fprintln(stdout)
+				return nil
+			}
+			line = strings.TrimSpace(l)
+		case <-ctx.Done():
 			fmt.Fprintln(stdout)
-			return sc.Err()
+			return ctx.Err()
 		}
-		line := strings.TrimSpace(sc.Text())
 		switch strings.ToLower(line) {
 		case "":
 			continue
@@ -73,6 +104,13 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
 			continue
 		case "rules":
+			text, err := rules.Text(e.Spec().Name)
+			if err != nil {
+				fmt.Fprintln(stdout, err)
+			}
+			fmt.Fprint(stdout, text)
+			continue
+		case "actions":
 			for _, r := range e.Spec().ActionRanges {
 				fmt.Fprintf(stdout, "  %4d..%-4d %s\n", r.First, r.Last, r.Meaning)
 			}

@@ -1,4 +1,4 @@
-// Package rules holds the player's rules of the six games, one Markdown page
+// Package rules holds the player's rules of the games, one Markdown page
 // per game (docs/rules/<game>.md), embedded so that the command line can print
 // them: Text("cromwell") returns docs/rules/cromwell.md.
 //
@@ -20,6 +20,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/patience-gym/patience/env"
 )
 
 //go:embed *.md
@@ -63,7 +65,7 @@ func Names() []string {
 // as env.Make ignores them ("Royal Parade" works too). An unknown name is an
 // error that lists the known ones.
 func Text(game string) (string, error) {
-	key := normalize(game)
+	key := env.Normalize(game)
 	if key != "" && slices.Contains(Names(), key) {
 		b, err := pages.ReadFile(key + ".md")
 		if err != nil {
@@ -82,16 +84,4 @@ func Index() string {
 		panic("rules: embedded index unreadable: " + err.Error()) // cannot happen: the file is compiled in
 	}
 	return string(b)
-}
-
-// normalize turns "Royal Parade", "royal-parade" or "ROYALPARADE" into
-// "royalparade", the way the game registry matches names.
-func normalize(name string) string {
-	var sb strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			sb.WriteRune(r)
-		}
-	}
-	return sb.String()
 }

@@ -11,13 +11,16 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"sync"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options tune a check.
@@ -30,7 +33,12 @@ type Options struct {
 	MaxSteps int
 	// MaxFailures stops the check after this many failures (default 20).
 	MaxFailures int
-	// Progress, if set, is called after each game with the number done.
+	// Workers is the number of goroutines playing games at once (default
+	// 1); each plays a contiguous run of the deals, and Run merges their
+	// reports in the order of the deals.
+	Workers int
+	// Progress, if set, is called after each game with the number of games
+	// done so far; calls never overlap.
 	Progress func(done int)
 }
 
@@ -87,31 +95,76 @@ func (c *checker) failf(format string, args ...any) {
 func (c *checker) full() bool { return len(c.rep.Failures) >= c.opts.MaxFailures }
 
 // Run checks the named game and returns its report; the error is for a game
-// that cannot be made at all.
-func Run(name string, opts Options) (*Report, error) {
+// that cannot be made at all, or ctx's when it is cancelled (between two
+// games).
+func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if opts.Games <= 0 {
 		opts.Games = 100
 	}
 	if opts.MaxFailures <= 0 {
 		opts.MaxFailures = 20
 	}
+	workers := min(max(opts.Workers, 1), opts.Games)
 	spec, err := env.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
-	if err := c.names(); err != nil {
+	first := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	if err := first.names(); err != nil {
 		return nil, err
 	}
-	for g := 0; g < opts.Games && !c.full(); g++ {
-		if err := c.game(opts.SeedStart + uint64(g)); err != nil {
-			return nil, err
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	progress := func() {
+		if opts.Progress == nil {
+			return
 		}
-		if opts.Progress != nil {
-			opts.Progress(g + 1)
-		}
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		opts.Progress(done)
 	}
-	return c.rep, nil
+	reps := make([]*Report, workers)
+	g, ctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		lo, hi := w*opts.Games/workers, (w+1)*opts.Games/workers
+		c := first
+		if w > 0 {
+			c = &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+		}
+		reps[w] = c.rep
+		g.Go(func() error {
+			for i := lo; i < hi && !c.full(); i++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := c.game(opts.SeedStart + uint64(i)); err != nil {
+					return err
+				}
+				progress()
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	total := &Report{Game: spec.Name}
+	for _, r := range reps {
+		total.Games += r.Games
+		total.Steps += r.Steps
+		total.Wins += r.Wins
+		total.Truncated += r.Truncated
+		total.Hidden += r.Hidden
+		total.Determined += r.Determined
+		total.Failures = append(total.Failures, r.Failures...)
+	}
+	if len(total.Failures) > opts.MaxFailures {
+		total.Failures = total.Failures[:opts.MaxFailures]
+	}
+	return total, nil
 }
 
 // names checks that every action id has a name that parses back to it

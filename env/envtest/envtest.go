@@ -3,6 +3,8 @@
 package envtest
 
 import (
+	"context"
+	"runtime"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -25,7 +27,7 @@ func Check(t testing.TB, game string) *check.Report {
 	if testing.Short() {
 		games = ShortGames
 	}
-	rep, err := check.Run(game, check.Options{Games: games})
+	rep, err := check.Run(context.Background(), game, check.Options{Games: games, Workers: runtime.GOMAXPROCS(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
