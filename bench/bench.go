@@ -20,12 +20,12 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/stats"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultAgents are the agents measured when Config.Agents is empty.
@@ -253,7 +253,6 @@ type job struct {
 type done struct {
 	index int
 	ep    Episode
-	err   error
 }
 
 // Run plays the benchmark cfg describes and returns its result. It stops
@@ -282,64 +281,62 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Episodes:   make([]Episode, total),
 	}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	g, ctx := errgroup.WithContext(ctx)
 	jobs := make(chan job)
 	results := make(chan done)
-	var wg sync.WaitGroup
 	for range res.Workers {
-		wg.Go(func() {
+		g.Go(func() error {
 			for j := range jobs {
 				ep, err := play(ctx, cfg, makers[j.agent], j)
-				results <- done{index: j.index, ep: ep, err: err}
+				if err != nil {
+					return err
+				}
+				select {
+				case results <- done{index: j.index, ep: ep}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
+			return nil
 		})
 	}
 	// Feed the jobs deal by deal, so that every game and agent advances
 	// together and the progress bar's estimate is fair from the start.
-	go func() {
+	g.Go(func() error {
 		defer close(jobs)
 		for d := range nD {
-			for gi, g := range cfg.Games {
+			for gi, gm := range cfg.Games {
 				for ai, a := range cfg.Agents {
-					j := job{index: (gi*nA+ai)*nD + d, game: g, agent: a, seed: cfg.SeedStart + uint64(d)}
+					j := job{index: (gi*nA+ai)*nD + d, game: gm, agent: a, seed: cfg.SeedStart + uint64(d)}
 					select {
 					case jobs <- j:
 					case <-ctx.Done():
-						return
+						return ctx.Err()
 					}
 				}
 			}
 		}
-	}()
+		return nil
+	})
+	waited := make(chan error, 1)
 	go func() {
-		wg.Wait()
+		waited <- g.Wait()
 		close(results)
 	}()
-
-	var firstErr error
+	// Results are collected here, in one goroutine, so that Progress is
+	// called in order.
 	n := 0
 	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = r.err
-				cancel()
-			}
-			continue
-		}
 		res.Episodes[r.index] = r.ep
 		n++
-		if cfg.Progress != nil && firstErr == nil {
+		if cfg.Progress != nil {
 			cfg.Progress(n, total)
 		}
 	}
-	if firstErr != nil {
+	if err := <-waited; err != nil {
 		// The first error is the cause; the ones after it are the
 		// cancellation it triggered.
-		return nil, fmt.Errorf("bench: %w", firstErr)
-	}
-	if n != total {
-		return nil, fmt.Errorf("bench: %w", context.Cause(ctx))
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	res.Summaries = summarize(res)
 	res.Elapsed = time.Since(start)
