@@ -5,6 +5,7 @@ package envtest
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -125,5 +126,40 @@ func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64)
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// Mask returns g's legal actions.
+func Mask(g env.Game) env.Mask {
+	m := env.NewMask(g.Spec().Actions)
+	g.Legal(&m)
+	return m
+}
+
+// IsLegal reports whether the named move is legal, failing t unless the
+// mask and the rules' own check agree.
+func IsLegal(t testing.TB, g env.Game, move string) bool {
+	t.Helper()
+	a := Action(t, g, move)
+	m := Mask(g)
+	why := g.Explain(a)
+	if m.Has(a) != (why == nil) {
+		t.Fatalf("%s: the mask says %v, the rules' check says %v", move, m.Has(a), why)
+	}
+	return why == nil
+}
+
+// Refused fails t unless both the mask and the rules' own check refuse the
+// named move, the check with a message containing want.
+func Refused(t testing.TB, g env.Game, move, want string) {
+	t.Helper()
+	a := Action(t, g, move)
+	m := Mask(g)
+	err := g.Explain(a)
+	if m.Has(a) || err == nil {
+		t.Fatalf("%s accepted (in the mask: %v, the rules' check: %v)", move, m.Has(a), err)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("%s refused with %q, want it to mention %q", move, err, want)
 	}
 }
