@@ -3,6 +3,7 @@
 package envtest
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"strings"
@@ -162,4 +163,63 @@ func Refused(t testing.TB, g env.Game, move, want string) {
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("%s refused with %q, want it to mention %q", move, err, want)
 	}
+}
+
+// FuzzPlay is the body of every game's action-sequence fuzz target: the
+// fuzzer chooses a deal and bytes, each byte picks one of the legal actions
+// (check.Sequence), and every property of the checker must hold at every
+// step.
+func FuzzPlay(f *testing.F, game string) {
+	f.Add(uint64(0), []byte{})
+	f.Add(uint64(1), []byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add(uint64(2), bytes.Repeat([]byte{255, 0, 17}, 100))
+	f.Add(uint64(1_000_003), bytes.Repeat([]byte{3}, 400))
+	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
+		rep, err := check.Sequence(game, seed, data, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Err(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzMoveNames is the body of every game's move-name fuzz target: parsing
+// any text never panics, every id a move parses to is in the action space,
+// and each id's name parses back to that id alone.
+func FuzzMoveNames(f *testing.F, game string) {
+	g, err := env.NewGame(game)
+	if err != nil {
+		f.Fatal(err)
+	}
+	n := g.Spec().Actions
+	for a := 0; a < n; a += max(1, n/40) {
+		f.Add(g.ActionString(a))
+	}
+	for _, s := range []string{"", " ", ">", "1>", ">F", "99>99", "-1>F", "swap", "0>0", "\x00", "ⅻ>F", "1 > f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ids, err := g.ParseActions(s)
+		if err != nil {
+			if len(ids) != 0 {
+				t.Errorf("ParseActions(%q) failed with ids %v", s, ids)
+			}
+			return
+		}
+		if len(ids) == 0 {
+			t.Fatalf("ParseActions(%q) accepted a move of no action", s)
+		}
+		for _, a := range ids {
+			if a < 0 || a >= n {
+				t.Fatalf("ParseActions(%q) gave action %d outside 0..%d", s, a, n-1)
+			}
+			name := g.ActionString(a)
+			back, err := g.ParseActions(name)
+			if err != nil || len(back) != 1 || back[0] != a {
+				t.Fatalf("ParseActions(%q) gave %d, named %q, which parses to %v (%v)", s, a, name, back, err)
+			}
+		}
+	})
 }

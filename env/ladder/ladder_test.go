@@ -626,3 +626,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "ladder") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "ladder") }

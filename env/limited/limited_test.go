@@ -578,3 +578,6 @@ func TestRender(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "limited") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "limited") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "limited") }

@@ -623,3 +623,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "royalparade") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "royalparade") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "royalparade") }
