@@ -230,3 +230,48 @@ func LayoutOf(g Game) (Layouter, bool) {
 	l, ok := g.(Layouter)
 	return l, ok
 }
+
+// FoundationPos returns the index (0..7, in the observation's order) of the
+// foundation of f that card c goes onto, or -1 when none takes it: for
+// ActionSpots of the games with two ascending foundations per suit.
+func FoundationPos(f *cards.Foundations, c cards.Card) int {
+	if !c.Valid() {
+		return -1
+	}
+	s, r := 2*int(c.Suit()), uint8(c.Rank())
+	switch r - 1 {
+	case f[s]:
+		return s
+	case f[s+1]:
+		return s + 1
+	}
+	return -1
+}
+
+// Foundations adds the eight foundations of f as place "F" (positions 0..7
+// in the observation's order), one card wide each, from (x, y) rightwards,
+// an empty one labelled with its suit.
+func (t *Table) Foundations(x, y float64, f *cards.Foundations) {
+	for i := range 8 {
+		t.Pile(x+float64(i), y, f.Top(i), int(f[i]), "F", i, SuitLabels[i/2])
+	}
+}
+
+// SuitLabels are the suit symbols, in suit order, for labels.
+var SuitLabels = [cards.NumSuits]string{"♣", "♦", "♥", "♠"}
+
+// PlaceNames holds "1".."32", the names of numbered places, so layouts name
+// places without allocating: PlaceNames[i] is the name of place i+1.
+var PlaceNames = func() (s [32]string) {
+	for i := range s {
+		s[i] = itoa(i + 1)
+	}
+	return
+}()
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

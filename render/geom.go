@@ -24,17 +24,17 @@ const (
 
 // geom turns table units into pixels for one table size and scale.
 type geom struct {
-	s               float64
-	uw, uh          float64 // a unit in pixels
-	cardW, cardH    float64
-	radius          float64
-	ox, oy          float64 // where unit (0, 0) lies
-	w, h            int     // the picture's size
-	indexSize       float64 // font size of a card's index
-	pipSize         float64 // size of the index's suit pip
-	bigPip          float64 // size of the big pip
-	labelSize       float64 // font size of a slot label
-	badgeSize       float64 // font size of a pile's count
+	s            float64
+	uw, uh       float64 // a unit in pixels
+	cardW, cardH float64
+	radius       float64
+	ox, oy       float64 // where unit (0, 0) lies
+	w, h         int     // the picture's size
+	indexSize    float64 // font size of a card's index
+	pipSize      float64 // size of the index's suit pip
+	bigPip       float64 // size of the big pip
+	labelSize    float64 // font size of a slot label
+	badgeSize    float64 // font size of a pile's count
 }
 
 // newGeom lays a table of width × height units out at the given scale.

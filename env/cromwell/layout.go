@@ -1,11 +1,6 @@
 package cromwell
 
-import (
-	"strconv"
-
-	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/env/cards"
-)
+import "github.com/patience-gym/patience/env"
 
 // The table: the eight foundations along the top with the swap's state
 // beside them, then the 26 fans in two rows of 13, each fan a column of
@@ -22,10 +17,7 @@ const (
 var _ env.Layouter = (*Game)(nil)
 
 // fanPlace names fan f (0-based) as moves do: "1".."26".
-func fanPlace(f int) string { return strconv.Itoa(f + 1) }
-
-// suitLabels print an empty foundation's suit.
-var suitLabels = [cards.NumSuits]string{"♣", "♦", "♥", "♠"}
+func fanPlace(f int) string { return env.PlaceNames[f] }
 
 // Layout describes the table (see env.Layouter): foundations as place "F"
 // (positions 0..7 in the observation's order), fans as places "1".."26"
@@ -34,11 +26,7 @@ var suitLabels = [cards.NumSuits]string{"♣", "♦", "♥", "♠"}
 // Picked.
 func (g *Game) Layout(t *env.Table) {
 	t.Reset(layoutWidth, layoutHeight)
-	for i := range Foundations {
-		s := i / 2
-		top := g.found.Top(i)
-		t.Pile(float64(i), 0, top, int(g.found[i]), "F", i, suitLabels[s])
-	}
+	t.Foundations(0, 0, &g.found)
 	var swap string
 	strong := false
 	switch g.swap {
@@ -51,7 +39,7 @@ func (g *Game) Layout(t *env.Table) {
 	default:
 		swap = "swap unused"
 	}
-	t.Text(8.3, 0.18, 4.6, 0.3, "Cromwell", env.AlignRight, true)
+	t.Text(8.3, 0.14, 4.6, 0.34, "Cromwell", env.AlignRight, false)
 	t.Text(8.3, 0.52, 4.6, 0.26, swap, env.AlignRight, strong)
 	for f := range NumFans {
 		x := float64(f % 13)
@@ -86,14 +74,7 @@ func (g *Game) ActionSpots(a int) (from, to env.Spot) {
 	case ActFoundation:
 		to = env.Whole("F")
 		if n := g.n[x]; n > 0 {
-			c := g.fans[x][n-1]
-			s, r := 2*int(c.Suit()), uint8(c.Rank())
-			switch r - 1 {
-			case g.found[s]:
-				to.Pos = s
-			case g.found[s+1]:
-				to.Pos = s + 1
-			}
+			to.Pos = env.FoundationPos(&g.found, g.fans[x][n-1])
 		}
 		return env.Whole(fanPlace(x)), to
 	case ActMove:
