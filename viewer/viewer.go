@@ -238,11 +238,11 @@ const pageHTML = `<!doctype html>
 <main>
 <div id="board"></div>
 <div class="controls">
-<button id="first" title="first step (Home)">⏮</button>
+<button id="first" title="first step (Home)">|◀</button>
 <button id="prev" title="previous step (←)">◀</button>
 <button id="play" title="play or pause (space)">▶ play</button>
 <button id="next" title="next step (→)">▶</button>
-<button id="last" title="last step (End)">⏭</button>
+<button id="last" title="last step (End)">▶|</button>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="stepno"></span>
 </div>

@@ -153,37 +153,36 @@ var pageTmpl = template.Must(template.New("play").Parse(`<!doctype html>
         sel = null; light(); say("");
         return;
       }
-      // Not a legal destination: let the rules say why, then choose anew.
+      // Not a legal destination: let the rules say why.
       const from = sel.kind === "from" ? { place: sel.place, pos: sel.pos } : { place: place, pos: pos };
       const to = sel.kind === "from" ? { place: place, pos: pos } : { place: sel.place, pos: sel.pos };
-      const again = { place: place, pos: pos };
-      post("/api/move", { from: from, to: to }).then((ok) => { if (!ok) choose(again.place, again.pos, true); });
+      post("/api/move", { from: from, to: to });
       return;
     }
-    choose(place, pos, false);
+    choose(place, pos);
   }
-  function choose(place, pos, quiet) {
+  function choose(place, pos) {
     const fwd = state.moves.filter((m) => matches(m.from, place, pos));
     if (fwd.length > 0) {
       const direct = fwd.filter((m) => !m.to);
       if (direct.length === fwd.length && direct.length === 1) {
-        if (!quiet) post("/api/move", { action: direct[0].id });
+        post("/api/move", { action: direct[0].id });
         return;
       }
       const whole = fwd.every((m) => m.from.pos < 0);
       sel = { kind: "from", place: place, pos: pos, whole: whole, moves: fwd.filter((m) => m.to) };
       light();
-      if (!quiet) say(fwd.map((m) => m.name).join("  ·  "));
+      say(fwd.map((m) => m.name).join("  ·  "));
       return;
     }
     const back = state.moves.filter((m) => matches(m.to, place, pos) && m.from);
     if (back.length > 0) {
       sel = { kind: "to", place: place, pos: pos, whole: true, moves: back };
       light();
-      if (!quiet) say(back.map((m) => m.name).join("  ·  "));
+      say(back.map((m) => m.name).join("  ·  "));
       return;
     }
-    if (!quiet) say(state.end ? state.end : "No legal move starts there.", false);
+    say(state.end ? state.end : "No legal move starts there.", false);
   }
   $("board").addEventListener("click", (ev) => {
     const g = ev.target.closest && ev.target.closest("g.pl");
