@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,7 @@ type Recorder struct {
 	frames []Frame
 	prev   env.Table
 	cur    env.Table
+	after  *env.Env // the position after the last added action
 	err    error
 }
 
@@ -72,12 +74,49 @@ func (r *Recorder) Add(e *env.Env, action int) {
 	reward, _, _, err := c.Advance(action)
 	if err != nil {
 		reward = 0
+		c = nil
 	}
 	r.add(e, action, reward)
+	r.after = c
 }
 
 // Finish records e's final position.
-func (r *Recorder) Finish(e *env.Env) { r.add(e, -1, 0) }
+func (r *Recorder) Finish(e *env.Env) {
+	r.add(e, -1, 0)
+	r.after = nil
+}
+
+// FinishAfterLast records, as the final position, the position the last
+// added action led to (for callers that see the positions before each step
+// only). It does nothing when no action was added or the last one was
+// refused.
+func (r *Recorder) FinishAfterLast() {
+	if r.after != nil {
+		r.Finish(r.after)
+	}
+}
+
+// WriteFile writes the page to path, through a temporary file renamed when
+// complete.
+func (r *Recorder) WriteFile(path string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("viewer: %w", err)
+	}
+	err = r.WriteHTML(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("viewer: write %s: %w", path, err)
+	}
+	return nil
+}
 
 // Len returns the number of positions recorded.
 func (r *Recorder) Len() int { return len(r.frames) }

@@ -21,6 +21,7 @@ import (
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/stats"
+	"github.com/patience-gym/patience/viewer"
 )
 
 // shardFlag is --shard i/n.
@@ -410,6 +411,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		"flags or episode summary differ from the environment's. Exit code 1 on any difference.", stderr)
 	k := fs.Int64("episode", 0, "the episode_index to replay")
 	quiet := fs.Bool("quiet", false, "do not render the steps; report only the differences and the result")
+	html := fs.String("html", "", "also write the episode to this HTML file (a viewer with the table at every step)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -422,13 +424,27 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var rec *viewer.Recorder
+	if *html != "" {
+		rec = viewer.NewRecorder(fmt.Sprintf("%s, episode %d (deal %d), %s agent", meta.GameTitle, *k, meta.SeedStart+*k, meta.Agent))
+	}
 	diffs, err := datasets.Replay(meta, *k, ep, steps, func(e *env.Env, s *datasets.Step) {
 		if !*quiet {
 			fmt.Fprintf(stdout, "%s\nstep %d: %s (action %d)\n\n", e.Render(), s.Step, s.ActionName, s.Action)
 		}
+		if rec != nil {
+			rec.Add(e, int(s.Action))
+		}
 	})
 	if err != nil {
 		return err
+	}
+	if rec != nil {
+		rec.FinishAfterLast()
+		if err := rec.WriteFile(*html); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *html)
 	}
 	if !*quiet {
 		fmt.Fprintf(stdout, "%s\n", replayEnd(meta, *k, steps))

@@ -12,6 +12,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/check"
+	"github.com/patience-gym/patience/viewer"
 )
 
 func cmdList(args []string, stdout, stderr io.Writer) error {
@@ -68,6 +69,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&seed, "seed", "the deal number")
 	fs.Var(&agentSeed, "agent-seed", "the agent's seed (default: the deal number)")
 	render := fs.Bool("render", false, "print the board and the move at every step")
+	html := fs.String("html", "", "write the episode to this HTML file (a viewer with the table at every step)")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
 	mkAgent := agentFlags(fs)
 	pos, err := parse(fs, args)
@@ -85,15 +87,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if !agentSeed.set {
 		agentSeed.v = seed.v
 	}
+	var rec *viewer.Recorder
+	if *html != "" {
+		rec = viewer.NewRecorder(fmt.Sprintf("%s, deal %d, %s agent", e.Spec().Title, seed.v, agent.Name()))
+	}
 	start := time.Now()
 	res, err := agents.Play(e, agent, seed.v, agentSeed.v, func(e *env.Env, a int) bool {
 		if *render {
 			fmt.Fprintf(stdout, "%s\nstep %d: %s\n\n", e.Render(), e.Steps()+1, e.ActionString(a))
 		}
+		if rec != nil {
+			rec.Add(e, a)
+		}
 		return true
 	})
 	if err != nil {
 		return err
+	}
+	if rec != nil {
+		rec.Finish(e)
+		if err := rec.WriteFile(*html); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *html)
 	}
 	fmt.Fprintf(stdout, "%s\n", e.Render())
 	fmt.Fprintln(stdout, resultLine(e, agent, res, time.Since(start)))

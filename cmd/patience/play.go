@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/web"
 )
 
 const playHelp = `Type a move by its name, as listed under "Moves" (for example 7>F or 7>12).
@@ -25,10 +29,12 @@ func cmdPlay(args []string, stdout, stderr io.Writer) error {
 
 // playWith is the play command reading moves from in.
 func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "GAME [--seed N]", "Play a deal yourself in the terminal: type moves by name; `help` lists the commands.", stderr)
+	fs := newFlags("play", "GAME [--seed N] [--web [--port P]]", "Play a deal yourself in the terminal: type moves by name; `help` lists the commands.\nWith --web, play it in the browser instead.", stderr)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "the deal number")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
+	inBrowser := fs.Bool("web", false, "play in the browser: serve the game on 127.0.0.1 and print its address")
+	port := fs.Int("port", 0, "with --web, the port to serve on (0 = any free port)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -38,6 +44,11 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	e.Reset(seed.v)
+	if *inBrowser {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return web.Run(ctx, e, *port, stdout)
+	}
 	var history []*env.Env
 	sc := bufio.NewScanner(in)
 	fmt.Fprintf(stdout, "%s, deal %d. Type `help` for the commands.\n", e.Spec().Title, seed.v)
