@@ -14,7 +14,7 @@ export async function open(allowed) {
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
     ],
   });
-  const context = await browser.newContext({ viewport: { width: 1100, height: 1000 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 640 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
   await page.route("**/*", (route) => {
