@@ -374,3 +374,25 @@ func TestMoved(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRGB measures one rgb_array frame of each game.
+func BenchmarkRGB(b *testing.B) {
+	for _, name := range env.Names() {
+		b.Run(name, func(b *testing.B) {
+			e, _ := env.Make(name, env.Options{})
+			e.Reset(3)
+			c, err := render.NewGameCanvas(name, render.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			w, h := c.Size()
+			frame := make([]byte, w*h*3)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.EnvRGB(e, frame); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
