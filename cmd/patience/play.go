@@ -9,6 +9,7 @@ import (
 
 	"github.com/patience-gym/patience/docs/rules"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/web"
 )
 
 const playHelp = `Type a move by its name, as listed under "Moves" (for example 7>F or 7>12).
@@ -23,10 +24,11 @@ Commands:
 
 var playCmd = &command{
 	name:    "play",
-	args:    "GAME [--seed N]",
-	summary: "play a game yourself in the terminal",
-	long:    "Play a deal yourself in the terminal: type moves by name; `help` lists the commands, `rules` the rules.",
-	run:     runPlay,
+	args:    "GAME [--seed N] [--web [--port P]]",
+	summary: "play a game yourself in the terminal, or in the browser with --web",
+	long: "Play a deal yourself in the terminal: type moves by name; `help` lists the commands, `rules` the rules.\n" +
+		"With --web, play it in the browser instead: click a card, then one of the places that light up.",
+	run: runPlay,
 }
 
 // lines reads in line by line in a goroutine, so that the reader can stop
@@ -53,6 +55,8 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "the deal number ("+seedRange+")")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
+	inBrowser := fs.Bool("web", false, "play in the browser: serve the game on 127.0.0.1 and print its address")
+	port := fs.Int("port", 0, "with --web, the port to serve on (0 = any free port)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -62,6 +66,9 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	e.Reset(seed.v)
+	if *inBrowser {
+		return web.Run(ctx, e, *port, stdout)
+	}
 	var history []*env.Env
 	input := lines(ctx, inv.stdin)
 	fmt.Fprintf(stdout, "%s, deal %d. Type `help` for the commands.\n", e.Spec().Title, seed.v)

@@ -8,11 +8,12 @@ import (
 
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/viewer"
 )
 
 var replayCmd = &command{
 	name:    "replay",
-	args:    "PATH [--episode K] [--quiet]",
+	args:    "PATH [--episode K] [--quiet] [--html FILE]",
 	summary: "re-play a recorded episode through the game; exit 1 if a row differs",
 	long: `Re-deals episode K of a dataset (a directory, or a steps or episodes file), plays its recorded actions
 through the environment, renders every step, and reports every row whose recorded observation, mask,
@@ -24,6 +25,7 @@ func runReplay(ctx context.Context, inv *invocation, args []string) error {
 	fs := inv.flags()
 	k := fs.Int64("episode", -1, "the episode_index to replay (default: the first episode of PATH)")
 	quiet := fs.Bool("quiet", false, "do not render the steps; report only the differences and the result")
+	html := fs.String("html", "", "also write the episode to this HTML file (a viewer with the table at every step)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -48,13 +50,27 @@ func runReplay(ctx context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	meta := rec.Meta
+	var page *viewer.Recorder
+	if *html != "" {
+		page = viewer.NewRecorder(fmt.Sprintf("%s, episode %d (deal %d), %s agent", meta.GameTitle, *k, meta.SeedStart+*k, meta.Agent))
+	}
 	replayed, err := datasets.Replay(meta, *k, rec.Row, rec.Steps, func(e *env.Env, s *datasets.Step) {
 		if !*quiet {
 			fmt.Fprintf(inv.stdout, "%s\nstep %d: %s (action %d)\n\n", e.Render(), s.Step, s.ActionName, s.Action)
 		}
+		if page != nil {
+			page.Add(e, int(s.Action))
+		}
 	})
 	if err != nil {
 		return err
+	}
+	if page != nil {
+		page.FinishAfterLast()
+		if err := page.WriteFile(*html); err != nil {
+			return err
+		}
+		fmt.Fprintf(inv.stdout, "wrote %s\n", *html)
 	}
 	if !*quiet {
 		fmt.Fprintf(inv.stdout, "%s\n", replayed.End.Render())
