@@ -53,9 +53,11 @@
 //     cards of a few deals.
 //  7. Write its rules page, docs/rules/<game>.md; the docs/rules tests
 //     check that its move examples parse.
+//  8. For pictures, implement Layouter in layout.go: where each card a
+//     player sees lies; the render tests check every game that has one.
 //
-// The command line, the datasets, the agents, the benchmark and the Python
-// package then offer the game with nothing more to change.
+// The command line, the datasets, the agents, the benchmark, the pictures
+// and the Python package then offer the game with nothing more to change.
 package env
 
 import (
