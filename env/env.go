@@ -381,6 +381,26 @@ func (e *Env) Class() string {
 	return e.cls.Class()
 }
 
+// EndMessage announces to a player how the episode ended ("You won in 87
+// moves!"), or returns "" while it runs. The terminal, the browser game and
+// the episode viewer all say it this way.
+func (e *Env) EndMessage() string {
+	info := e.Info()
+	class := ""
+	if info.Class != "" {
+		class = " (" + info.Class + ")"
+	}
+	switch info.Outcome {
+	case Won:
+		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
+	case Lost:
+		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
+	case Truncated:
+		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.maxSteps, class, info.Progress, info.Cards)
+	}
+	return ""
+}
+
 // Done reports whether the episode ended (terminated or truncated).
 func (e *Env) Done() bool { return e.started && e.outcome != Running }
 

@@ -176,22 +176,13 @@ func (r *Recorder) add(e *env.Env, action int, reward float64) {
 	r.prev, r.cur = r.cur, r.prev
 }
 
-// Status says where an episode stands, in words.
+// Status says where an episode stands, in words: its end as the terminal
+// announces it, or how many moves it offers while it runs.
 func Status(e *env.Env) string {
-	info := e.Info()
-	class := ""
-	if info.Class != "" {
-		class = " (" + info.Class + ")"
+	if e.Done() {
+		return e.EndMessage()
 	}
-	switch info.Outcome {
-	case env.Won:
-		return fmt.Sprintf("won%s in %d moves", class, info.Steps)
-	case env.Lost:
-		return fmt.Sprintf("lost%s: no legal move is left, %d of %d cards placed", class, info.Progress, info.Cards)
-	case env.Truncated:
-		return fmt.Sprintf("stopped at the step limit of %d%s, %d of %d cards placed", e.MaxSteps(), class, info.Progress, info.Cards)
-	}
-	return fmt.Sprintf("running: %d legal moves", info.Legal)
+	return fmt.Sprintf("running: %d legal moves", e.Info().Legal)
 }
 
 // WriteHTML writes the page.

@@ -153,7 +153,7 @@ func (s *Server) snapshot() State {
 		Cards:    info.Cards,
 		Outcome:  info.Outcome.String(),
 		Class:    info.Class,
-		End:      EndMessage(e),
+		End:      e.EndMessage(),
 		CanUndo:  len(s.history) > 0,
 		Moves:    []Move{},
 	}
@@ -177,25 +177,6 @@ func (s *Server) snapshot() State {
 		}
 	}
 	return st
-}
-
-// EndMessage announces how the game ended, in the terminal's words, or
-// returns "" while it runs.
-func EndMessage(e *env.Env) string {
-	info := e.Info()
-	class := ""
-	if info.Class != "" {
-		class = " (" + info.Class + ")"
-	}
-	switch info.Outcome {
-	case env.Won:
-		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
-	case env.Lost:
-		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
-	case env.Truncated:
-		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.MaxSteps(), class, info.Progress, info.Cards)
-	}
-	return ""
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -79,7 +79,7 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 			info := e.Info()
 			fmt.Fprintf(stdout, "Step %d/%d   placed %d/%d\n", info.Steps, e.MaxSteps(), info.Progress, info.Cards)
 			if e.Done() {
-				fmt.Fprintln(stdout, endMessage(e))
+				fmt.Fprintln(stdout, e.EndMessage())
 				fmt.Fprintln(stdout, "Type `undo`, `restart` or `quit`.")
 			} else {
 				fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
@@ -193,22 +193,4 @@ func moveList(e *env.Env) []string {
 		out = append(out, g...)
 	}
 	return out
-}
-
-// endMessage says how the episode ended.
-func endMessage(e *env.Env) string {
-	info := e.Info()
-	class := ""
-	if info.Class != "" {
-		class = " (" + info.Class + ")"
-	}
-	switch info.Outcome {
-	case env.Won:
-		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
-	case env.Lost:
-		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
-	case env.Truncated:
-		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.MaxSteps(), class, info.Progress, info.Cards)
-	}
-	return ""
 }
