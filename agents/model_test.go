@@ -21,6 +21,14 @@ import (
 // weights drawn from seed, large enough that ReLUs cut and logits differ.
 func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model {
 	t.Helper()
+	m, err := newRandomModel(spec, hidden, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*Model, error) {
 	rng := cards.NewRand(seed)
 	widths := append(append([]int{spec.OneHotLen()}, hidden...), spec.Actions)
 	var ws, bs [][]float32
@@ -37,12 +45,8 @@ func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model
 		}
 		ws, bs = append(ws, w), append(bs, b)
 	}
-	m, err := NewModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
+	return NewModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
 		Actions: spec.Actions, Hidden: hidden, Command: "randomModel (test)"}, ws, bs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // encode returns m as a file's bytes.

@@ -189,6 +189,22 @@ func agentHelp() string {
 		"; `patience agents` lists their settings"
 }
 
+// modelHelp is the --model flag's help text.
+const modelHelp = "the policy model file of the agent (policy, or mc and uct to guide their search): " +
+	"short for the agent setting model=FILE; {game} stands for the game's name (default for policy: models/{game}.safetensors)"
+
+// withModel adds the --model flag's value to an agent string as its model
+// setting.
+func withModel(agent, model string) string {
+	switch {
+	case model == "":
+		return agent
+	case strings.Contains(agent, ":"):
+		return agent + ",model=" + model
+	}
+	return agent + ":model=" + model
+}
+
 // parseAgent reads an --agent value.
 func parseAgent(s string) (*agents.Factory, error) {
 	f, err := agents.Parse(s)
