@@ -124,11 +124,11 @@ func newMC(s *Settings) (Agent, error) {
 	o := MCOptions{
 		Rollouts:     s.Int("rollouts", DefaultRollouts, "rollouts (sampled worlds) per move, each candidate played in every one"),
 		RolloutSteps: s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout"),
-		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation"),
+		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation (with a model: see prior)"),
 		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a model is given)"),
 		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
 	}
-	g := readGuide(s)
+	g := readGuide(s, "the candidate moves")
 	if _, given := s.lookupGiven("policy"); g.on() && !given {
 		o.Policy = "model"
 	}

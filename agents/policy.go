@@ -172,11 +172,12 @@ type guide struct {
 }
 
 // readGuide reads the model, prior and temperature settings of a search
-// agent. The prior and the temperature need a model.
-func readGuide(s *Settings) guide {
+// agent; ranked says what the prior ranks. The prior and the temperature
+// need a model.
+func readGuide(s *Settings, ranked string) guide {
 	g := guide{model: modelRef{pattern: s.String("model", "",
-		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank the candidate moves; empty: no network")}}
-	g.prior = s.Float("prior", 1, "with a model: weight, in cards per nat, of the network's log-probability added to the one-step evaluation to rank candidate moves (0: evaluation only; inf: network only)")
+		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank "+ranked+"; empty: no network")}}
+	g.prior = s.Float("prior", 1, "with a model: weight, in cards per nat, of the network's log-probability added to the one-step evaluation to rank "+ranked+" (0: evaluation only; inf: network only)")
 	g.temperature = s.Float("temperature", 1, "with a model: softmax temperature of the network's rollout moves (0: argmax)")
 	if g.model.pattern == "" {
 		for _, k := range []string{"prior", "temperature"} {

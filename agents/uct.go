@@ -67,7 +67,7 @@ func newUCT(s *Settings) (Agent, error) {
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
 		Exploration:  s.Float("exploration", DefaultExploration, "UCB1 exploration constant"),
 	}
-	g := readGuide(s)
+	g := readGuide(s, "the root's moves for their first visits")
 	if o.Iterations <= 0 || o.RolloutSteps <= 0 {
 		s.Errorf("iterations and rollout-steps must be positive")
 	}

@@ -35,7 +35,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	stdout, stderr := inv.stdout, inv.stderr
 	fs := inv.flags()
 	gamesFlag := fs.String("games", "all", "the games, comma-separated, or all")
-	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all: "+joinNames(agents.Names()))
+	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all (every agent that can play the games with its defaults): "+joinNames(agents.Names()))
 	deals := fs.Int("deals", 100, "deals per game (every agent plays the same ones)")
 	start := seedFlag{v: bench.DefaultSeedStart}
 	fs.Var(&start, "seed-start", "first deal number; agents are seeded with the deal number ("+seedRange+")")
@@ -60,7 +60,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if cfg.Games, err = gameList(*gamesFlag); err != nil {
 		return err
 	}
-	if cfg.Agents, err = agentList(*agentsFlag); err != nil {
+	if cfg.Agents, err = agentList(*agentsFlag, cfg.Games); err != nil {
 		return err
 	}
 	if err := checkBenchConfig(cfg, *csvPath, *jsonPath, *plotPath); err != nil {

@@ -154,11 +154,25 @@ func gameList(s string) ([]string, error) {
 // agentList reads a list of agent strings separated by commas, where the
 // settings of one agent are separated by commas too: an item with "=" and
 // no ":" before it continues the agent before it ("mc:rollouts=8,width=4,
-// uct" is two agents). "all" is every registered agent with its defaults.
-func agentList(s string) ([]string, error) {
+// uct" is two agents). "all" is every registered agent with its defaults
+// that can play all of games: the policy agent only when every game has its
+// model in the default place.
+func agentList(s string, games []string) ([]string, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
-		return agents.Names(), nil
+		var out []string
+	next:
+		for _, name := range agents.Names() {
+			for _, g := range games {
+				a, err := agents.New(name)
+				spec, _ := env.Lookup(g)
+				if err != nil || spec == nil || agents.Prepare(a, spec) != nil {
+					continue next
+				}
+			}
+			out = append(out, name)
+		}
+		return out, nil
 	}
 	var out []string
 	for _, item := range items {

@@ -3,8 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
 )
 
 // goldenModel is the small random Four Quarters policy of the agents tests,
@@ -63,5 +67,28 @@ func TestPolicyModelErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ds")); err == nil {
 		t.Error("generate created the dataset directory of an agent that cannot play")
+	}
+}
+
+// TestAllAgentsAreThoseThatCanPlay: --agents all lists the policy agent only
+// when every game has its model in the default place, so that a fresh clone
+// benches "all" without models.
+func TestAllAgentsAreThoseThatCanPlay(t *testing.T) {
+	games := []string{"limited", "fifteen"}
+	list, err := agentList("all", games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := true
+	for _, g := range games {
+		spec, _ := env.Lookup(g)
+		a, _ := agents.New("policy")
+		ready = ready && agents.Prepare(a, spec) == nil
+	}
+	for _, name := range agents.Names() {
+		want := name != "policy" || ready
+		if slices.Contains(list, name) != want {
+			t.Errorf("agents all = %v: %s listed %v, want %v", list, name, !want, want)
+		}
 	}
 }
