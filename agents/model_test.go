@@ -625,3 +625,38 @@ func BenchmarkForward(b *testing.B) {
 		})
 	}
 }
+
+// FuzzDecodeModel: no file, however broken, panics the reader; whatever it
+// accepts writes back and reads again to the same model.
+func FuzzDecodeModel(f *testing.F) {
+	spec := mustSpec(f, goldenGame)
+	good := encode(f, randomModel(f, spec, []int{2}, 1))
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(rawBytes([]byte(`{"__metadata__":{"format":"patience-policy"}}`), nil))
+	f.Add(rawBytes([]byte(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`), make([]byte, 4)))
+	if golden, err := os.ReadFile("testdata/golden_policy.safetensors"); err == nil {
+		f.Add(golden)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeModel(data, "fuzz")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "model fuzz: ") {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		again, err := DecodeModel(encode(t, m), "again")
+		if err != nil || !slices.Equal(again.w0t, m.w0t) || fmt.Sprint(again.Meta()) != fmt.Sprint(m.Meta()) {
+			t.Fatalf("an accepted file does not round-trip: %v", err)
+		}
+		if m.Check(spec) == nil {
+			n, err := m.NewNet(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs, _ := observations(t, goldenGame, 1, 1)
+			n.Logits(obs[0])
+		}
+	})
+}
