@@ -156,13 +156,17 @@ func gameList(s string) ([]string, error) {
 // no ":" before it continues the agent before it ("mc:rollouts=8,width=4,
 // uct" is two agents). "all" is every registered agent with its defaults
 // that can play all of games: the policy agent only when every game has its
-// model in the default place.
-func agentList(s string, games []string) ([]string, error) {
+// model. policyModel, if not "", is the model of the policy agents that do
+// not name one (bench --model).
+func agentList(s string, games []string, policyModel string) ([]string, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
 		var out []string
 	next:
 		for _, name := range agents.Names() {
+			if name == "policy" {
+				name = withModel(name, policyModel)
+			}
 			for _, g := range games {
 				a, err := agents.New(name)
 				spec, _ := env.Lookup(g)
@@ -189,10 +193,21 @@ func agentList(s string, games []string) ([]string, error) {
 	if len(out) == 0 {
 		return nil, usagef("the list of agents is empty (name agents, comma-separated, or all)")
 	}
-	for _, a := range out {
-		if _, err := agents.Parse(a); err != nil {
+	used := false
+	for i, a := range out {
+		f, err := agents.Parse(a)
+		if err != nil {
 			return nil, usageError{err}
 		}
+		if policyModel != "" && f.Name() == "policy" && !strings.Contains(strings.ReplaceAll(f.Label(), ":", ","), ",model=") {
+			out[i], used = withModel(a, policyModel), true
+			if _, err := agents.Parse(out[i]); err != nil {
+				return nil, usageError{err}
+			}
+		}
+	}
+	if policyModel != "" && !used {
+		return nil, usagef("--model %s: no policy agent in --agents goes without a model of its own", policyModel)
 	}
 	return out, nil
 }

@@ -28,6 +28,14 @@ func TestPolicyAgentInRunBenchGenerate(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "| policy:model="+goldenModel+" | 3 |") {
 		t.Fatalf("bench: exit %d\n%s\n%s", code, out, errs)
 	}
+	code, out, errs = runCLI(t, "bench", "--games", "fourquarters", "--agents", "all", "--model", goldenModel, "--deals", "2", "--seed-start", "0")
+	if code != 0 || !strings.Contains(out, "| policy:model="+goldenModel+" | 2 |") {
+		t.Fatalf("bench --agents all --model: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "bench", "--games", "fourquarters", "--agents", "random,policy:sample=1", "--model", goldenModel, "--deals", "2", "--seed-start", "0")
+	if code != 0 || !strings.Contains(out, "| policy:sample=1,model="+goldenModel+" | 2 |") {
+		t.Fatalf("bench --model: exit %d\n%s\n%s", code, out, errs)
+	}
 	dir := filepath.Join(t.TempDir(), "ds")
 	code, out, errs = runCLI(t, "generate", "fourquarters", "--agent", "policy:sample=1", "--model", goldenModel, "--episodes", "4", "--out", dir)
 	if code != 0 || !strings.Contains(out, "policy agent: wrote 1 of 1 parts") {
@@ -58,6 +66,7 @@ func TestPolicyModelErrors(t *testing.T) {
 		{[]string{"run", "limited", "--agent", "random", "--model", goldenModel}, 2, `unknown setting "model": random takes no settings`},
 		{[]string{"run", "limited", "--agent", "policy:model=x", "--model", goldenModel}, 2, "setting model is given twice"},
 		{[]string{"bench", "--games", "fourquarters,limited", "--agents", "random,policy:model=" + goldenModel, "--deals", "2"}, 1, other},
+		{[]string{"bench", "--agents", "random,mc", "--model", goldenModel}, 2, "--model " + goldenModel + ": no policy agent in --agents goes without a model of its own"},
 		{[]string{"generate", "limited", "--agent", "mc", "--model", goldenModel, "--out", filepath.Join(dir, "ds")}, 2, "mc agent cannot play limited: " + other},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
@@ -75,7 +84,7 @@ func TestPolicyModelErrors(t *testing.T) {
 // benches "all" without models.
 func TestAllAgentsAreThoseThatCanPlay(t *testing.T) {
 	games := []string{"limited", "fifteen"}
-	list, err := agentList("all", games)
+	list, err := agentList("all", games, "")
 	if err != nil {
 		t.Fatal(err)
 	}
