@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -269,6 +270,46 @@ func TestGuidedSettingsRoundTrip(t *testing.T) {
 		b, err := New(a.Name() + ":" + a.Settings())
 		if err != nil || b.Settings() != a.Settings() {
 			t.Errorf("%s: %q reads back as %v, %v", s, a.Settings(), b, err)
+		}
+	}
+}
+
+// TestUnguidedSearchUnchanged pins mc's and uct's games without a model to
+// those of the code before models existed (the action sequences of deal 3,
+// hashed), so that datasets of unguided agents stay byte for byte the same.
+func TestUnguidedSearchUnchanged(t *testing.T) {
+	for _, tc := range []struct{ game, agent, want string }{
+		{"cromwell", "mc:rollouts=2,rollout-steps=15,width=3", "80:8be810550c3748d1"},
+		{"cromwell", "uct:iterations=10,rollout-steps=15", "80:a8ca15bcd1d1e4bd"},
+		{"fifteen", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c02aa637159dc1c"},
+		{"fifteen", "uct:iterations=10,rollout-steps=15", "25:ca9085784932dbf5"},
+		{"fourquarters", "mc:rollouts=2,rollout-steps=15,width=3", "12:ec13e5bb21dac1ca"},
+		{"fourquarters", "uct:iterations=10,rollout-steps=15", "20:3dd1293554d84978"},
+		{"ladder", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c35f7d9087974b8"},
+		{"ladder", "uct:iterations=10,rollout-steps=15", "80:61b82e3d7b2f7b12"},
+		{"limited", "mc:rollouts=2,rollout-steps=15,width=3", "80:2ce4aec37dd7a860"},
+		{"limited", "uct:iterations=10,rollout-steps=15", "80:ba2723bae4a25813"},
+		{"royalparade", "mc:rollouts=2,rollout-steps=15,width=3", "80:8f6348e2b41dcb87"},
+		{"royalparade", "uct:iterations=10,rollout-steps=15", "80:01eb7c46ab622035"},
+	} {
+		e, err := env.Make(tc.game, env.Options{MaxSteps: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := New(tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Play(e, a, 3, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := fnv.New64a()
+		for _, x := range r.Actions {
+			fmt.Fprintf(h, "%d,", x)
+		}
+		if got := fmt.Sprintf("%d:%016x", len(r.Actions), h.Sum64()); got != tc.want {
+			t.Errorf("%s on %s deal 3: actions %s, pinned %s: unguided search changed", tc.agent, tc.game, got, tc.want)
 		}
 	}
 }
