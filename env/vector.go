@@ -582,28 +582,12 @@ func (v *Vector) OneHotLen() int { return v.oneHotLen }
 // current contents are not copied: a Step or Reset fills every buffer. A
 // slice of the wrong length is an error, and nothing is changed.
 func (v *Vector) SetBuffers(b VectorBuffers) error {
-	n := len(v.envs)
-	checks := []struct {
-		name string
-		got  int
-		set  bool
-		want int
-	}{
-		{"Obs", len(b.Obs), b.Obs != nil, n * v.obsLen},
-		{"Rewards", len(b.Rewards), b.Rewards != nil, n},
-		{"Terminated", len(b.Terminated), b.Terminated != nil, n},
-		{"Truncated", len(b.Truncated), b.Truncated != nil, n},
-		{"FinalObs", len(b.FinalObs), b.FinalObs != nil, n * v.obsLen},
-		{"HasFinal", len(b.HasFinal), b.HasFinal != nil, n},
-		{"Illegal", len(b.Illegal), b.Illegal != nil, n},
-		{"MaskBytes", len(b.MaskBytes), b.MaskBytes != nil, n * v.spec.Actions},
-		{"OneHot", len(b.OneHot), b.OneHot != nil, n * v.oneHotLen},
-		{"FinalOneHot", len(b.FinalOneHot), b.FinalOneHot != nil, n * v.oneHotLen},
-	}
-	for _, c := range checks {
-		if c.set && c.got != c.want {
-			return fmt.Errorf("vector of %s: buffer %s has length %d, want %d", v.spec.Name, c.name, c.got, c.want)
-		}
+	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
+	ok := fits(b.Obs, n*l) && fits(b.Rewards, n) && fits(b.Terminated, n) && fits(b.Truncated, n) &&
+		fits(b.FinalObs, n*l) && fits(b.HasFinal, n) && fits(b.Illegal, n) &&
+		fits(b.MaskBytes, n*v.spec.Actions) && fits(b.OneHot, n*h) && fits(b.FinalOneHot, n*h)
+	if !ok {
+		return v.bufferError(b)
 	}
 	v.Obs = orSlice(b.Obs, v.own.Obs)
 	v.Rewards = orSlice(b.Rewards, v.own.Rewards)
@@ -615,6 +599,35 @@ func (v *Vector) SetBuffers(b VectorBuffers) error {
 	v.MaskBytes, v.OneHot, v.FinalOneHot = b.MaskBytes, b.OneHot, b.FinalOneHot
 	if v.mode != SameStep {
 		v.FinalOneHot = nil
+	}
+	return nil
+}
+
+// fits reports whether s is nil or has length n.
+func fits[T any](s []T, n int) bool { return s == nil || len(s) == n }
+
+// bufferError names the first buffer of b with the wrong length.
+func (v *Vector) bufferError(b VectorBuffers) error {
+	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
+	for _, c := range []struct {
+		name      string
+		got, want int
+		set       bool
+	}{
+		{"Obs", len(b.Obs), n * l, b.Obs != nil},
+		{"Rewards", len(b.Rewards), n, b.Rewards != nil},
+		{"Terminated", len(b.Terminated), n, b.Terminated != nil},
+		{"Truncated", len(b.Truncated), n, b.Truncated != nil},
+		{"FinalObs", len(b.FinalObs), n * l, b.FinalObs != nil},
+		{"HasFinal", len(b.HasFinal), n, b.HasFinal != nil},
+		{"Illegal", len(b.Illegal), n, b.Illegal != nil},
+		{"MaskBytes", len(b.MaskBytes), n * v.spec.Actions, b.MaskBytes != nil},
+		{"OneHot", len(b.OneHot), n * h, b.OneHot != nil},
+		{"FinalOneHot", len(b.FinalOneHot), n * h, b.FinalOneHot != nil},
+	} {
+		if c.set && c.got != c.want {
+			return fmt.Errorf("vector of %s: buffer %s has length %d, want %d", v.spec.Name, c.name, c.got, c.want)
+		}
 	}
 	return nil
 }
