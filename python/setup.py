@@ -67,6 +67,7 @@ def build_library(dest_dir: Path) -> None:
     """Compile the Go core into dest_dir/LIBNAME."""
     root = go_root()
     go = go_binary()
+    dest_dir = dest_dir.resolve()
     dest_dir.mkdir(parents=True, exist_ok=True)
     out = dest_dir / LIBNAME
     env = dict(os.environ, CGO_ENABLED="1", GOTOOLCHAIN="local")

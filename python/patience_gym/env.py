@@ -168,15 +168,15 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[NDArray[Any], dict[str, Any]]:
         """Deals deal ``seed`` (or one drawn from np_random) and returns the
         first observation and ``{"action_mask", "deal"}``."""
-        super().reset(seed=seed)
         if options:
             raise ValueError(f"reset options {sorted(options)} are not supported (there are none)")
+        if seed is not None and (isinstance(seed, bool) or not 0 <= operator.index(seed) < 1 << 64):
+            raise ValueError(f"seed {seed!r} is not a deal number (an integer from 0 to 2**64-1)")
+        super().reset(seed=None if seed is None else operator.index(seed))
         if seed is None:
             deal = int(self.np_random.integers(0, TRAINING_DEALS))
         else:
             deal = operator.index(seed)
-            if not 0 <= deal < 1 << 64:
-                raise ValueError(f"seed {seed} is not a deal number (0 to 2**64-1)")
         if self._k == self._rows:
             self._new_pool()
         k = self._k
@@ -202,18 +202,18 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         episode's summary on its last step)."""
         if type(action) is not int:
             action = self._action(action)
+        if not 0 <= action < self._n_actions:
+            # Checked here: ctypes passes a C int and would wrap larger ones.
+            raise ValueError(f"action {action} is outside the action space: the ids are 0..{self._n_actions - 1}")
         if self._done:
             self._not_running()
         k = self._k
         if k == self._rows:
             self._new_pool()
             k = 0
-        try:
-            code = self._step1(self._h, action, k)
-        except ctypes.ArgumentError:  # an int beyond 32 bits
-            code = _lib.ERROR
+        code = self._step1(self._h, action, k)
         if code < 0:
-            self._failed(code, action)
+            _lib.check(code, self._h)
         self._k = k + 1
         obs = self._obs_pool[k]
         mask = self._mask_pool[k]
@@ -237,11 +237,6 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
                 f"action {action!r} of type {type(action).__name__}: want an integer action id in 0..{self._n_actions - 1}"
             ) from None
         return a
-
-    def _failed(self, code: int, action: int) -> None:
-        if not 0 <= action < self._n_actions and code != _lib.BAD_HANDLE:
-            raise ValueError(f"action {action} is outside the action space: the ids are 0..{self._n_actions - 1}")
-        _lib.check(code, self._h)
 
     def _not_running(self) -> None:
         if self._h < 0:
