@@ -135,6 +135,9 @@ func (e *IllegalActionError) Unwrap() error { return e.Reason }
 // concurrent use; use one Env per goroutine (or a Vector).
 type Env struct {
 	game     Game
+	det      Determinizer // game's, when it has hidden cards
+	cls      Classifier   // game's, when it has classes
+	eval     Evaluator    // game's, when it evaluates positions
 	spec     *Spec
 	mask     Mask
 	obs      []uint8
@@ -153,17 +156,25 @@ type Env struct {
 func New(game Game, opts Options) *Env {
 	spec := game.Spec()
 	e := &Env{
-		game:     game,
 		spec:     spec,
 		mask:     NewMask(spec.Actions),
 		obs:      make([]uint8, spec.ObsLen),
 		maxSteps: opts.MaxSteps,
 		reward:   opts.Reward,
 	}
+	e.bind(game)
 	if e.maxSteps <= 0 {
 		e.maxSteps = spec.MaxSteps
 	}
 	return e
+}
+
+// bind makes game the Env's game and detects its optional interfaces.
+func (e *Env) bind(game Game) {
+	e.game = game
+	e.det, _ = game.(Determinizer)
+	e.cls, _ = game.(Classifier)
+	e.eval, _ = game.(Evaluator)
 }
 
 // FromPosition wraps a game whose position was set up directly (by a game
@@ -322,8 +333,16 @@ func (e *Env) Info() Info {
 		Cards:    e.spec.Cards,
 		Legal:    e.mask.Count(),
 		Outcome:  e.outcome,
-		Class:    e.game.Class(),
+		Class:    e.Class(),
 	}
+}
+
+// Class returns the game's word for the state, or "" (see Classifier).
+func (e *Env) Class() string {
+	if e.cls == nil {
+		return ""
+	}
+	return e.cls.Class()
 }
 
 // Done reports whether the episode ended (terminated or truncated).
@@ -347,8 +366,14 @@ func (e *Env) ProgressFraction() float64 { return float64(e.progress) / float64(
 // Hash returns the hash of the full game state.
 func (e *Env) Hash() uint64 { return e.game.Hash() }
 
-// Evaluate returns the game's evaluation of the state (see Game.Evaluate).
-func (e *Env) Evaluate() float64 { return e.game.Evaluate() }
+// Evaluate returns the game's evaluation of the state (see Evaluator), or
+// its progress when the game has no evaluation of its own.
+func (e *Env) Evaluate() float64 {
+	if e.eval == nil {
+		return float64(e.game.Progress())
+	}
+	return e.eval.Evaluate()
+}
 
 // Render returns the game's text picture.
 func (e *Env) Render() string { return e.game.Render() }
@@ -385,7 +410,7 @@ func (e *Env) ParseAction(s string) (int, error) {
 // Clone returns an independent copy of the Env, hidden cards included.
 func (e *Env) Clone() *Env {
 	c := *e
-	c.game = e.game.Clone()
+	c.bind(e.game.Clone())
 	c.mask = Mask{}
 	c.mask.CopyFrom(&e.mask)
 	c.obs = append([]uint8(nil), e.obs...)
@@ -413,21 +438,13 @@ func (e *Env) CopyFrom(src *Env) {
 	e.started = src.started
 }
 
-// Determinize reshuffles the hidden cards (see Game.Determinize). The
+// Determinize reshuffles the hidden cards (see Determinizer). The
 // observation and the mask stay the same; an agent's simulations start from a
-// copy determinized this way.
+// copy determinized this way. Games of perfect information are left as they
+// are.
 func (e *Env) Determinize(rng *cards.Rand) {
-	if e.spec.Hidden {
-		e.game.Determinize(rng)
+	if e.det != nil {
+		e.det.Determinize(rng)
 		e.obsOK = false
 	}
-}
-
-// SetMaxSteps changes the step limit; it takes effect at the next step or
-// Reset.
-func (e *Env) SetMaxSteps(n int) {
-	if n <= 0 {
-		n = e.spec.MaxSteps
-	}
-	e.maxSteps = n
 }

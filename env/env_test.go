@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -201,4 +202,23 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("Step allocates %v times", allocs)
 	}
+}
+
+// hiddenGame is a game that hides cards but cannot determinize them.
+type hiddenGame struct{ env.Game }
+
+func (hiddenGame) Spec() *env.Spec {
+	return &env.Spec{Name: "hiddenbroken", Title: "Hidden", Actions: 1, ObsLen: 1, MaxSteps: 1, Cards: 1, Hidden: true,
+		ActionRanges: []env.ActionRange{{First: 0, Last: 0, Meaning: "x"}},
+		Segments:     []env.Segment{{Name: "x", Offset: 0, Len: 1, Max: 1}}}
+}
+
+func TestRegisterRefusesHiddenGameWithoutDeterminizer(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "Determinizer") {
+			t.Fatalf("Register of a hidden game without Determinize: panic %v, want one naming Determinizer", r)
+		}
+	}()
+	g := hiddenGame{}
+	env.Register(g.Spec(), func() env.Game { return g })
 }

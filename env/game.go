@@ -2,10 +2,14 @@ package env
 
 import "github.com/patience-gym/patience/env/cards"
 
-// Game is the rules of one patience game together with one state of it.
-// Each game package implements it once; Env gives every Game the same Gym
-// semantics. Methods other than Clone must not allocate on the hot path
-// (Legal, Apply, Observe, Progress, Won, CopyFrom).
+// Game is the rules of one patience game together with one state of it: the
+// core every game implements. Each game package implements it once; Env gives
+// every Game the same Gym semantics. Methods other than Clone must not
+// allocate on the hot path (Legal, Apply, Observe, Progress, Won, CopyFrom).
+//
+// A game may also implement the optional interfaces Determinizer (required
+// when Spec().Hidden is set), Classifier and Evaluator; Env detects them
+// once, when it wraps the game.
 type Game interface {
 	// Spec returns the game's description. It is shared and read-only.
 	Spec() *Spec
@@ -27,12 +31,6 @@ type Game interface {
 	Progress() int
 	// Won reports whether the game's goal is met.
 	Won() bool
-	// Class returns the game's own word for the state when it has one (for
-	// example "first-class" in Four Quarters), or "".
-	Class() string
-	// Evaluate scores the state for the heuristic agent: progress plus game
-	// knowledge, higher is better. It uses only what a player sees.
-	Evaluate() float64
 	// Observe writes the observation (Spec().ObsLen cells) into dst.
 	Observe(dst []uint8)
 	// Inventory appends every card of the state with its real face, hidden
@@ -47,12 +45,6 @@ type Game interface {
 	// CopyFrom makes the receiver an independent copy of src, which must be
 	// of the same concrete type, without allocating.
 	CopyFrom(src Game)
-	// Determinize reshuffles exactly the cards a player cannot see among the
-	// places they cannot see. The result depends only on what a player sees
-	// and on rng, never on the hidden order it replaces. The observation and
-	// the legal actions do not change. Games of perfect information do
-	// nothing.
-	Determinize(rng *cards.Rand)
 	// ActionString returns the name of action a as a person types it
 	// ("7>12", "7>F"). Names do not depend on the state.
 	ActionString(a int) string
@@ -63,4 +55,47 @@ type Game interface {
 	ParseActions(s string) ([]int, error)
 	// Render returns a text picture of the state a person reads at a glance.
 	Render() string
+}
+
+// Determinizer is implemented by games with hidden cards (Spec().Hidden);
+// Register refuses a hidden game without it.
+type Determinizer interface {
+	// Determinize reshuffles exactly the cards a player cannot see among the
+	// places they cannot see. The result depends only on what a player sees
+	// and on rng, never on the hidden order it replaces. The observation and
+	// the legal actions do not change.
+	Determinize(rng *cards.Rand)
+}
+
+// Classifier is implemented by games that have words of their own for some
+// states (for example "first-class" in Four Quarters).
+type Classifier interface {
+	// Class returns the game's word for the state, or "" when it has none.
+	Class() string
+}
+
+// Evaluator is implemented by games that can score a position better than
+// by its progress alone; the heuristic agent and the search agents use it.
+type Evaluator interface {
+	// Evaluate scores the state: progress plus game knowledge, in cards,
+	// higher is better. It uses only what a player sees.
+	Evaluate() float64
+}
+
+// Evaluate returns g's evaluation when it is an Evaluator, and its progress
+// otherwise.
+func Evaluate(g Game) float64 {
+	if ev, ok := g.(Evaluator); ok {
+		return ev.Evaluate()
+	}
+	return float64(g.Progress())
+}
+
+// Class returns g's word for its state when it is a Classifier, and ""
+// otherwise.
+func Class(g Game) string {
+	if c, ok := g.(Classifier); ok {
+		return c.Class()
+	}
+	return ""
 }

@@ -18,11 +18,14 @@ type entry struct {
 }
 
 // Register makes a game available to Make under spec.Name. Game packages call
-// it from init. It panics on an invalid spec or a duplicate name: both are
-// programming errors.
+// it from init. It panics on an invalid spec, a duplicate name, or hidden cards
+// without a Determinizer: all are programming errors.
 func Register(spec *Spec, newGame func() Game) {
 	if err := spec.validate(); err != nil {
 		panic(err)
+	}
+	if _, ok := newGame().(Determinizer); spec.Hidden && !ok {
+		panic("env: game " + spec.Name + " hides cards but does not implement Determinizer")
 	}
 	registry.Lock()
 	defer registry.Unlock()

@@ -98,6 +98,12 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game      = (*Game)(nil)
+	_ env.Evaluator = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -114,7 +120,7 @@ type Game struct {
 }
 
 var (
-	keysCard  = zobrist.Table(0xc401_0001, NumFans*MaxDepth*53)
+	keysCard  = zobrist.NewCardKeys(0xc401_0001, NumFans*MaxDepth)
 	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
 	keysSwap  = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
 )
@@ -127,7 +133,7 @@ const (
 	swapDone
 )
 
-func cardKey(f, d int, c cards.Card) uint64 { return keysCard[(f*MaxDepth+d)*53+int(c)-1] }
+func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, c) }
 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{pick: -1} }
@@ -203,9 +209,6 @@ func (g *Game) Progress() int { return g.home }
 // Won reports whether all cards are on foundations.
 func (g *Game) Won() bool { return g.home == cards.DeckSize }
 
-// Class returns "" (Cromwell has no outcome classes).
-func (g *Game) Class() string { return "" }
-
 // Observe writes the observation into dst.
 func (g *Game) Observe(dst []uint8) {
 	// The fans array is laid out exactly like the segment: one copy.
@@ -258,6 +261,3 @@ func (g *Game) Clone() env.Game { c := *g; return &c }
 
 // CopyFrom makes g a copy of src (a *Game).
 func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
-
-// Determinize does nothing: every card is face up.
-func (g *Game) Determinize(*cards.Rand) {}

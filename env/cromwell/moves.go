@@ -27,7 +27,7 @@ func (g *Game) runLen(f int) int {
 	return k
 }
 
-// layoutCards returns the number of cards in the fans and how many of them
+// layoutCounts returns the number of cards in the fans and how many of them
 // have each code.
 func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
 	for f := range NumFans {

@@ -145,6 +145,12 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game      = (*Game)(nil)
+	_ env.Evaluator = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -160,12 +166,12 @@ type Game struct {
 }
 
 var (
-	keysCard  = zobrist.Table(0xf15_0001, NumCols*MaxHeight*52)
+	keysCard  = zobrist.NewCardKeys(0xf15_0001, NumCols*MaxHeight)
 	keysFound = zobrist.Table(0xf15_0002, Foundations*14)
 	keyEmerg  = zobrist.Table(0xf15_0003, 1)[0]
 )
 
-func cardKey(c, k int, x cards.Card) uint64 { return keysCard[(c*MaxHeight+k)*52+int(x)-1] }
+func cardKey(c, k int, x cards.Card) uint64 { return keysCard.Key(c*MaxHeight+k, x) }
 
 func upKey(s int, r uint8) uint64   { return keysFound[(2*s)*14+int(r)] }
 func downKey(s int, r uint8) uint64 { return keysFound[(2*s+1)*14+int(r)] }
@@ -276,9 +282,6 @@ func (g *Game) Progress() int { return g.home }
 // Won reports whether all cards are on foundations.
 func (g *Game) Won() bool { return g.home == cards.DeckSize }
 
-// Class returns "" (The Fifteen has no outcome classes).
-func (g *Game) Class() string { return "" }
-
 // Observe writes the observation into dst.
 func (g *Game) Observe(dst []uint8) {
 	for c := range NumCols {
@@ -345,6 +348,3 @@ func (g *Game) Clone() env.Game { c := *g; return &c }
 
 // CopyFrom makes g a copy of src (a *Game).
 func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
-
-// Determinize does nothing: every card is face up.
-func (g *Game) Determinize(*cards.Rand) {}

@@ -133,6 +133,14 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game         = (*Game)(nil)
+	_ env.Determinizer = (*Game)(nil)
+	_ env.Classifier   = (*Game)(nil)
+	_ env.Evaluator    = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -246,12 +254,12 @@ type Game struct {
 }
 
 var (
-	keysCell  = zobrist.Table(0xf04a_0001, NumCells*52)
-	keysStock = zobrist.Table(0xf04a_0002, StockSize*52)
+	keysCell  = zobrist.NewCardKeys(0xf04a_0001, NumCells)
+	keysStock = zobrist.NewCardKeys(0xf04a_0002, StockSize)
 )
 
-func cellKey(i int, c cards.Card) uint64  { return keysCell[i*52+int(c)-1] }
-func stockKey(i int, c cards.Card) uint64 { return keysStock[i*52+int(c)-1] }
+func cellKey(i int, c cards.Card) uint64  { return keysCell.Key(i, c) }
+func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{} }

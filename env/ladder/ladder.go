@@ -169,6 +169,14 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game         = (*Game)(nil)
+	_ env.Determinizer = (*Game)(nil)
+	_ env.Classifier   = (*Game)(nil)
+	_ env.Evaluator    = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -189,15 +197,15 @@ type Game struct {
 }
 
 var (
-	keysRow    = zobrist.Table(0x1add_0001, NumRows*MaxRow*52)
-	keysLadder = zobrist.Table(0x1add_0002, LadderSize*52)
-	keysStock  = zobrist.Table(0x1add_0003, StockSize*52)
-	keysWaste  = zobrist.Table(0x1add_0004, StockSize*52)
+	keysRow    = zobrist.NewCardKeys(0x1add_0001, NumRows*MaxRow)
+	keysLadder = zobrist.NewCardKeys(0x1add_0002, LadderSize)
+	keysStock  = zobrist.NewCardKeys(0x1add_0003, StockSize)
+	keysWaste  = zobrist.NewCardKeys(0x1add_0004, StockSize)
 	keysFound  = zobrist.Table(0x1add_0005, Foundations*14)
 	keyRedeal  = zobrist.Table(0x1add_0006, 1)[0]
 )
 
-func rowKey(r, i int, c cards.Card) uint64 { return keysRow[(r*MaxRow+i)*52+int(c)-1] }
+func rowKey(r, i int, c cards.Card) uint64 { return keysRow.Key(r*MaxRow+i, c) }
 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{} }
@@ -378,13 +386,13 @@ func (g *Game) fullHash() uint64 {
 		}
 	}
 	for i := 0; i < int(g.ln); i++ {
-		h ^= keysLadder[i*52+int(g.ladder[i])-1]
+		h ^= keysLadder.Key(i, g.ladder[i])
 	}
 	for i := 0; i < int(g.sn); i++ {
-		h ^= keysStock[i*52+int(g.stock[i])-1]
+		h ^= keysStock.Key(i, g.stock[i])
 	}
 	for i := 0; i < int(g.wn); i++ {
-		h ^= keysWaste[i*52+int(g.waste[i])-1]
+		h ^= keysWaste.Key(i, g.waste[i])
 	}
 	h ^= g.found.Key(keysFound)
 	if g.redealt {

@@ -633,8 +633,8 @@ func TestStepAllocatesNothing(t *testing.T) {
 		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
 		e.Step(a)
 		e.Hash()
-		e.Game().Evaluate()
-		e.Game().Class()
+		e.Evaluate()
+		e.Class()
 	})
 	if allocs != 0 {
 		t.Errorf("%.1f allocations per step", allocs)

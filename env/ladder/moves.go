@@ -274,9 +274,9 @@ func (g *Game) Apply(a int) {
 		g.sn--
 		c := g.stock[g.sn]
 		g.stock[g.sn] = cards.None
-		g.hash ^= keysStock[int(g.sn)*52+int(c)-1]
+		g.hash ^= keysStock.Key(int(g.sn), c)
 		g.waste[g.wn] = c
-		g.hash ^= keysWaste[int(g.wn)*52+int(c)-1]
+		g.hash ^= keysWaste.Key(int(g.wn), c)
 		g.wn++
 	default: // ActRedeal: the waste turned over, its first card on top.
 		for i := range int(g.wn) {
@@ -321,7 +321,7 @@ func (g *Game) popWaste() cards.Card {
 	g.wn--
 	c := g.waste[g.wn]
 	g.waste[g.wn] = cards.None
-	g.hash ^= keysWaste[int(g.wn)*52+int(c)-1]
+	g.hash ^= keysWaste.Key(int(g.wn), c)
 	return c
 }
 
@@ -329,7 +329,7 @@ func (g *Game) popLadder() cards.Card {
 	g.ln--
 	c := g.ladder[g.ln]
 	g.ladder[g.ln] = cards.None
-	g.hash ^= keysLadder[int(g.ln)*52+int(c)-1]
+	g.hash ^= keysLadder.Key(int(g.ln), c)
 	return c
 }
 

@@ -171,6 +171,14 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game         = (*Game)(nil)
+	_ env.Determinizer = (*Game)(nil)
+	_ env.Classifier   = (*Game)(nil)
+	_ env.Evaluator    = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -197,32 +205,32 @@ type Game struct {
 }
 
 var (
-	keysCol    = zobrist.Table(0x11a1_0001, NumCols*Height*52)
+	keysCol    = zobrist.NewCardKeys(0x11a1_0001, NumCols*Height)
 	keysPaired = zobrist.Table(0x11a1_0002, NumCols)
 	keysFound  = zobrist.Table(0x11a1_0003, Foundations*14)
-	keysPack   = zobrist.Table(0x11a1_0004, StockSize*52)
-	keysWaste  = zobrist.Table(0x11a1_0005, StockSize*52)
-	keysPriv   = zobrist.Table(0x11a1_0006, Privileged*52)
-	keysFifth  = zobrist.Table(0x11a1_0007, 52)
+	keysPack   = zobrist.NewCardKeys(0x11a1_0004, StockSize)
+	keysWaste  = zobrist.NewCardKeys(0x11a1_0005, StockSize)
+	keysPriv   = zobrist.NewCardKeys(0x11a1_0006, Privileged)
+	keysFifth  = zobrist.NewCardKeys(0x11a1_0007, 1)
 	keysPhase  = zobrist.Table(0x11a1_0008, 1)
 )
 
-func colKey(c, d int, k cards.Card) uint64 { return keysCol[(c*Height+d)*52+int(k)-1] }
-func packKey(i int, k cards.Card) uint64   { return keysPack[i*52+int(k)-1] }
-func wasteKey(i int, k cards.Card) uint64  { return keysWaste[i*52+int(k)-1] }
+func colKey(c, d int, k cards.Card) uint64 { return keysCol.Key(c*Height+d, k) }
+func packKey(i int, k cards.Card) uint64   { return keysPack.Key(i, k) }
+func wasteKey(i int, k cards.Card) uint64  { return keysWaste.Key(i, k) }
 
 func privKey(i int, k cards.Card) uint64 {
 	if k == cards.None {
 		return 0
 	}
-	return keysPriv[i*52+int(k)-1]
+	return keysPriv.Key(i, k)
 }
 
 func fifthKey(k cards.Card) uint64 {
 	if k == cards.None {
 		return 0
 	}
-	return keysFifth[int(k)-1]
+	return keysFifth.Key(0, k)
 }
 
 // New returns an empty game; call Deal before playing.

@@ -3,6 +3,7 @@ package royalparade
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -62,7 +63,7 @@ func (g *Game) Legal(m *env.Mask) {
 			dst |= to
 		}
 		for dst != 0 {
-			d := trailingZeros(dst)
+			d := bits.TrailingZeros32(dst)
 			dst &= dst - 1
 			m.Set(ActMove + s*NumCells + d)
 		}
@@ -70,15 +71,6 @@ func (g *Game) Legal(m *env.Mask) {
 	if g.dealt < StockSize {
 		m.Set(ActDeal)
 	}
-}
-
-func trailingZeros(x uint32) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
 }
 
 // decode splits a move id into its source (0..31) and destination cell.

@@ -130,6 +130,13 @@ var spec = &env.Spec{
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
 
+// The interfaces Game implements.
+var (
+	_ env.Game         = (*Game)(nil)
+	_ env.Determinizer = (*Game)(nil)
+	_ env.Evaluator    = (*Game)(nil)
+)
+
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
 
@@ -147,9 +154,9 @@ type Game struct {
 }
 
 var (
-	keysCell  = zobrist.Table(0x7e9a_0001, NumCells*52*(PileCards+1))
-	keysAux   = zobrist.Table(0x7e9a_0002, NumAux*MaxAux*52)
-	keysStock = zobrist.Table(0x7e9a_0003, StockSize*52)
+	keysCell  = zobrist.NewCardKeys(0x7e9a_0001, NumCells*(PileCards+1))
+	keysAux   = zobrist.NewCardKeys(0x7e9a_0002, NumAux*MaxAux)
+	keysStock = zobrist.NewCardKeys(0x7e9a_0003, StockSize)
 	keysAces  = zobrist.Table(0x7e9a_0004, cards.NumSuits*3)
 )
 
@@ -157,12 +164,12 @@ func cellKey(i int, c cards.Card, h uint8) uint64 {
 	if c == cards.None {
 		return 0
 	}
-	return keysCell[(i*52+int(c)-1)*(PileCards+1)+int(h)]
+	return keysCell.Key(i*(PileCards+1)+int(h), c)
 }
 
-func auxKey(p, k int, c cards.Card) uint64 { return keysAux[(p*MaxAux+k)*52+int(c)-1] }
+func auxKey(p, k int, c cards.Card) uint64 { return keysAux.Key(p*MaxAux+k, c) }
 
-func stockKey(i int, c cards.Card) uint64 { return keysStock[i*52+int(c)-1] }
+func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 
 // baseRank returns the rank of the base of row r (0-based): 2, 3 or 4.
 func baseRank(r int) cards.Rank { return cards.Rank(r + 2) }
@@ -342,9 +349,6 @@ func (g *Game) Progress() int {
 
 // Won reports whether all 24 piles are complete (rule 9).
 func (g *Game) Won() bool { return g.full == NumCells }
-
-// Class returns "" (Royal Parade has no outcome classes).
-func (g *Game) Class() string { return "" }
 
 // Observe writes the observation into dst.
 func (g *Game) Observe(dst []uint8) {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/patience-gym/patience/env/cards"
 )
 
 // ActionString names action a: "7>F", "7>12", "swap" or "pick 7:3".
@@ -78,64 +76,4 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 		return nil, fmt.Errorf("parse move %q: %q is neither F nor a fan number 1..%d", s, dst, NumFans)
 	}
 	return []int{ActMove + (f-1)*NumFans + d - 1}, nil
-}
-
-// Render draws the foundations, the swap state and the 26 fans, deepest card
-// first, the available card last.
-func (g *Game) Render() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
-	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
-	switch g.swap {
-	case swapDone:
-		sb.WriteString("used")
-	case swapFirst:
-		sb.WriteString("under way: pick the first card (pick fan:card)")
-	case swapSecond:
-		f, k := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
-		fmt.Fprintf(&sb, "under way: first card %v at %d:%d, pick the second", g.fans[f][k], f+1, k+1)
-	default:
-		sb.WriteString("unused")
-	}
-	sb.WriteByte('\n')
-	for f := range NumFans {
-		fmt.Fprintf(&sb, "%2d:", f+1)
-		for _, c := range g.fans[f][:g.n[f]] {
-			fmt.Fprintf(&sb, " %3s", c)
-		}
-		sb.WriteByte('\n')
-	}
-	return sb.String()
-}
-
-// Evaluate scores the position for the heuristic agent, in cards: the cards
-// home, minus the cards locked under a king that is not the deepest card of
-// its fan (they wait for the king to go home), minus half a card for each
-// card lying above a lower card of its own suit in the same fan (a buried
-// duplicate that blocks its own suit), plus a little for each available move
-// and for an unused swap.
-func (g *Game) Evaluate() float64 {
-	score := float64(g.home)
-	for f := range NumFans {
-		n := int(g.n[f])
-		for k := 1; k < n; k++ {
-			c := g.fans[f][k]
-			if c.Rank() == cards.King {
-				score -= float64(k) * 0.5
-			}
-			for j := 0; j < k; j++ {
-				b := g.fans[f][j]
-				if b.Suit() == c.Suit() && b.Rank() < c.Rank() {
-					score -= 0.25
-				}
-			}
-		}
-		if n > 0 && g.found.Fits(g.fans[f][n-1]) {
-			score += 0.5
-		}
-	}
-	if g.swap == swapUnused {
-		score += 2
-	}
-	return score
 }

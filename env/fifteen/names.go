@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/patience-gym/patience/env/cards"
 )
 
 // ActionString names action a: "3>U", "3>D", "3>7" or "emergency A3 K7".
@@ -89,94 +87,4 @@ func parseEmergency(s, rest string) ([]int, error) {
 		col[i] = n
 	}
 	return []int{ActEmergency + 16*col[0] + col[1]}, nil
-}
-
-// Render draws the foundations, the emergency rule's state and the 15
-// columns as on the table: the first-dealt card at the top, the available
-// card at the bottom of each column.
-func (g *Game) Render() string {
-	var sb strings.Builder
-	emergency := "unused"
-	if g.emergency {
-		emergency = "used"
-	}
-	fmt.Fprintf(&sb, "Home: %d/104   Emergency rule: %s\n", g.home, emergency)
-	for _, pile := range []struct {
-		label string
-		tops  *[cards.NumSuits]uint8
-	}{{"Up   (A→K, U):", &g.up}, {"Down (K→A, D):", &g.down}} {
-		sb.WriteString(pile.label)
-		for s := range cards.NumSuits {
-			if r := pile.tops[s]; r != 0 {
-				fmt.Fprintf(&sb, "  %3s", cards.New(cards.Suit(s), cards.Rank(r)))
-			} else {
-				fmt.Fprintf(&sb, "  %3s", "-"+cards.Suit(s).Symbol())
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	height := 0
-	for c := range NumCols {
-		height = max(height, int(g.n[c]))
-	}
-	sb.WriteString("   ")
-	for c := range NumCols {
-		fmt.Fprintf(&sb, " %3d", c+1)
-	}
-	sb.WriteByte('\n')
-	for k := range height {
-		fmt.Fprintf(&sb, "%2d:", k+1)
-		last := NumCols - 1 // the last column reaching this row
-		for int(g.n[last]) <= k {
-			last--
-		}
-		for c := range last + 1 {
-			if k < int(g.n[c]) {
-				fmt.Fprintf(&sb, " %3s", g.cols[c][k])
-			} else {
-				sb.WriteString("    ")
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	return sb.String()
-}
-
-// Evaluate scores the position for the heuristic agent, in cards: the cards
-// home, plus 1.5 for each empty lane, half a card for each available card
-// that fits a pile now and half a card for each pair of available cards that
-// can marry (either way). A greedy one-step agent that never repeats a
-// state wins about a third of deals 0..999 on this score. Penalties for
-// buried cards (a low card under a higher card of its suit, a card lying on
-// one needed sooner than itself, the next card a pile needs lying under
-// others) were tried and each made that agent weaker (with all of them, 4%
-// of the deals instead of 22% without, at a tenth for each marriage): a
-// card going home often leaves the next needed card buried, and the penalty
-// then makes the agent shy of going home.
-func (g *Game) Evaluate() float64 {
-	score := float64(g.home)
-	if g.home == cards.DeckSize {
-		return score
-	}
-	var onTop [cards.NumCodes + 1]uint8
-	for c := range NumCols {
-		n := g.n[c]
-		if n == 0 {
-			score += 1.5
-			continue
-		}
-		x := g.cols[c][n-1]
-		onTop[x]++
-		s, r := x.Suit(), uint8(x.Rank())
-		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
-			score += 0.5
-		}
-	}
-	pairs := 0
-	for x := cards.Card(1); x < 52; x++ {
-		if x.Rank() < cards.King {
-			pairs += int(onTop[x]) * int(onTop[x+1])
-		}
-	}
-	return score + 0.5*float64(pairs)
 }

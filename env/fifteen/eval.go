@@ -1,0 +1,44 @@
+package fifteen
+
+import (
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// Evaluate scores the position for the heuristic agent, in cards: the cards
+// home, plus 1.5 for each empty lane, half a card for each available card
+// that fits a pile now and half a card for each pair of available cards that
+// can marry (either way). A greedy one-step agent that never repeats a
+// state wins about a third of deals 0..999 on this score. Penalties for
+// buried cards (a low card under a higher card of its suit, a card lying on
+// one needed sooner than itself, the next card a pile needs lying under
+// others) were tried and each made that agent weaker (with all of them, 4%
+// of the deals instead of 22% without, at a tenth for each marriage): a
+// card going home often leaves the next needed card buried, and the penalty
+// then makes the agent shy of going home.
+func (g *Game) Evaluate() float64 {
+	score := float64(g.home)
+	if g.home == cards.DeckSize {
+		return score
+	}
+	var onTop [cards.NumCodes + 1]uint8
+	for c := range NumCols {
+		n := g.n[c]
+		if n == 0 {
+			score += 1.5
+			continue
+		}
+		x := g.cols[c][n-1]
+		onTop[x]++
+		s, r := x.Suit(), uint8(x.Rank())
+		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			score += 0.5
+		}
+	}
+	pairs := 0
+	for x := cards.Card(1); x < 52; x++ {
+		if x.Rank() < cards.King {
+			pairs += int(onTop[x]) * int(onTop[x+1])
+		}
+	}
+	return score + 0.5*float64(pairs)
+}
