@@ -1,9 +1,9 @@
 package env
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -533,28 +533,15 @@ func (v *Vector) write(i int) {
 	}
 }
 
-// byteSpread[b] holds the eight bits of b as eight bytes of 0 or 1, the
-// lowest bit in the lowest byte (little-endian).
-var byteSpread = func() (t [256]uint64) {
-	for b := range 256 {
-		for k := range 8 {
-			t[b] |= uint64(b>>k&1) << (8 * k)
-		}
-	}
-	return t
-}()
-
-// maskBytes writes the mask words as one byte (0 or 1) per action, eight
-// actions at a time.
+// maskBytes writes the mask words as one byte per action, 1 for a legal
+// action and 0 otherwise: it clears the row and sets the few legal ones.
 func maskBytes(dst []uint8, words []uint64) {
-	n := len(dst)
-	k := 0
-	for ; k+8 <= n; k += 8 {
-		b := words[k>>6] >> (uint(k) & 63) & 0xff
-		binary.LittleEndian.PutUint64(dst[k:], byteSpread[b])
-	}
-	for ; k < n; k++ {
-		dst[k] = uint8(words[k>>6] >> (uint(k) & 63) & 1)
+	clear(dst)
+	for w, x := range words {
+		for x != 0 {
+			dst[w<<6+bits.TrailingZeros64(x)] = 1
+			x &= x - 1
+		}
 	}
 }
 

@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""Steps per second of patience_gym beside the Go core and Python peers.
+
+    python python/bench/bench.py                 # everything (about 3 minutes)
+    python python/bench/bench.py --seconds 1 --games limited,cromwell --no-peers
+
+Measured in one run, on one machine:
+  * Go: `go run ./cmd/patience speed` (one environment with its observation,
+    and the vector of --envs environments on all cores, random legal actions
+    drawn by Go);
+  * one Python PatienceEnv with a random legal action each step, drawn in
+    Python from the mask; "env.step" counts only the time inside env.step;
+  * the PatienceVectorEnv of --envs environments, random legal actions drawn
+    in NumPy from the mask array Go writes (vectorized, no loop over
+    environments); "step only" again counts only the time inside step;
+  * the peers from PyPI, each on its fastest card game with uniformly random
+    legal actions: RLCard and OpenSpiel (pyspiel) one environment in one
+    process, Pgx on CPU (jax.jit and vmap over --envs environments). A peer
+    that is not installed is installed with pip first (--no-install to
+    skip); one that fails to install or run is reported and skipped.
+
+Deals from 1,000,000 up (the project's measuring range) are used for the
+Python figures. Each figure is the best of --repeats runs of --seconds each
+(the machine may be shared: the best run is the least disturbed one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+MEASURE_DEALS = 1_000_000
+
+# Peers: pip requirement, import name, the card games tried (the fastest is reported).
+PEERS: dict[str, dict[str, Any]] = {
+    "rlcard": {"pip": ["rlcard"], "import": "rlcard", "games": ["blackjack", "leduc-holdem", "limit-holdem", "uno"]},
+    "openspiel": {
+        "pip": ["open_spiel"],
+        "import": "pyspiel",
+        "games": ["kuhn_poker", "leduc_poker", "blackjack", "solitaire", "gin_rummy", "crazy_eights"],
+    },
+    "pgx": {"pip": ["jax[cpu]", "pgx"], "import": "pgx", "games": ["kuhn_poker", "leduc_holdem"]},
+}
+
+
+def best_of(repeats: int, f: Callable[[], dict[str, float]]) -> dict[str, float]:
+    """Runs f repeats times and keeps the largest value of every figure."""
+    runs = [f() for _ in range(repeats)]
+    return {k: max(r[k] for r in runs) for k in runs[0]}
+
+
+# --- Go ----------------------------------------------------------------------
+
+
+def parse_rate(s: str) -> float:
+    m = re.fullmatch(r"([\d.]+)\s*([kM]?)", s.strip())
+    if not m:
+        raise ValueError(f"not a rate: {s!r}")
+    return float(m[1]) * {"": 1, "k": 1e3, "M": 1e6}[m[2]]
+
+
+def go_rates(games: list[str], envs: int, seconds: float) -> dict[str, dict[str, float]]:
+    """`patience speed` for the games: single (step+mask+obs) and vector (all cores)."""
+    exe = ROOT / "python" / "build" / "patience-bench"
+    subprocess.run(["go", "build", "-o", str(exe), "./cmd/patience"], cwd=ROOT, check=True)
+    out = subprocess.run(
+        [str(exe), "speed", "--duration", f"{seconds}s", "--envs", str(envs), "all"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout
+    rates = {}
+    for line in out.splitlines():
+        cells = [c for c in re.split(r"\s{2,}", line.strip()) if c]
+        if cells and cells[0] in games and len(cells) >= 5:
+            rates[cells[0]] = {"single": parse_rate(cells[1]), "vector": parse_rate(cells[4])}
+    return rates
+
+
+# --- patience_gym --------------------------------------------------------------
+
+
+def python_single(game: str, seconds: float) -> dict[str, float]:
+    import numpy as np
+
+    from patience_gym import PatienceEnv
+
+    env = PatienceEnv(game, illegal_action="raise")
+    deal = MEASURE_DEALS
+    obs, info = env.reset(seed=deal)
+    rnd = random.Random(0).random
+    pc = time.perf_counter
+    steps, inside = 0, 0.0
+    start = pc()
+    end = start + seconds
+    step = env.step
+    flatnonzero = np.flatnonzero
+    while True:
+        for _ in range(1000):
+            legal = flatnonzero(info["action_mask"])
+            a = int(legal[int(rnd() * len(legal))])
+            t = pc()
+            obs, r, term, trunc, info = step(a)
+            inside += pc() - t
+            if term or trunc:
+                deal += 1
+                obs, info = env.reset(seed=deal)
+        steps += 1000
+        if pc() >= end:
+            break
+    total = pc() - start
+    env.close()
+    return {"loop": steps / total, "step": steps / inside}
+
+
+def random_legal(masks: Any, rng: Any) -> Any:
+    """A uniformly random legal action per row of a bool mask, in NumPy with no
+    loop over rows (0 for a row with no legal action)."""
+    import numpy as np
+
+    n, a = masks.shape
+    flat = np.flatnonzero(masks)  # the legal (row, action) pairs, row-major
+    bounds = np.searchsorted(flat, np.arange(n + 1) * a)
+    counts = np.diff(bounds)
+    pick = bounds[:-1] + (rng.random(n) * counts).astype(np.int64)
+    np.minimum(pick, max(len(flat) - 1, 0), out=pick)
+    actions = flat[pick] - np.arange(n) * a if len(flat) else np.zeros(n, np.int64)
+    actions[counts == 0] = 0
+    return actions
+
+
+def python_vector(game: str, envs: int, seconds: float) -> dict[str, float]:
+    import numpy as np
+
+    from patience_gym import PatienceVectorEnv
+
+    vec = PatienceVectorEnv(game, envs, illegal_action="raise")
+    vec.reset(seed=MEASURE_DEALS)
+    masks = vec.action_masks()  # the array Go writes; a view, updated by every step
+    rng = np.random.default_rng(0)
+    pc = time.perf_counter
+    steps, inside = 0, 0.0
+    start = pc()
+    end = start + seconds
+    while pc() < end:
+        for _ in range(20):
+            actions = random_legal(masks, rng)
+            t = pc()
+            vec.step(actions)
+            inside += pc() - t
+        steps += 20 * envs
+    total = pc() - start
+    vec.close()
+    return {"loop": steps / total, "step": steps / inside}
+
+
+# --- peers (each in its own process) ---------------------------------------------
+
+
+def peer_rlcard(game: str, seconds: float, envs: int) -> float:
+    import rlcard
+
+    env = rlcard.make(game, config={"seed": 0})
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        state, _ = env.reset()
+        while not env.is_over():
+            action = rng.choice(list(state["legal_actions"].keys()))
+            state, _ = env.step(action)
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def peer_openspiel(game: str, seconds: float, envs: int) -> float:
+    import pyspiel
+
+    g = pyspiel.load_game(game)
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def peer_pgx(game: str, seconds: float, envs: int) -> float:
+    import jax
+    import jax.numpy as jnp
+    import pgx
+
+    env = pgx.make(game)
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+
+    @jax.jit
+    def act(state: Any, key: Any) -> Any:
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        keys = jax.random.split(key, envs)
+        action = jax.vmap(jax.random.categorical)(keys, logits)
+        # Autoreset: environments whose game ended start a new one.
+        new = step(state, action, keys)
+        fresh = init(keys)
+        done = new.terminated | new.truncated
+        return jax.tree_util.tree_map(
+            lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), new, fresh
+        )
+
+    key = jax.random.PRNGKey(0)
+    state = init(jax.random.split(key, envs))
+    state = act(state, key)  # compile
+    jax.block_until_ready(state)
+    steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for _ in range(20):
+            key, sub = jax.random.split(key)
+            state = act(state, sub)
+        jax.block_until_ready(state)
+        steps += 20 * envs
+    return steps / (time.perf_counter() - start)
+
+
+PEER_FUNCS = {"rlcard": peer_rlcard, "openspiel": peer_openspiel, "pgx": peer_pgx}
+
+
+def ensure_installed(name: str, install: bool) -> str | None:
+    """None if the peer imports (installing it with pip if allowed), else why not."""
+    info = PEERS[name]
+    check = [sys.executable, "-c", f"import {info['import']}"]
+    if subprocess.run(check, capture_output=True).returncode == 0:
+        return None
+    if not install:
+        return "not installed"
+    print(f"installing {name}: pip install {' '.join(info['pip'])}", file=sys.stderr, flush=True)
+    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", *info["pip"]], capture_output=True, text=True)
+    if res.returncode != 0 or subprocess.run(check, capture_output=True).returncode != 0:
+        tail = (res.stderr or res.stdout).strip().splitlines()[-1:] or ["import failed after install"]
+        return f"could not be installed: {tail[0][:160]}"
+    return None
+
+
+def run_peer(name: str, seconds: float, envs: int, repeats: int) -> dict[str, Any]:
+    """Measures every game of a peer in a subprocess; returns the fastest."""
+    results: dict[str, float] = {}
+    errors: dict[str, str] = {}
+    for game in PEERS[name]["games"]:
+        cmd = [sys.executable, __file__, "--peer", name, "--peer-game", game, "--seconds", str(seconds),
+               "--envs", str(envs), "--repeats", str(repeats)]
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if res.returncode == 0:
+            results[game] = json.loads(res.stdout.strip().splitlines()[-1])["rate"]
+        else:
+            errors[game] = (res.stderr.strip().splitlines() or ["failed"])[-1][:160]
+    if not results:
+        return {"error": "; ".join(f"{g}: {e}" for g, e in errors.items())}
+    game = max(results, key=lambda g: results[g])
+    return {"game": game, "rate": results[game], "all": results, "errors": errors}
+
+
+def version_of(module: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:
+        return "?"
+
+
+# --- output ------------------------------------------------------------------------
+
+
+def fmt(r: float) -> str:
+    if r >= 1e6:
+        return f"{r / 1e6:.2f} M"
+    if r >= 1e3:
+        return f"{r / 1e3:.1f} k"
+    return f"{r:.0f}"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", default="all", help="comma-separated games, or all")
+    p.add_argument("--envs", type=int, default=256, help="environments in the vector (and Pgx's batch)")
+    p.add_argument("--seconds", type=float, default=2.0, help="duration of each measurement")
+    p.add_argument("--repeats", type=int, default=3, help="runs per figure; the best is kept")
+    p.add_argument("--no-peers", action="store_true", help="skip the peers")
+    p.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
+    p.add_argument("--json", help="also write the figures to this file")
+    p.add_argument("--peer", help=argparse.SUPPRESS)
+    p.add_argument("--peer-game", help=argparse.SUPPRESS)
+    args = p.parse_args()
+
+    if args.peer:  # a subprocess measuring one peer's game
+        f = PEER_FUNCS[args.peer]
+        rate = max(f(args.peer_game, args.seconds, args.envs) for _ in range(args.repeats))
+        print(json.dumps({"rate": rate}))
+        return
+
+    import numpy as np
+
+    import patience_gym
+
+    games = sorted(patience_gym.SPECS) if args.games == "all" else args.games.split(",")
+    print(f"# {platform.machine()} {platform.processor() or ''}, {platform.system()}, Python {platform.python_version()}, "
+          f"NumPy {np.__version__}, gymnasium {version_of('gymnasium')}; {args.seconds:g} s per figure, best of {args.repeats}",
+          flush=True)
+    go = go_rates(games, args.envs, args.seconds)
+    rows = []
+    for g in games:
+        single = best_of(args.repeats, lambda: python_single(g, args.seconds))
+        vector = best_of(args.repeats, lambda: python_vector(g, args.envs, args.seconds))
+        rows.append({"game": g, "go_single": go[g]["single"], "go_vector": go[g]["vector"], "py_single": single["loop"],
+                     "py_single_step": single["step"], "py_vector": vector["loop"], "py_vector_step": vector["step"]})
+        r = rows[-1]
+        print(f"{g}: Go {fmt(r['go_single'])} / vector {fmt(r['go_vector'])}; Python Env {fmt(r['py_single'])} "
+              f"(env.step {fmt(r['py_single_step'])}); VectorEnv {fmt(r['py_vector'])} (step {fmt(r['py_vector_step'])})",
+              flush=True)
+
+    peers: dict[str, Any] = {}
+    if not args.no_peers:
+        for name in PEERS:
+            why = ensure_installed(name, not args.no_install)
+            peers[name] = {"error": why} if why else run_peer(name, args.seconds, args.envs, args.repeats)
+            peers[name]["version"] = version_of(PEERS[name]["pip"][-1].split("[")[0])
+            print(f"{name}: {json.dumps(peers[name])}", file=sys.stderr, flush=True)
+
+    print()
+    print(f"| game | Go, 1 env | Go vector ({args.envs}) | Python Env (loop) | Python env.step | VectorEnv (loop) | VectorEnv step | loop / Go vector |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    for r in rows:
+        print(f"| {r['game']} | {fmt(r['go_single'])} | {fmt(r['go_vector'])} | {fmt(r['py_single'])} | {fmt(r['py_single_step'])} "
+              f"| {fmt(r['py_vector'])} | {fmt(r['py_vector_step'])} | {100 * r['py_vector'] / r['go_vector']:.0f} % |")
+    if peers:
+        slow_single = min(r["py_single"] for r in rows)
+        slow_vector = min(r["py_vector"] for r in rows)
+        print()
+        print("| peer | version | fastest card game | steps/s | our slowest Python Env / it | our slowest VectorEnv / it |")
+        print("|---|---|---|--:|--:|--:|")
+        for name, res in peers.items():
+            if "rate" not in res:
+                print(f"| {name} | {res.get('version', '?')} | — | {res['error']} | | |")
+                continue
+            print(f"| {name} | {res['version']} | {res['game']} | {fmt(res['rate'])} | {slow_single / res['rate']:.1f}× "
+                  f"| {slow_vector / res['rate']:.1f}× |")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows, "peers": peers, "envs": args.envs, "seconds": args.seconds}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
