@@ -42,6 +42,7 @@ def test_check_env(env_id: str) -> None:
     env.close()
 
 
+@pytest.mark.filterwarnings("ignore:.*alternative render modes")
 @pytest.mark.parametrize("game", ["limited", "fourquarters"])
 def test_check_env_options(game: str) -> None:
     check_env(PatienceEnv(game, one_hot=True, render_mode="ansi"))
