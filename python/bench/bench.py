@@ -8,8 +8,9 @@ Measured in one run, on one machine:
   * Go: `go run ./cmd/patience speed` (one environment with its observation,
     and the vector of --envs environments on all cores, random legal actions
     drawn by Go);
-  * one Python PatienceEnv with a random legal action each step, drawn in
-    Python from the mask; "env.step" counts only the time inside env.step;
+  * one Python PatienceEnv with a random legal action each step, drawn from
+    the mask (its nonzero ids, one picked with random.random()); "env.step"
+    counts only the time inside env.step;
   * the PatienceVectorEnv of --envs environments, random legal actions drawn
     in NumPy from the mask array Go writes (vectorized, no loop over
     environments); "step only" again counts only the time inside step;
@@ -101,10 +102,10 @@ def python_single(game: str, seconds: float) -> dict[str, float]:
     start = pc()
     end = start + seconds
     step = env.step
-    flatnonzero = np.flatnonzero
+    bool_ = np.bool_
     while True:
         for _ in range(1000):
-            legal = flatnonzero(info["action_mask"])
+            legal = info["action_mask"].view(bool_).nonzero()[0]  # the legal ids
             a = int(legal[int(rnd() * len(legal))])
             t = pc()
             obs, r, term, trunc, info = step(a)

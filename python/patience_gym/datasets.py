@@ -160,21 +160,26 @@ class Dataset:
         from ._lib import game_spec
 
         spec = game_spec(self.meta["game"])
+        from minari.data_collector import EpisodeBuffer
+
         buffers = []
         for ep in self.episodes():
             obs = np.concatenate([ep.obs, ep.final_obs[None, :]])
             masks = np.concatenate([ep.masks, np.zeros((1, ep.masks.shape[1]), np.bool_)])
             buffers.append(
-                {
-                    "observations": obs,
-                    "actions": ep.actions.astype(np.int64),
-                    "rewards": ep.rewards,
-                    "terminations": ep.terminated,
-                    "truncations": ep.truncated,
-                    "infos": {"action_mask": masks},
-                }
+                EpisodeBuffer(
+                    id=ep.index,
+                    seed=ep.deal,
+                    observations=obs,
+                    actions=ep.actions.astype(np.int64),
+                    rewards=ep.rewards,
+                    terminations=ep.terminated,
+                    truncations=ep.truncated,
+                    infos={"action_mask": masks},
+                )
             )
         kwargs.setdefault("env", spec.env_id)
+        kwargs.setdefault("data_format", "arrow")  # minari[arrow]: pyarrow, already needed here
         kwargs.setdefault("algorithm_name", str(self.meta.get("agent", "")))
         kwargs.setdefault(
             "observation_space", spaces.Box(np.zeros(spec.obs_len, np.uint8), spec.obs_high(), dtype=np.uint8)

@@ -135,7 +135,6 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         self._started = False
         self._deal = -1
         self._mask: NDArray[np.int8] = np.zeros(spec.actions, np.int8)
-        self._obs: NDArray[Any] | None = None
         # Pools of rows Go writes into: each step's observation and mask are
         # a new row, so earlier ones stay valid; a full pool is replaced by a
         # new one (the old one lives as long as its rows are referenced).
@@ -192,7 +191,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         _lib.check(_lib.lib.pg_reset(self._h, self._seed_buf, 1, ctypes.byref(bufs)), self._h)
         _lib.check(_lib.lib.pg_deals(self._h, self._seed_buf, 1), self._h)
         self._deal = int(self._seed_buf[0])
-        self._obs, self._mask = obs, mask
+        self._mask = mask
         self._done, self._started = False, True
         return obs, {"action_mask": mask, "deal": self._deal}
 
@@ -215,15 +214,12 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         if code < 0:
             _lib.check(code, self._h)
         self._k = k + 1
-        obs = self._obs_pool[k]
-        mask = self._mask_pool[k]
-        self._obs, self._mask = obs, mask
-        info = {"action_mask": mask, "illegal_action": code & 4 != 0}
-        terminated, truncated = code & 1 != 0, code & 2 != 0
-        if code & 3:
+        self._mask = mask = self._mask_pool[k]
+        if code & 3:  # the episode ended
             self._done = True
-            info.update(self.episode_info())
-        return obs, self._reward.value, terminated, truncated, info
+            info = {"action_mask": mask, "illegal_action": code >= 4, **self.episode_info()}
+            return self._obs_pool[k], self._reward.value, code & 1 == 1, code & 2 == 2, info
+        return self._obs_pool[k], self._reward.value, False, False, {"action_mask": mask, "illegal_action": code >= 4}
 
     def _action(self, action: Any) -> int:
         """Converts an action (an integer, a NumPy integer or a 0-d integer
