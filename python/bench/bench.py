@@ -324,7 +324,7 @@ def main() -> None:
           f"NumPy {np.__version__}, gymnasium {version_of('gymnasium')}; {args.seconds:g} s per figure, best of {args.repeats}",
           flush=True)
     go = go_rates(games, args.envs, args.seconds)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for g in games:
         single = best_of(args.repeats, lambda: python_single(g, args.seconds))
         vector = best_of(args.repeats, lambda: python_vector(g, args.envs, args.seconds))

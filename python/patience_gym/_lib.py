@@ -96,7 +96,7 @@ def _load() -> ctypes.CDLL:
     lib = ctypes.CDLL(str(path))
     i64, u64p, i64p = ctypes.c_int64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_void_p
     cp, vp = ctypes.c_char_p, ctypes.c_void_p
-    sigs: dict[str, list[Any]] = {
+    sigs: dict[str, list[Any] | None] = {
         "pg_specs": [vp, i64],
         "pg_create": [cp, i64, cp, vp, i64],
         "pg_close": [i64],

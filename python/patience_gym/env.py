@@ -244,7 +244,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     def episode_info(self) -> dict[str, Any]:
         """The episode so far: deal, steps, progress, cards, legal, outcome,
         class and episode_return."""
-        d = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, 0))
+        d: dict[str, Any] = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, 0))
         d["episode_return"] = d.pop("return")
         return d
 
@@ -272,7 +272,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The text board (render_mode "ansi"); None without a render mode."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")

@@ -166,9 +166,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             base = int(self.np_random.integers(0, max(1, TRAINING_DEALS - n)))
             seeds = base + np.arange(n, dtype=np.uint64)
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if not 0 <= seed <= (1 << 64) - n:
+                raise ValueError(f"seed {seed} is not a deal number (0 to 2**64-1, less the number of environments)")
             super().reset(seed=int(seed))
-            if seed < 0:
-                raise ValueError(f"seed {seed} is not a deal number (0 to 2**64-1)")
             seeds = np.uint64(seed) + np.arange(n, dtype=np.uint64)
         else:
             s = np.asarray(seed)
@@ -254,7 +254,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
 
     def episode_info(self, i: int) -> dict[str, Any]:
         """Environment i's episode so far (see PatienceEnv.episode_info)."""
-        d = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, int(i)))
+        d: dict[str, Any] = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, int(i)))
         d["episode_return"] = d.pop("return")
         return d
 

@@ -98,6 +98,7 @@ def test_refuses_other_schema(dataset: Path, tmp_path: Path) -> None:
         datasets.load(tmp_path)
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")  # minari's advice to name an author, a description...
 def test_to_minari(dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("minari")
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
