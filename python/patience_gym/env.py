@@ -131,6 +131,8 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         self._reward = ctypes.c_double()
         self._reward_addr = ctypes.addressof(self._reward)
         self._seed_buf = (ctypes.c_uint64 * 1)()
+        self._bufs = _lib.Buffers()  # reset's buffers: rows of the pools
+        self._bufs_ref = ctypes.byref(self._bufs)
         self._done = True
         self._started = False
         self._deal = -1
@@ -139,6 +141,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         # a new row, so earlier ones stay valid; a full pool is replaced by a
         # new one (the old one lives as long as its rows are referenced).
         row = spec.one_hot_len * 4 if self.one_hot else spec.obs_len
+        self._obs_row = row  # bytes per observation row
         self._rows = max(4, min(4096, _POOL_BYTES // max(row, spec.actions)))
         self._k = self._rows
 
@@ -150,7 +153,8 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         else:
             self._obs_pool = np.empty((self._rows, spec.obs_len), np.uint8)
         self._mask_pool = np.empty((self._rows, spec.actions), np.int8)
-        obs_base = self._obs_pool.ctypes.data
+        obs_base = self._obs_base = self._obs_pool.ctypes.data
+        self._mask_base = self._mask_pool.ctypes.data
         _lib.check(
             _lib.lib.pg_bind1(
                 self._h,
@@ -181,14 +185,14 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         k = self._k
         self._k = k + 1
         obs, mask = self._obs_pool[k], self._mask_pool[k]
-        bufs = _lib.Buffers()
+        bufs = self._bufs
         if self.one_hot:
-            bufs.one_hot = obs.ctypes.data
+            bufs.one_hot = self._obs_base + k * self._obs_row
         else:
-            bufs.obs = obs.ctypes.data
-        bufs.mask = mask.ctypes.data
+            bufs.obs = self._obs_base + k * self._obs_row
+        bufs.mask = self._mask_base + k * self._n_actions
         self._seed_buf[0] = deal
-        _lib.check(_lib.lib.pg_reset(self._h, self._seed_buf, 1, ctypes.byref(bufs)), self._h)
+        _lib.check(_lib.lib.pg_reset(self._h, self._seed_buf, 1, self._bufs_ref), self._h)
         _lib.check(_lib.lib.pg_deals(self._h, self._seed_buf, 1), self._h)
         self._deal = int(self._seed_buf[0])
         self._mask = mask
