@@ -342,22 +342,31 @@ func pg_deals(id C.int64_t, out *C.uint64_t, n C.int64_t) (code C.int64_t) {
 	return codeOK
 }
 
-// pg_info writes a JSON object describing environment i's episode (deal,
-// steps, progress, cards, legal, outcome, class, return) into out and
-// returns its length.
+// pg_episode writes environment i's episode so far as numbers, the cheap
+// form of pg_info: out[0..5] = deal, steps, progress, cards, legal actions,
+// outcome (0 running, 1 won, 2 lost, 3 truncated), *ret = the return; the
+// game's class word goes into class (capacity cap) and its length is
+// returned.
 //
-//export pg_info
-func pg_info(id C.int64_t, i C.int64_t, out *C.char, cap C.int64_t) (code C.int64_t) {
+//export pg_episode
+func pg_episode(id C.int64_t, i C.int64_t, out *C.int64_t, ret *C.double, class *C.char, cap C.int64_t) (code C.int64_t) {
 	h, code := acquire(int64(id))
 	if h == nil {
 		return code
 	}
 	defer h.release(&code)
-	s, err := h.info(int(i))
-	if err != nil {
+	if err := h.checkIndex(int(i)); err != nil {
 		return status(h, err)
 	}
-	return putString(s, out, cap)
+	if out == nil || ret == nil {
+		return status(h, errors.New("pg_episode: null output"))
+	}
+	e := h.v.Env(int(i))
+	in := e.Info()
+	dst := unsafe.Slice((*int64)(unsafe.Pointer(out)), 6)
+	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = int64(in.Seed), int64(in.Steps), int64(in.Progress), int64(in.Cards), int64(in.Legal), int64(in.Outcome)
+	*ret = C.double(e.Return())
+	return putString(in.Class, class, cap)
 }
 
 // pg_render writes environment i's text picture into out and returns its

@@ -163,32 +163,6 @@ func (h *handle) checkIndex(i int) error {
 	return nil
 }
 
-// episodeInfo is the JSON form of an environment's episode.
-type episodeInfo struct {
-	Deal     uint64  `json:"deal"`
-	Steps    int     `json:"steps"`
-	Progress int     `json:"progress"`
-	Cards    int     `json:"cards"`
-	Legal    int     `json:"legal"`
-	Outcome  string  `json:"outcome"`
-	Class    string  `json:"class"`
-	Return   float64 `json:"return"`
-}
-
-// info returns environment i's episode as JSON.
-func (h *handle) info(i int) (string, error) {
-	if err := h.checkIndex(i); err != nil {
-		return "", err
-	}
-	e := h.v.Env(i)
-	in := e.Info()
-	b, err := json.Marshal(episodeInfo{
-		Deal: in.Seed, Steps: in.Steps, Progress: in.Progress, Cards: in.Cards, Legal: in.Legal,
-		Outcome: in.Outcome.String(), Class: in.Class, Return: e.Return(),
-	})
-	return string(b), err
-}
-
 // specJSON is the JSON form of an env.Spec.
 type specJSON struct {
 	Name         string        `json:"name"`

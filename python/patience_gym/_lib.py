@@ -108,7 +108,7 @@ def _load() -> ctypes.CDLL:
         # ints as C ints, its cheapest conversion (callers pass ints only).
         "pg_step1": None,
         "pg_deals": [i64, u64p, i64],
-        "pg_info": [i64, i64, vp, i64],
+        "pg_episode": [i64, i64, vp, vp, vp, i64],
         "pg_render": [i64, i64, vp, i64],
         "pg_action_name": [i64, i64, vp, i64],
         "pg_parse_move": [i64, cp, i64p, i64],
@@ -253,3 +253,36 @@ def game_spec(game: str) -> GameSpec:
     if spec is None:
         raise PatienceError(f"unknown game {game!r}; the known games are: {', '.join(sorted(SPECS))}")
     return spec
+
+
+OUTCOMES = ("running", "won", "lost", "truncated")
+
+
+class EpisodeReader:
+    """Reads an environment's episode summary with pg_episode, into buffers
+    made once."""
+
+    def __init__(self) -> None:
+        self.nums = (ctypes.c_int64 * 6)()
+        self.ret = ctypes.c_double()
+        self.cls = ctypes.create_string_buffer(256)
+
+    def read(self, handle: int, i: int) -> dict[str, Any]:
+        """deal, steps, progress, cards, legal, outcome, class, episode_return."""
+        n = lib.pg_episode(handle, i, self.nums, ctypes.byref(self.ret), self.cls, len(self.cls))
+        if n < 0:
+            _raise_code(n, handle)
+        if n >= len(self.cls):
+            self.cls = ctypes.create_string_buffer(n + 1)
+            return self.read(handle, i)
+        d, s, p, c, legal, o = self.nums
+        return {
+            "deal": d,
+            "steps": s,
+            "progress": p,
+            "cards": c,
+            "legal": legal,
+            "outcome": OUTCOMES[o],
+            "class": self.cls.value.decode(),
+            "episode_return": self.ret.value,
+        }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import json
 import operator
 from typing import Any, Literal, SupportsFloat, SupportsInt
 
@@ -131,6 +130,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         self._reward = ctypes.c_double()
         self._reward_addr = ctypes.addressof(self._reward)
         self._seed_buf = (ctypes.c_uint64 * 1)()
+        self._episode = _lib.EpisodeReader()
         self._bufs = _lib.Buffers()  # reset's buffers: rows of the pools
         self._bufs_ref = ctypes.byref(self._bufs)
         self._done = True
@@ -248,9 +248,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     def episode_info(self) -> dict[str, Any]:
         """The episode so far: deal, steps, progress, cards, legal, outcome,
         class and episode_return."""
-        d: dict[str, Any] = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, 0))
-        d["episode_return"] = d.pop("return")
-        return d
+        return self._episode.read(self._h, 0)
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions now, as bools (for sb3-contrib's MaskablePPO)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import json
 from typing import Any
 
 import gymnasium as gym
@@ -254,9 +253,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
 
     def episode_info(self, i: int) -> dict[str, Any]:
         """Environment i's episode so far (see PatienceEnv.episode_info)."""
-        d: dict[str, Any] = json.loads(_lib.read_string(_lib.lib.pg_info, self._h, int(i)))
-        d["episode_return"] = d.pop("return")
-        return d
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"environment {i} of {self.num_envs}")
+        return _lib.EpisodeReader().read(self._h, int(i))
 
     def action_name(self, action: int) -> str:
         """The name of an action as a person types it."""

@@ -254,3 +254,18 @@ def test_gil_released_and_threads() -> None:
         t.join()
         single[i] = results[i]
     assert single == results
+
+
+def test_make_without_import() -> None:
+    # An installed package registers the ids when gymnasium is imported
+    # (patience_gym.pth), so that a fresh interpreter needs no import.
+    import site
+    import subprocess
+    import sys
+
+    dirs = site.getsitepackages() + [site.getusersitepackages()]
+    if not any((Path(d) / "patience_gym.pth").is_file() for d in dirs):
+        pytest.skip("patience_gym.pth is not installed (an editable install has none)")
+    code = "import gymnasium as gym; e = gym.make('patience/Limited-v1'); print(e.reset(seed=4)[1]['deal'])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "4"
