@@ -323,6 +323,39 @@ def fmt(r: float) -> str:
     return f"{r:.0f}"
 
 
+def ratio_range(ours: list[float], theirs: float) -> str:
+    """Our slowest and fastest game over a peer's rate, as "0.7–1.0×"."""
+    lo, hi = min(ours) / theirs, max(ours) / theirs
+    return f"{lo:.1f}×" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f}–{hi:.1f}×"
+
+
+def print_tables(rows: list[dict[str, Any]], peers: dict[str, Any], envs: int) -> None:
+    """The two Markdown tables of the README."""
+    print()
+    print("| game | Go Env | Python Env | Python env.step | Go vector, 1 core | VectorEnv, 1 core | ratio | "
+          "Go vector, all cores | VectorEnv, all cores | ratio |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for r in rows:
+        print(f"| {r['game']} | {fmt(r['go_single'])} | {fmt(r['py_single'])} | {fmt(r['py_single_step'])} "
+              f"| {fmt(r['go_vector1'])} | {fmt(r['py_vector1'])} | {100 * r['py_vector1'] / r['go_vector1']:.0f} % "
+              f"| {fmt(r['go_vector'])} | {fmt(r['py_vector'])} | {100 * r['py_vector'] / r['go_vector']:.0f} % |")
+    if not peers:
+        return
+    singles = [r["py_single"] for r in rows]
+    vectors = [r["py_vector"] for r in rows]
+    print()
+    print(f"| peer | version | fastest card game (steps/s) | other games tried | our Python Env / peer | "
+          f"our VectorEnv ({envs}, all cores) / peer |")
+    print("|---|---|--:|---|--:|--:|")
+    for name, res in peers.items():
+        if "rate" not in res:
+            print(f"| {name} | {res.get('version', '?')} | {res['error']} | | | |")
+            continue
+        others = ", ".join(f"{g} {fmt(v)}" for g, v in res["all"].items() if g != res["game"])
+        print(f"| {name} | {res['version']} | {res['game']} {fmt(res['rate'])} | {others} "
+              f"| {ratio_range(singles, res['rate'])} | {ratio_range(vectors, res['rate'])} |")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", default="all", help="comma-separated games, or all")
@@ -332,6 +365,7 @@ def main() -> None:
     p.add_argument("--no-peers", action="store_true", help="skip the peers")
     p.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     p.add_argument("--json", help="also write the figures to this file")
+    p.add_argument("--print", metavar="JSON", help="print the tables of a file written by --json, measuring nothing")
     p.add_argument("--peer", help=argparse.SUPPRESS)
     p.add_argument("--peer-game", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -340,6 +374,11 @@ def main() -> None:
         f = PEER_FUNCS[args.peer]
         rate = max(f(args.peer_game, args.seconds, args.envs) for _ in range(args.repeats))
         print(json.dumps({"rate": rate}))
+        return
+
+    if args.print:
+        saved = json.loads(Path(args.print).read_text())
+        print_tables(saved["rows"], saved["peers"], saved["envs"])
         return
 
     import numpy as np
@@ -379,26 +418,7 @@ def main() -> None:
             peers[name]["version"] = version_of(PEERS[name]["pip"][-1].split("[")[0])
             print(f"{name}: {json.dumps(peers[name])}", file=sys.stderr, flush=True)
 
-    print()
-    print(f"| game | Go Env | Python Env | Python env.step | Go vector, 1 core | VectorEnv, 1 core | ratio | "
-          f"Go vector, all cores | VectorEnv, all cores | ratio |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for r in rows:
-        print(f"| {r['game']} | {fmt(r['go_single'])} | {fmt(r['py_single'])} | {fmt(r['py_single_step'])} "
-              f"| {fmt(r['go_vector1'])} | {fmt(r['py_vector1'])} | {100 * r['py_vector1'] / r['go_vector1']:.0f} % "
-              f"| {fmt(r['go_vector'])} | {fmt(r['py_vector'])} | {100 * r['py_vector'] / r['go_vector']:.0f} % |")
-    if peers:
-        slow_single = min(r["py_single"] for r in rows)
-        slow_vector = min(r["py_vector"] for r in rows)
-        print()
-        print("| peer | version | fastest card game | steps/s | our slowest Python Env / it | our slowest VectorEnv / it |")
-        print("|---|---|---|--:|--:|--:|")
-        for name, res in peers.items():
-            if "rate" not in res:
-                print(f"| {name} | {res.get('version', '?')} | — | {res['error']} | | |")
-                continue
-            print(f"| {name} | {res['version']} | {res['game']} | {fmt(res['rate'])} | {slow_single / res['rate']:.1f}× "
-                  f"| {slow_vector / res['rate']:.1f}× |")
+    print_tables(rows, peers, args.envs)
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": rows, "peers": peers, "envs": args.envs, "seconds": args.seconds}, indent=1))
 
