@@ -5,8 +5,6 @@ package agents
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -72,80 +70,9 @@ type Agent interface {
 	Act(v View) int
 }
 
-// Options are the settings of every agent; each agent reads the ones it uses
-// and zero values mean the defaults.
-type Options struct {
-	// Rollouts is mc's number of rollouts per candidate action
-	// (DefaultRollouts).
-	Rollouts int
-	// RolloutSteps caps the length of one rollout (DefaultRolloutSteps).
-	RolloutSteps int
-	// Width is the number of candidate actions mc rolls out, the best by
-	// one-step evaluation (DefaultWidth).
-	Width int
-	// SwitchMargin is how many standard errors of the paired rollout
-	// difference a candidate must gain over the one-step evaluation's choice
-	// before mc plays it instead (DefaultSwitchMargin).
-	SwitchMargin float64
-	// Policy is the default policy of mc rollouts: "random" or "heuristic"
-	// (default "heuristic").
-	Policy string
-	// Iterations is uct's number of search iterations per move
-	// (DefaultIterations).
-	Iterations int
-	// Exploration is uct's UCB1 constant (DefaultExploration).
-	Exploration float64
-}
-
-type maker struct {
-	doc  string
-	make func(Options) (Agent, error)
-}
-
-var makers = map[string]maker{}
-
-// register adds an agent constructor under name.
-func register(name, doc string, f func(Options) (Agent, error)) {
-	makers[name] = maker{doc: doc, make: f}
-}
-
-// New returns a fresh agent by name.
-func New(name string, opts Options) (Agent, error) {
-	m, ok := makers[strings.ToLower(strings.TrimSpace(name))]
-	if !ok {
-		return nil, fmt.Errorf("unknown agent %q; the agents are: %s", name, strings.Join(Names(), ", "))
-	}
-	a, err := m.make(opts)
-	if err != nil {
-		return nil, fmt.Errorf("agent %s: %w", name, err)
-	}
-	return a, nil
-}
-
-// Names returns the agent names, sorted.
-func Names() []string {
-	var out []string
-	for n := range makers {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Doc returns a one-line description of the named agent.
-func Doc(name string) string { return makers[name].doc }
-
 // randomLegal returns a uniformly chosen legal action of m.
 func randomLegal(m *env.Mask, rng *cards.Rand) int {
 	return m.Nth(rng.IntN(m.Count()))
-}
-
-// Step is one decision of an episode, as Play reports it.
-type Step struct {
-	Index  int
-	Action int
-	Reward float64
-	Info   env.Info
 }
 
 // Result sums up an episode.
@@ -192,7 +119,7 @@ type Random struct {
 }
 
 func init() {
-	register("random", "uniform over the legal actions", func(Options) (Agent, error) { return &Random{}, nil })
+	Register("random", "uniform over the legal actions", func(*Settings) (Agent, error) { return &Random{}, nil })
 }
 
 // Name returns "random".

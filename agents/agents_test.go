@@ -11,14 +11,14 @@ import (
 )
 
 // small budgets keep the search agents quick in tests.
-var small = Options{Rollouts: 2, RolloutSteps: 20, Width: 3, Iterations: 12}
+var small = map[string]string{"mc": ":rollouts=2,rollout-steps=20,width=3", "uct": ":iterations=12"}
 
 // testSteps caps episodes in tests so that looping games stay quick.
 const testSteps = 120
 
 func newAgent(t *testing.T, name string) Agent {
 	t.Helper()
-	a, err := New(name, small)
+	a, err := New(name + small[name])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,21 +118,68 @@ func TestAgentsDoNotPeek(t *testing.T) {
 	}
 }
 
-func TestNewRejectsBadOptions(t *testing.T) {
-	if _, err := New("wizard", Options{}); err == nil || !strings.Contains(err.Error(), "random") {
-		t.Errorf("unknown agent: %v", err)
+func TestNewRejectsBadSettings(t *testing.T) {
+	for _, tc := range []struct{ agent, want string }{
+		{"wizard", "the agents are: heuristic, mc, random, uct"},
+		{"mc:policy=clever", "unknown rollout policy"},
+		{"mc:rollouts=-1", "must be positive"},
+		{"mc:rollouts=many", "rollouts=many: want a whole number"},
+		{"mc:iterations=5", `unknown setting "iterations"; mc's settings are: rollouts, rollout-steps, width, policy, margin`},
+		{"random:width=3", "random takes no settings"},
+		{"mc:width", "want key=value"},
+		{"mc:width=3,width=4", "given twice"},
+	} {
+		if _, err := New(tc.agent); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%q) = %v, want an error saying %q", tc.agent, err, tc.want)
+		}
 	}
-	if _, err := New("mc", Options{Policy: "clever"}); err == nil {
-		t.Error("unknown policy accepted")
-	}
-	if _, err := New("mc", Options{Rollouts: -1}); err == nil {
-		t.Error("negative budget accepted")
-	}
-	for _, n := range []string{"random", "heuristic", "mc", "uct"} {
-		a, err := New(n, Options{})
-		if err != nil || a.Name() != n {
+	for _, n := range []string{"random", "heuristic", "mc", "uct", "MC", " uct "} {
+		a, err := New(n)
+		if err != nil || a.Name() != strings.ToLower(strings.TrimSpace(n)) {
 			t.Errorf("New(%q) = %v, %v", n, a, err)
 		}
+	}
+}
+
+// TestSettingsRoundTrip checks that what an agent's Settings prints (and
+// datasets record) reads back into the same agent.
+func TestSettingsRoundTrip(t *testing.T) {
+	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7"} {
+		a, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := New(a.Name() + ":" + a.Settings())
+		if err != nil {
+			t.Fatalf("%s: %s does not read back: %v", s, a.Settings(), err)
+		}
+		if a.Settings() != b.Settings() {
+			t.Errorf("%s: settings %q read back as %q", s, a.Settings(), b.Settings())
+		}
+	}
+	f, err := Parse("MC: rollouts=8 , width=4")
+	if err != nil || f.Label() != "mc:rollouts=8,width=4" || f.Name() != "mc" {
+		t.Errorf("Parse label %q name %q, %v", f.Label(), f.Name(), err)
+	}
+	if a := f.New(); a.Settings() != "rollouts=8 rollout-steps=40 width=4 policy=heuristic margin=1" {
+		t.Errorf("settings %q", a.Settings())
+	}
+}
+
+func TestRegisterRefusesDuplicatesAndBadNames(t *testing.T) {
+	for _, name := range []string{"mc", "Bad Name", ""} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", name)
+				}
+			}()
+			Register(name, "", func(*Settings) (Agent, error) { return &Random{}, nil })
+		}()
+	}
+	doc, settings, err := Help("uct")
+	if err != nil || doc == "" || len(settings) != 3 || settings[0].Key != "iterations" || settings[0].Default != "200" {
+		t.Errorf("Help(uct) = %q, %+v, %v", doc, settings, err)
 	}
 }
 

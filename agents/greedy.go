@@ -189,7 +189,7 @@ type Heuristic struct {
 }
 
 func init() {
-	register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(Options) (Agent, error) {
+	Register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(*Settings) (Agent, error) {
 		return &Heuristic{}, nil
 	})
 }

@@ -71,7 +71,7 @@ const winLeafBonus = 10
 // picks), only the Width actions the one-step evaluation ranks best are
 // rolled out; ties on the mean are broken by that evaluation.
 type MC struct {
-	opts    Options
+	opts    MCOptions
 	rng     cards.Rand
 	pick    greedy
 	roll    rollout
@@ -85,34 +85,47 @@ type MC struct {
 	heurPol bool
 }
 
-func newMC(o Options) (Agent, error) {
-	if o.Rollouts < 0 || o.RolloutSteps < 0 || o.Width < 0 || o.SwitchMargin < 0 {
-		return nil, fmt.Errorf("budgets must not be negative")
+// MCOptions are the Monte Carlo agent's settings.
+type MCOptions struct {
+	// Rollouts is the number of sampled worlds per move; every candidate
+	// is rolled out in each.
+	Rollouts int
+	// RolloutSteps caps the length of one rollout.
+	RolloutSteps int
+	// Width is the number of candidate actions rolled out, the best by
+	// one-step evaluation.
+	Width int
+	// SwitchMargin is how many standard errors of the paired rollout
+	// difference a candidate must gain over the one-step evaluation's
+	// choice before it is played instead.
+	SwitchMargin float64
+	// Policy is the rollouts' default policy: "random" or "heuristic".
+	Policy string
+}
+
+// newMC reads mc's settings.
+func newMC(s *Settings) (Agent, error) {
+	o := MCOptions{
+		Rollouts:     s.Int("rollouts", DefaultRollouts, "rollouts (sampled worlds) per move, each candidate played in every one"),
+		RolloutSteps: s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout"),
+		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation"),
+		Policy:       s.String("policy", "heuristic", "rollout policy: random or heuristic"),
+		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
 	}
-	if o.Rollouts == 0 {
-		o.Rollouts = DefaultRollouts
+	if o.Rollouts <= 0 || o.RolloutSteps <= 0 || o.Width <= 0 {
+		s.Errorf("rollouts, rollout-steps and width must be positive")
 	}
-	if o.RolloutSteps == 0 {
-		o.RolloutSteps = DefaultRolloutSteps
+	if o.SwitchMargin < 0 {
+		s.Errorf("margin must not be negative")
 	}
-	if o.Width == 0 {
-		o.Width = DefaultWidth
-	}
-	if o.SwitchMargin == 0 {
-		o.SwitchMargin = DefaultSwitchMargin
-	}
-	switch o.Policy {
-	case "":
-		o.Policy = "heuristic"
-	case "random", "heuristic":
-	default:
-		return nil, fmt.Errorf("unknown rollout policy %q (want random or heuristic)", o.Policy)
+	if o.Policy != "random" && o.Policy != "heuristic" {
+		s.Errorf("unknown rollout policy %q (want random or heuristic)", o.Policy)
 	}
 	return &MC{opts: o, heurPol: o.Policy == "heuristic"}, nil
 }
 
 func init() {
-	register("mc", "flat Monte Carlo: rollouts per action on determinized copies, best mean final progress", newMC)
+	Register("mc", "flat Monte Carlo: rollouts per action on determinized copies, best mean final progress", newMC)
 }
 
 // Name returns "mc".

@@ -16,7 +16,7 @@ import (
 // heuristic rollout from it and backs the result up. The root's most visited
 // action is played. The tree is rebuilt at every move.
 type UCT struct {
-	opts   Options
+	opts   UCTOptions
 	rng    cards.Rand
 	pick   greedy
 	roll   rollout
@@ -43,24 +43,34 @@ type edge struct {
 	total  float64
 }
 
-func newUCT(o Options) (Agent, error) {
-	if o.Iterations < 0 || o.RolloutSteps < 0 || o.Exploration < 0 {
-		return nil, fmt.Errorf("budgets must not be negative")
+// UCTOptions are the tree search agent's settings.
+type UCTOptions struct {
+	// Iterations is the number of search iterations per move.
+	Iterations int
+	// RolloutSteps caps the length of one rollout.
+	RolloutSteps int
+	// Exploration is the UCB1 exploration constant.
+	Exploration float64
+}
+
+// newUCT reads uct's settings.
+func newUCT(s *Settings) (Agent, error) {
+	o := UCTOptions{
+		Iterations:   s.Int("iterations", DefaultIterations, "search iterations per move"),
+		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
+		Exploration:  s.Float("exploration", DefaultExploration, "UCB1 exploration constant"),
 	}
-	if o.Iterations == 0 {
-		o.Iterations = DefaultIterations
+	if o.Iterations <= 0 || o.RolloutSteps <= 0 {
+		s.Errorf("iterations and rollout-steps must be positive")
 	}
-	if o.RolloutSteps == 0 {
-		o.RolloutSteps = DefaultUCTRolloutSteps
-	}
-	if o.Exploration == 0 {
-		o.Exploration = DefaultExploration
+	if o.Exploration < 0 {
+		s.Errorf("exploration must not be negative")
 	}
 	return &UCT{opts: o}, nil
 }
 
 func init() {
-	register("uct", "Monte Carlo tree search with UCB1 over determinized copies, heuristic rollouts", newUCT)
+	Register("uct", "Monte Carlo tree search with UCB1 over determinized copies, heuristic rollouts", newUCT)
 }
 
 // Name returns "uct".

@@ -20,12 +20,12 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/stats"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultAgents are the agents measured when Config.Agents is empty.
@@ -44,12 +44,11 @@ type Config struct {
 	// Games are the games to play, by registry name; empty means all
 	// registered games (env.Names()).
 	Games []string
-	// Agents are the agents, by name, in the order the reports list them;
-	// empty means DefaultAgents.
+	// Agents are the agents, as agents.Parse reads them ("mc" or
+	// "mc:rollouts=8"), in the order the reports list them; one agent may
+	// appear with several settings. Empty means DefaultAgents. Reports name
+	// each by its label (agents.Factory.Label).
 	Agents []string
-	// Options are the agents' settings, shared by all agents (each reads
-	// the ones it uses).
-	Options agents.Options
 	// Deals is the number of deals per game; every agent plays the same
 	// ones. It must be positive.
 	Deals int
@@ -170,28 +169,29 @@ type Result struct {
 }
 
 // normalize fills in the defaults of cfg, checks it and returns the
-// canonical game and agent names with the agents' settings.
-func normalize(cfg *Config) (settings, titles map[string]string, err error) {
+// canonical game names and agent labels, with the agents' settings and
+// factories by label.
+func normalize(cfg *Config) (settings, titles map[string]string, makers map[string]*agents.Factory, err error) {
 	if cfg.Deals <= 0 {
-		return nil, nil, fmt.Errorf("the number of deals must be positive, not %d", cfg.Deals)
+		return nil, nil, nil, fmt.Errorf("the number of deals must be positive, not %d", cfg.Deals)
 	}
 	if cfg.SeedStart > math.MaxUint64-uint64(cfg.Deals-1) {
-		return nil, nil, fmt.Errorf("deals %d.. plus %d deals pass the last deal number %d", cfg.SeedStart, cfg.Deals, uint64(math.MaxUint64))
+		return nil, nil, nil, fmt.Errorf("deals %d.. plus %d deals pass the last deal number %d", cfg.SeedStart, cfg.Deals, uint64(math.MaxUint64))
 	}
 	if cfg.Workers < 0 {
-		return nil, nil, fmt.Errorf("the number of workers must not be negative, not %d", cfg.Workers)
+		return nil, nil, nil, fmt.Errorf("the number of workers must not be negative, not %d", cfg.Workers)
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	if cfg.MaxSteps < 0 {
-		return nil, nil, fmt.Errorf("the step limit must not be negative, not %d", cfg.MaxSteps)
+		return nil, nil, nil, fmt.Errorf("the step limit must not be negative, not %d", cfg.MaxSteps)
 	}
 	if cfg.Confidence == 0 {
 		cfg.Confidence = DefaultConfidence
 	}
 	if err := stats.CheckConfidence(cfg.Confidence); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if cfg.Baseline == "" {
 		cfg.Baseline = "random"
@@ -199,7 +199,7 @@ func normalize(cfg *Config) (settings, titles map[string]string, err error) {
 	if len(cfg.Games) == 0 {
 		cfg.Games = env.Names()
 		if len(cfg.Games) == 0 {
-			return nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
+			return nil, nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
 		}
 	}
 	titles = map[string]string{}
@@ -207,10 +207,10 @@ func normalize(cfg *Config) (settings, titles map[string]string, err error) {
 	for _, g := range cfg.Games {
 		spec, err := env.Lookup(g)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if slices.Contains(games, spec.Name) {
-			return nil, nil, fmt.Errorf("game %s is listed twice", spec.Name)
+			return nil, nil, nil, fmt.Errorf("game %s is listed twice", spec.Name)
 		}
 		games = append(games, spec.Name)
 		titles[spec.Name] = spec.Title
@@ -220,23 +220,25 @@ func normalize(cfg *Config) (settings, titles map[string]string, err error) {
 		cfg.Agents = DefaultAgents
 	}
 	settings = map[string]string{}
-	names := make([]string, 0, len(cfg.Agents))
+	makers = map[string]*agents.Factory{}
+	labels := make([]string, 0, len(cfg.Agents))
 	for _, n := range cfg.Agents {
-		a, err := agents.New(n, cfg.Options)
+		f, err := agents.Parse(n)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		if slices.Contains(names, a.Name()) {
-			return nil, nil, fmt.Errorf("agent %s is listed twice", a.Name())
+		if slices.Contains(labels, f.Label()) {
+			return nil, nil, nil, fmt.Errorf("agent %s is listed twice", f.Label())
 		}
-		names = append(names, a.Name())
-		settings[a.Name()] = a.Settings()
+		labels = append(labels, f.Label())
+		settings[f.Label()] = f.New().Settings()
+		makers[f.Label()] = f
 	}
-	cfg.Agents = names
-	if b, err := agents.New(cfg.Baseline, cfg.Options); err == nil {
-		cfg.Baseline = b.Name()
+	cfg.Agents = labels
+	if b, err := agents.Parse(cfg.Baseline); err == nil {
+		cfg.Baseline = b.Label()
 	}
-	return settings, titles, nil
+	return settings, titles, makers, nil
 }
 
 // job is one episode to play; index is its place in Result.Episodes.
@@ -251,7 +253,6 @@ type job struct {
 type done struct {
 	index int
 	ep    Episode
-	err   error
 }
 
 // Run plays the benchmark cfg describes and returns its result. It stops
@@ -259,7 +260,7 @@ type done struct {
 // of an episode), and returns the first error an episode meets (an agent
 // playing an illegal action is a bug worth stopping for).
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	settings, titles, err := normalize(&cfg)
+	settings, titles, makers, err := normalize(&cfg)
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -280,64 +281,62 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Episodes:   make([]Episode, total),
 	}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	g, ctx := errgroup.WithContext(ctx)
 	jobs := make(chan job)
 	results := make(chan done)
-	var wg sync.WaitGroup
 	for range res.Workers {
-		wg.Go(func() {
+		g.Go(func() error {
 			for j := range jobs {
-				ep, err := play(ctx, cfg, j)
-				results <- done{index: j.index, ep: ep, err: err}
+				ep, err := play(ctx, cfg, makers[j.agent], j)
+				if err != nil {
+					return err
+				}
+				select {
+				case results <- done{index: j.index, ep: ep}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
+			return nil
 		})
 	}
 	// Feed the jobs deal by deal, so that every game and agent advances
 	// together and the progress bar's estimate is fair from the start.
-	go func() {
+	g.Go(func() error {
 		defer close(jobs)
 		for d := range nD {
-			for gi, g := range cfg.Games {
+			for gi, gm := range cfg.Games {
 				for ai, a := range cfg.Agents {
-					j := job{index: (gi*nA+ai)*nD + d, game: g, agent: a, seed: cfg.SeedStart + uint64(d)}
+					j := job{index: (gi*nA+ai)*nD + d, game: gm, agent: a, seed: cfg.SeedStart + uint64(d)}
 					select {
 					case jobs <- j:
 					case <-ctx.Done():
-						return
+						return ctx.Err()
 					}
 				}
 			}
 		}
-	}()
+		return nil
+	})
+	waited := make(chan error, 1)
 	go func() {
-		wg.Wait()
+		waited <- g.Wait()
 		close(results)
 	}()
-
-	var firstErr error
+	// Results are collected here, in one goroutine, so that Progress is
+	// called in order.
 	n := 0
 	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = r.err
-				cancel()
-			}
-			continue
-		}
 		res.Episodes[r.index] = r.ep
 		n++
-		if cfg.Progress != nil && firstErr == nil {
+		if cfg.Progress != nil {
 			cfg.Progress(n, total)
 		}
 	}
-	if firstErr != nil {
+	if err := <-waited; err != nil {
 		// The first error is the cause; the ones after it are the
 		// cancellation it triggered.
-		return nil, fmt.Errorf("bench: %w", firstErr)
-	}
-	if n != total {
-		return nil, fmt.Errorf("bench: %w", context.Cause(ctx))
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	res.Summaries = summarize(res)
 	res.Elapsed = time.Since(start)
@@ -345,7 +344,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // play plays one job with a fresh Env and agent.
-func play(ctx context.Context, cfg Config, j job) (Episode, error) {
+func play(ctx context.Context, cfg Config, agent *agents.Factory, j job) (Episode, error) {
 	if err := ctx.Err(); err != nil {
 		return Episode{}, err
 	}
@@ -353,10 +352,7 @@ func play(ctx context.Context, cfg Config, j job) (Episode, error) {
 	if err != nil {
 		return Episode{}, err
 	}
-	a, err := agents.New(j.agent, cfg.Options)
-	if err != nil {
-		return Episode{}, err
-	}
+	a := agent.New()
 	t0 := time.Now()
 	stopped := false
 	r, err := agents.Play(e, a, j.seed, j.seed, func(*env.Env, int) bool {

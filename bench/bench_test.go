@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ func testGames(t *testing.T) []string {
 // testAgents returns random, and heuristic when it exists.
 func testAgents() []string {
 	out := []string{"random"}
-	if _, err := agents.New("heuristic", agents.Options{}); err == nil {
+	if _, err := agents.New("heuristic"); err == nil {
 		out = append(out, "heuristic")
 	}
 	return out
@@ -112,7 +113,7 @@ func TestEveryAgentPlaysTheSameDeals(t *testing.T) {
 				}
 				// The episode is the agent's game on that deal, seeded with it.
 				e, _ := env.Make(g, env.Options{})
-				ag, _ := agents.New(a, agents.Options{})
+				ag, _ := agents.New(a)
 				res, err := agents.Play(e, ag, ep.Seed, ep.Seed, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -411,5 +412,35 @@ func TestPlotIsAPNG(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*"))
 	if len(matches) > 0 {
 		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+// TestTwoSettingsOfOneAgent measures one agent with two settings side by
+// side: each is its own row, labelled by its settings, and plays as an
+// agent made from that string does.
+func TestTwoSettingsOfOneAgent(t *testing.T) {
+	games := testGames(t)[:1]
+	r := runBench(t, Config{Games: games, Agents: []string{"uct:iterations=4", "UCT: iterations=8", "random"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 30})
+	want := []string{"uct:iterations=4", "uct:iterations=8", "random"}
+	if !slices.Equal(r.Agents, want) {
+		t.Fatalf("agents %v, want %v", r.Agents, want)
+	}
+	for _, label := range want[:2] {
+		s, ok := r.Summary(games[0], label)
+		if !ok || !strings.HasPrefix(s.Settings, "iterations="+strings.TrimPrefix(label, "uct:iterations=")+" ") || s.VsBaseline == nil {
+			t.Errorf("%s: summary %+v", label, s)
+		}
+		ag, _ := agents.New(label)
+		e, _ := env.Make(games[0], env.Options{MaxSteps: 30})
+		res, err := agents.Play(e, ag, testSeeds, testSeeds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ep := r.EpisodesOf(games[0], label)[0]; ep.Progress != res.Progress || ep.Steps != res.Steps {
+			t.Errorf("%s: bench episode %+v, direct play %+v", label, ep, res)
+		}
+	}
+	if _, err := Run(context.Background(), Config{Games: games, Agents: []string{"uct:iterations=4", "uct:iterations=4"}, Deals: 1}); err == nil {
+		t.Error("the same settings twice were accepted")
 	}
 }

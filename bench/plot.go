@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/stats"
 )
 
@@ -219,47 +219,15 @@ func (r *Result) SavePlot(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return r.WritePlot(w, format) })
-}
-
-// writeFileAtomic writes path through a temporary file in the same
-// directory, renamed into place when write succeeds.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, func(w io.Writer) error { return r.WritePlot(w, format) })
 }
 
 // SaveCSV writes WriteCSV's output into the file path.
 func (r *Result) SaveCSV(path string) error {
-	return writeFileAtomic(path, r.WriteCSV)
+	return atomicfile.Write(path, r.WriteCSV)
 }
 
 // SaveJSON writes WriteJSON's output into the file path.
 func (r *Result) SaveJSON(path string) error {
-	return writeFileAtomic(path, r.WriteJSON)
+	return atomicfile.Write(path, r.WriteJSON)
 }

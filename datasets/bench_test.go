@@ -57,11 +57,11 @@ func BenchmarkGenerateAllCores(b *testing.B) { benchGenerate(b, runtime.GOMAXPRO
 // settings into a file: the ceiling the pipeline is measured against.
 func BenchmarkRawWrite(b *testing.B) {
 	cfg := Config{Game: "cromwell", Agent: "random", Episodes: benchEpisodes, Out: b.TempDir()}
-	meta, err := cfg.resolve()
+	plan, err := NewPlan(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := newWorker(&cfg, &meta)
+	w, err := plan.newWorker()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,11 +112,11 @@ func BenchmarkRawWrite(b *testing.B) {
 // them: the game's and the agent's share of BenchmarkGenerate.
 func BenchmarkPlay(b *testing.B) {
 	cfg := Config{Game: "cromwell", Agent: "random", Episodes: benchEpisodes, Out: b.TempDir()}
-	meta, err := cfg.resolve()
+	plan, err := NewPlan(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := newWorker(&cfg, &meta)
+	w, err := plan.newWorker()
 	if err != nil {
 		b.Fatal(err)
 	}

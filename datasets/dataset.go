@@ -1,14 +1,20 @@
 package datasets
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/patience-gym/patience/internal/atomicfile"
 )
 
 // InfoPath returns the path of meta/info.json in dataset directory dir.
@@ -20,94 +26,106 @@ func partPaths(dir string, p int) (steps, episodes string) {
 	return filepath.Join(dir, TableSteps, name), filepath.Join(dir, TableEpisodes, name)
 }
 
-// checkExisting refuses to write into dir if it holds another dataset: its
-// info.json or any of its finished files with a different Meta.
-func checkExisting(dir string, m *Meta) error {
+// parsePartName reads a part file's name ("part-00003.parquet") back into
+// its number.
+func parsePartName(name string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, "part-")
+	digits, ok2 := strings.CutSuffix(digits, ".parquet")
+	if !ok || !ok2 || len(digits) < 5 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 0 || partName(n) != name {
+		return 0, false
+	}
+	return n, true
+}
+
+// onDisk is what scan finds in a dataset directory.
+type onDisk struct {
+	// done holds the totals of the finished parts: both files present,
+	// complete, and of the dataset.
+	done map[int]Totals
+}
+
+// scan reads the part files in dir once and returns the finished parts of
+// dataset m. Its memory grows with the files present, never with the size
+// of the dataset. diff names how another dataset's metadata differs from
+// m's ("" when equal): a file or info.json of another dataset is an error
+// that says so, with the advice to repeat the flags or choose another
+// directory. Missing, damaged or incomplete files mean a part is to be
+// written again.
+func scan(ctx context.Context, dir string, m *Meta, diff func(*Meta) string) (*onDisk, error) {
+	other := func(where, d string) error {
+		return fmt.Errorf("%s %w: %s (in %s); repeat the flags it was made with, or choose another --out", dir, ErrOtherDataset, d, where)
+	}
 	if js, err := os.ReadFile(InfoPath(dir)); err == nil {
 		var info Info
 		if err := json.Unmarshal(js, &info); err != nil {
-			return fmt.Errorf("%s: not valid JSON (%v); remove it or choose another --out", InfoPath(dir), err)
+			return nil, fmt.Errorf("%s: not valid JSON (%v); remove it or choose another --out", InfoPath(dir), err)
 		}
-		if d := diffMeta(m, &info.Meta); d != "" {
-			return fmt.Errorf("%s already holds a different dataset (%s); choose another --out, or repeat the flags it was made with", dir, d)
+		if d := diff(&info.Meta); d != "" {
+			return nil, other(InfoPath(dir), d)
 		}
 	}
-	for _, table := range []string{TableSteps, TableEpisodes} {
-		names, _ := filepath.Glob(filepath.Join(dir, table, "part-*.parquet"))
-		for _, name := range names {
-			f, err := OpenFile(name)
+	found := map[int]int{} // part -> tables found complete (1 steps, 2 episodes)
+	disk := &onDisk{done: map[int]Totals{}}
+	for i, table := range []string{TableSteps, TableEpisodes} {
+		entries, err := os.ReadDir(filepath.Join(dir, table))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			part, ok := parsePartName(e.Name())
+			if !ok || e.IsDir() || part >= m.Parts {
+				continue
+			}
+			path := filepath.Join(dir, table, e.Name())
+			f, err := OpenFile(path)
 			if err != nil {
 				if errors.Is(err, ErrSchemaVersion) {
-					return fmt.Errorf("%s already holds a dataset of another schema version: %w", dir, err)
+					return nil, fmt.Errorf("%s already holds a dataset of another schema version: %w", dir, err)
 				}
-				continue // damaged: a rerun will replace it if it is ours
+				continue // damaged: written again
 			}
 			f.Close()
-			if d := diffMeta(m, &f.Meta.Meta); d != "" {
-				return fmt.Errorf("%s already holds a different dataset (%s, in %s); choose another --out, or repeat the flags it was made with", dir, d, name)
+			if d := diff(&f.Meta.Meta); d != "" {
+				return nil, other(path, d)
 			}
-			break
-		}
-	}
-	return nil
-}
-
-// partDone reports whether part p is finished in dir: both files exist and
-// are complete files of the dataset m. Files of another dataset are an error;
-// missing, damaged or incomplete ones mean the part is to be written again.
-func partDone(dir string, m *Meta, p int) (bool, error) {
-	_, ok, err := partTotals(dir, m, p)
-	return ok, err
-}
-
-// partTotals returns the totals of part p when it is finished.
-func partTotals(dir string, m *Meta, p int) (Totals, bool, error) {
-	sp, ep := partPaths(dir, p)
-	var tot Totals
-	for _, path := range []string{sp, ep} {
-		if _, err := os.Stat(path); err != nil {
-			return tot, false, nil
-		}
-	}
-	for i, path := range []string{sp, ep} {
-		f, err := OpenFile(path)
-		if err != nil {
-			if errors.Is(err, ErrSchemaVersion) {
-				return tot, false, err
+			if f.Meta.Part != part || f.Meta.Table != table {
+				continue
 			}
-			return tot, false, nil
-		}
-		f.Close()
-		if d := diffMeta(m, &f.Meta.Meta); d != "" {
-			return tot, false, fmt.Errorf("%s belongs to a different dataset (%s); choose another --out, or repeat the flags it was made with", path, d)
-		}
-		if f.Meta.Part != p || f.Meta.Table != []string{TableSteps, TableEpisodes}[i] {
-			return tot, false, nil
-		}
-		if i == 1 {
-			tot = f.Meta.Totals
+			found[part] |= 1 << i
+			if found[part] == 3 {
+				disk.done[part] = f.Meta.Totals
+			}
 		}
 	}
-	return tot, true, nil
+	return disk, nil
 }
 
 // WriteInfo rewrites dir/meta/info.json for dataset m with the totals of the
 // finished parts present, and returns it.
 func WriteInfo(dir string, m *Meta) (*Info, error) {
-	info := &Info{Meta: *m, Layout: layoutDoc}
-	for p := 0; p < m.Parts; p++ {
-		t, ok, err := partTotals(dir, m, p)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if len(info.Missing) < 100 {
-				info.Missing = append(info.Missing, p)
-			}
+	disk, err := scan(context.Background(), dir, m, m.Diff)
+	if err != nil {
+		return nil, err
+	}
+	info := &Info{Meta: *m, Layout: layoutDoc, PartsPresent: len(disk.done)}
+	parts := slices.Sorted(maps.Keys(disk.done))
+	for _, p := range parts {
+		info.Totals.add(disk.done[p])
+	}
+	// The first 100 missing parts, walking the present ones in order.
+	for p, i := 0, 0; p < m.Parts && len(info.Missing) < 100; p++ {
+		if i < len(parts) && parts[i] == p {
+			i++
 			continue
 		}
-		info.PartsPresent++
-		info.Totals.add(t)
+		info.Missing = append(info.Missing, p)
 	}
 	info.finish()
 	js, err := json.MarshalIndent(info, "", "  ")
@@ -117,15 +135,7 @@ func WriteInfo(dir string, m *Meta) (*Info, error) {
 	if err := os.MkdirAll(filepath.Dir(InfoPath(dir)), 0o755); err != nil {
 		return nil, fmt.Errorf("write info.json: %w", err)
 	}
-	t, err := createTemp(filepath.Dir(InfoPath(dir)), "info.json")
-	if err != nil {
-		return nil, err
-	}
-	defer t.abort()
-	if _, err := t.f.Write(append(js, '\n')); err != nil {
-		return nil, fmt.Errorf("write info.json: %w", err)
-	}
-	if err := t.commit(); err != nil {
+	if err := atomicfile.WriteFile(InfoPath(dir), append(js, '\n')); err != nil {
 		return nil, err
 	}
 	return info, nil
@@ -161,9 +171,10 @@ type Dataset struct {
 	// Complete counts the parts with both files; Totals sum them.
 	Complete int
 	Totals   Totals
-	// Temporary lists leftover temporary files (of a running or killed
-	// generation).
-	Temporary []string
+	// Temporary lists leftover temporary files: of a generation running
+	// now, or of a killed one (Stale), which the same generate command
+	// removes.
+	Temporary []atomicfile.Temp
 }
 
 // Open opens a dataset directory: it reads the metadata of every file and
@@ -184,14 +195,15 @@ func Open(dir string) (*Dataset, error) {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
+		temps, err := atomicfile.Temps(filepath.Join(dir, table))
+		if err != nil {
+			return nil, err
+		}
+		d.Temporary = append(d.Temporary, temps...)
 		for _, e := range entries {
 			name := e.Name()
 			path := filepath.Join(dir, table, name)
-			if strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") {
-				d.Temporary = append(d.Temporary, path)
-				continue
-			}
-			if e.IsDir() || !strings.HasSuffix(name, ".parquet") {
+			if e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".parquet") {
 				continue
 			}
 			f, err := OpenFile(path)
@@ -307,8 +319,13 @@ func episodeRow(path string, k int64) (*Episode, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return f.episodeRow(k)
+}
+
+// episodeRow reads episode k's row from the episodes file f.
+func (f *File) episodeRow(k int64) (*Episode, error) {
 	var ep *Episode
-	err = f.ReadEpisodes(func(rows []Episode) error {
+	err := f.ReadEpisodes(func(rows []Episode) error {
 		for i := range rows {
 			if rows[i].EpisodeIndex == k {
 				c := rows[i]
@@ -322,7 +339,111 @@ func episodeRow(path string, k int64) (*Episode, error) {
 		return nil, err
 	}
 	if ep == nil {
-		return nil, fmt.Errorf("%s: %w: no row for episode %d", path, ErrCorrupt, k)
+		return nil, fmt.Errorf("%s: %w: no row for episode %d", f.Name, ErrCorrupt, k)
 	}
 	return ep, nil
+}
+
+// MetaOf returns the metadata of the dataset in dir as far as it can be
+// read: from meta/info.json, or else from the first part file that opens.
+// It serves to say how to repair a damaged dataset.
+func MetaOf(dir string) (*Meta, error) {
+	if js, err := os.ReadFile(InfoPath(dir)); err == nil {
+		var info Info
+		if err := json.Unmarshal(js, &info); err == nil && info.SchemaVersion == SchemaVersion {
+			return &info.Meta, nil
+		}
+	}
+	for _, table := range []string{TableEpisodes, TableSteps} {
+		names, _ := filepath.Glob(filepath.Join(dir, table, "part-*.parquet"))
+		for _, name := range names {
+			if f, err := OpenFile(name); err == nil {
+				f.Close()
+				return &f.Meta.Meta, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("%s: %w (neither meta/info.json nor any part file can be read)", dir, ErrNotDataset)
+}
+
+// ErrOtherDataset: a directory to write into holds another dataset.
+var ErrOtherDataset = errors.New("already holds a different dataset")
+
+// ErrNoEpisode: the episode asked for is not in the file or dataset.
+var ErrNoEpisode = errors.New("no such episode")
+
+// Recorded is one recorded episode: its dataset's metadata, its episode row
+// (nil when the episodes file is missing) and its steps rows.
+type Recorded struct {
+	Meta  *Meta
+	Row   *Episode
+	Steps []Step
+}
+
+// LoadEpisode reads episode k from a dataset directory, a steps file or an
+// episodes file (finding the other table's file of the same part beside
+// it). Without its episodes file, a steps file gives the steps alone.
+func LoadEpisode(path string, k int64) (*Recorded, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		d, err := Open(path)
+		if err != nil {
+			return nil, err
+		}
+		if k < 0 || k >= d.Meta.Episodes {
+			return nil, fmt.Errorf("%s: %w %d: the dataset has episodes 0..%d", path, ErrNoEpisode, k, d.Meta.Episodes-1)
+		}
+		ep, steps, err := d.Episode(k)
+		if err != nil {
+			return nil, err
+		}
+		return &Recorded{Meta: &d.Meta, Row: ep, Steps: steps}, nil
+	}
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fm := &f.Meta
+	if k < fm.PartFirstEpisode || k >= fm.PartFirstEpisode+fm.PartEpisodes {
+		return nil, fmt.Errorf("%s: %w %d: the file holds episodes %d..%d", path, ErrNoEpisode, k, fm.PartFirstEpisode, fm.PartFirstEpisode+fm.PartEpisodes-1)
+	}
+	sp, ep := partPaths(filepath.Dir(filepath.Dir(path)), fm.Part)
+	other := ep
+	if fm.Table == TableEpisodes {
+		other = sp
+	}
+	stepsFile, epFile := f, (*File)(nil)
+	if fm.Table == TableEpisodes {
+		stepsFile, epFile = nil, f
+	}
+	if _, err := os.Stat(other); err == nil || fm.Table == TableEpisodes {
+		g, err := OpenFile(other)
+		if err != nil {
+			return nil, fmt.Errorf("episode %d: %w", k, err)
+		}
+		defer g.Close()
+		if d := g.Meta.Diff(&fm.Meta); d != "" {
+			return nil, fmt.Errorf("%s and %s belong to different datasets (%s)", path, other, d)
+		}
+		if fm.Table == TableEpisodes {
+			stepsFile = g
+		} else {
+			epFile = g
+		}
+	}
+	steps, err := stepsFile.EpisodeSteps(k)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recorded{Meta: &fm.Meta, Steps: steps}
+	if epFile != nil {
+		if rec.Row, err = epFile.episodeRow(k); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
 }

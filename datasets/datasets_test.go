@@ -53,7 +53,7 @@ func reference(t *testing.T, cfg Config) ([]Step, []Episode) {
 	}
 	e, _ := env.Make(cfg.Game, env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
 	check, _ := env.Make(cfg.Game, env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
-	agent, err := agents.New(cfg.Agent, cfg.AgentOptions)
+	agent, err := agents.New(cfg.Agent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,8 +201,8 @@ func TestRoundTripEveryGame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diffs, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(diffs) > 0 {
-					t.Fatalf("episode %d: %v %v", k, diffs, err)
+				if r, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(r.Diffs) > 0 || !r.End.Done() {
+					t.Fatalf("episode %d: %v %v", k, r, err)
 				}
 			}
 		})
@@ -267,7 +267,8 @@ func TestShardParts(t *testing.T) {
 	for n := 1; n <= 7; n++ {
 		clear(seen)
 		for i := range n {
-			for _, p := range ShardParts(20, i, n) {
+			lo, hi := ShardRange(20, i, n)
+			for p := lo; p < hi; p++ {
 				seen[p]++
 			}
 		}
@@ -277,8 +278,8 @@ func TestShardParts(t *testing.T) {
 			}
 		}
 	}
-	if got := ShardParts(3, 0, 5); len(got) != 0 {
-		t.Errorf("shard 0/5 of 3 parts: %v", got)
+	if lo, hi := ShardRange(3, 0, 5); hi != lo {
+		t.Errorf("shard 0/5 of 3 parts: %d..%d", lo, hi)
 	}
 	for _, c := range []struct {
 		episodes int64
@@ -346,8 +347,8 @@ func TestCancelLeavesNoPartialFileAndRerunCompletes(t *testing.T) {
 
 	cfg.OnEpisode = nil
 	sum := generate(t, cfg)
-	if len(sum.Done)*2 != parts-parts%2 || len(sum.Done)+len(sum.Todo) != 5 {
-		t.Errorf("rerun skipped %v and wrote %v, after %d files", sum.Done, sum.Todo, parts)
+	if sum.Skipped*2 != parts-parts%2 || sum.Skipped+len(sum.Wrote) != 5 || sum.Todo != len(sum.Wrote) {
+		t.Errorf("rerun skipped %d and wrote %v, after %d files", sum.Skipped, sum.Wrote, parts)
 	}
 	sameFiles(t, "after the rerun", files(t, ref.Out, TableSteps), files(t, cfg.Out, TableSteps))
 	if !sum.Info.Complete {
@@ -361,30 +362,30 @@ func TestRerunSkipsAndRefusesAnotherDataset(t *testing.T) {
 	generate(t, cfg)
 	before := files(t, dir, TableEpisodes)
 	sum := generate(t, cfg)
-	if len(sum.Todo) != 0 || len(sum.Done) != 5 || sum.Written.Episodes != 0 {
-		t.Fatalf("rerun wrote %v", sum.Todo)
+	if len(sum.Wrote) != 0 || sum.Skipped != 5 || sum.Written.Episodes != 0 {
+		t.Fatalf("rerun wrote %v", sum.Wrote)
 	}
 	sameFiles(t, "untouched", before, files(t, dir, TableEpisodes))
 
 	other := cfg
 	other.AgentSeedOffset = 1
 	_, err := Generate(context.Background(), other)
-	if err == nil || !strings.Contains(err.Error(), "already holds a different dataset") || !strings.Contains(err.Error(), "agent_seed_offset") {
+	if err == nil || !strings.Contains(err.Error(), "already holds a different dataset") || !strings.Contains(err.Error(), "made with --agent-seed-offset 0, not 1") {
 		t.Fatalf("err %v", err)
 	}
 	// Without info.json, the files themselves tell.
 	os.Remove(InfoPath(dir))
 	other.MaxSteps = 61
 	other.AgentSeedOffset = 0
-	if _, err := Generate(context.Background(), other); err == nil || !strings.Contains(err.Error(), "max_steps") {
+	if _, err := Generate(context.Background(), other); err == nil || !strings.Contains(err.Error(), "made with --max-steps 60, not 61") {
 		t.Fatalf("err %v", err)
 	}
 	// A damaged part is written again.
 	p := filepath.Join(dir, TableEpisodes, partName(2))
 	os.WriteFile(p, []byte("PAR1 broken"), 0o644)
 	sum = generate(t, cfg)
-	if !reflect.DeepEqual(sum.Todo, []int{2}) {
-		t.Fatalf("rewrote %v, want part 2", sum.Todo)
+	if !reflect.DeepEqual(sum.Wrote, []int{2}) {
+		t.Fatalf("rewrote %v, want part 2", sum.Wrote)
 	}
 }
 
@@ -393,8 +394,8 @@ func TestConfigErrors(t *testing.T) {
 		mod  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.SeedStart = 1 << 63 }, "must stay below"},
-		{func(c *Config) { c.SeedStart = 1<<63 - 10 }, "must stay below"},
+		{func(c *Config) { c.SeedStart = 1 << 63 }, "run from 0 to 2^63-1"},
+		{func(c *Config) { c.SeedStart = 1<<63 - 10 }, "run from 0 to 2^63-1"},
 		{func(c *Config) { c.AgentSeedOffset = -101 }, "agent seed offset"},
 		{func(c *Config) { c.AgentSeedOffset = 1<<63 - 110 }, "agent seed offset"},
 		{func(c *Config) { c.Episodes = 0 }, "must be positive"},
@@ -405,13 +406,13 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		cfg := small(t.TempDir())
 		c.mod(&cfg)
-		if _, err := cfg.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := NewPlan(cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
 	}
 	cfg := small(t.TempDir())
 	cfg.SeedStart = 1<<63 - 23 // the last seed is 2^63-1: fine
-	if _, err := cfg.Check(); err != nil {
+	if _, err := NewPlan(cfg); err != nil {
 		t.Error(err)
 	}
 }
@@ -526,8 +527,8 @@ func TestReplayFindsCorruptedRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diffs, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(diffs) > 0 {
-			t.Fatalf("episode %d: %v %v", k, diffs, err)
+		if r, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(r.Diffs) > 0 {
+			t.Fatalf("episode %d: %v %v", k, r, err)
 		}
 	}
 	ep, steps, _ := d.Episode(7)
@@ -535,10 +536,11 @@ func TestReplayFindsCorruptedRows(t *testing.T) {
 	steps[4].LegalMask[0] ^= 1
 	steps[5].Reward += 1
 	ep.Outcome = "won"
-	diffs, err := Replay(&d.Meta, 7, ep, steps, nil)
+	r, err := Replay(&d.Meta, 7, ep, steps, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	diffs := r.Diffs
 	var got []string
 	for _, df := range diffs {
 		got = append(got, df.String())
@@ -555,13 +557,18 @@ func TestReplayFindsCorruptedRows(t *testing.T) {
 	// An action the environment refuses stops the replay.
 	_, steps, _ = d.Episode(8)
 	steps[2].Action = steps[1].Action
-	diffs, _ = Replay(&d.Meta, 8, nil, steps, nil)
+	r, _ = Replay(&d.Meta, 8, nil, steps, nil)
+	diffs = r.Diffs
+	if r.End.Steps() != 2 {
+		t.Errorf("the replay stopped after %d steps, want 2", r.End.Steps())
+	}
 	if last := diffs[len(diffs)-1]; last.Field != "action" && last.Field != "action_name" {
 		t.Errorf("differences %v", diffs)
 	}
 	// A recording cut short.
 	_, steps, _ = d.Episode(9)
-	diffs, _ = Replay(&d.Meta, 9, nil, steps[:10], nil)
+	r, _ = Replay(&d.Meta, 9, nil, steps[:10], nil)
+	diffs = r.Diffs
 	if len(diffs) != 1 || diffs[0].Field != "length" {
 		t.Errorf("differences %v", diffs)
 	}

@@ -39,11 +39,11 @@ func Example() {
 	fmt.Println("deal:", ep.DealSeed, "rows:", len(steps) == int(ep.Length),
 		"obs:", len(steps[0].Obs) == d.Meta.ObsLen, "mask:", len(steps[0].LegalMask) == (d.Meta.Actions+7)/8)
 
-	diffs, err := datasets.Replay(&d.Meta, 4, ep, steps, nil)
+	r, err := datasets.Replay(&d.Meta, 4, ep, steps, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("differences:", len(diffs))
+	fmt.Println("differences:", len(r.Diffs))
 	// Output:
 	// parts: 1 episodes: 10 complete: true
 	// deal: 4 rows: true obs: true mask: true

@@ -4,15 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/atomicfile"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultPartSize is the largest automatic part size, in episodes.
@@ -46,9 +50,9 @@ var rowGroupRows = RowGroupRows
 type Config struct {
 	// Game is the game's name.
 	Game string
-	// Agent is the agent's name and AgentOptions its settings.
-	Agent        string
-	AgentOptions agents.Options
+	// Agent is the agent and its settings, as agents.Parse reads them
+	// ("random", "mc:rollouts=8").
+	Agent string
 	// Episodes is the number of episodes of the whole dataset (all shards).
 	Episodes int64
 	// SeedStart is the first deal seed: episode i plays deal SeedStart+i.
@@ -70,29 +74,50 @@ type Config struct {
 	Workers int
 	// Out is the dataset directory.
 	Out string
-	// OnPlan, if set, is called once before any work with what will be done.
-	OnPlan func(Plan)
+	// OnStart, if set, is called once, after the directory was read and
+	// before any episode is played, with what will be done.
+	OnStart func(Status)
 	// OnEpisode, if set, is called after each recorded episode with its
 	// number of steps. It is called from the workers, concurrently.
 	OnEpisode func(steps int)
 }
 
-// Plan is what Generate will do.
+// Plan is a dataset resolved from a Config once: the game, the agent, the
+// metadata and this shard's parts. NewPlan makes one without touching the
+// disk; Run writes it.
 type Plan struct {
 	// Meta is the dataset's metadata.
 	Meta Meta
-	// Parts are the parts of this shard; Done those already finished, which
-	// are skipped; Todo those to write.
-	Parts, Done, Todo []int
+	// First and End delimit this shard's parts: [First, End).
+	First, End int
+	// Workers is the number of workers Run starts (at most one per part).
+	Workers int
+
+	cfg   Config
+	agent *agents.Factory
+}
+
+// Status is what Run finds on disk before it starts.
+type Status struct {
+	// Parts is the number of parts of this shard; Skipped of them are
+	// already finished, Todo are to write.
+	Parts, Skipped, Todo int
 	// TodoEpisodes is the number of episodes to play.
 	TodoEpisodes int64
-	// Workers is the number of workers that will run.
+	// Removed lists the stale temporary files of killed runs that were
+	// removed.
+	Removed []string
+	// Workers is the number of workers running.
 	Workers int
 }
 
 // Summary reports a finished generation.
 type Summary struct {
-	Plan
+	Status
+	// Meta is the dataset's metadata.
+	Meta Meta
+	// Wrote lists the parts this run wrote, in order.
+	Wrote []int
 	// Written counts the episodes and steps written by this run.
 	Written Totals
 	// Info is the meta/info.json written at the end.
@@ -104,199 +129,258 @@ type Summary struct {
 // maxSeed is the first seed refused: seeds are stored as int64.
 const maxSeed = uint64(1) << 63
 
-// resolve checks cfg and builds the dataset's Meta.
-func (cfg *Config) resolve() (Meta, error) {
-	var m Meta
+// SeedLimitDoc says which deal seeds a dataset can hold, in the words every
+// message uses.
+const SeedLimitDoc = "deal seeds of a dataset run from 0 to 2^63-1 (they are stored as int64)"
+
+// NewPlan checks cfg and resolves it: the game, the agent (one is built to
+// check its settings), the metadata and this shard's parts. It does not
+// touch the disk.
+func NewPlan(cfg Config) (*Plan, error) {
 	if cfg.Episodes <= 0 {
-		return m, fmt.Errorf("the number of episodes must be positive (got %d)", cfg.Episodes)
+		return nil, fmt.Errorf("the number of episodes must be positive (got %d)", cfg.Episodes)
 	}
 	if cfg.Out == "" {
-		return m, errors.New("no output directory given")
+		return nil, errors.New("no output directory given")
 	}
 	spec, err := env.Lookup(cfg.Game)
 	if err != nil {
-		return m, err
+		return nil, err
 	}
 	if cfg.MaxSteps < 0 {
-		return m, fmt.Errorf("step limit %d is negative", cfg.MaxSteps)
+		return nil, fmt.Errorf("step limit %d is negative", cfg.MaxSteps)
 	}
 	if cfg.Reward > env.RewardSparse {
-		return m, fmt.Errorf("unknown reward mode %d", cfg.Reward)
+		return nil, fmt.Errorf("unknown reward mode %d", cfg.Reward)
 	}
 	maxSteps := cfg.MaxSteps
 	if maxSteps == 0 {
 		maxSteps = spec.MaxSteps
 	}
-	agent, err := agents.New(cfg.Agent, cfg.AgentOptions)
+	agent, err := agents.Parse(cfg.Agent)
 	if err != nil {
-		return m, err
+		return nil, err
 	}
 	if cfg.SeedStart >= maxSeed || uint64(cfg.Episodes) > maxSeed-cfg.SeedStart {
-		return m, fmt.Errorf("deal seeds %d..%d reach 2^63 = %d: seeds are stored as int64 and must stay below it", cfg.SeedStart, cfg.SeedStart+uint64(cfg.Episodes)-1, maxSeed)
+		return nil, fmt.Errorf("deal seeds %d..%d reach 2^63: %s", cfg.SeedStart, cfg.SeedStart+uint64(cfg.Episodes)-1, SeedLimitDoc)
 	}
 	first := int64(cfg.SeedStart) + cfg.AgentSeedOffset
 	last := int64(cfg.SeedStart) + (cfg.Episodes - 1)
 	if first < 0 || (cfg.AgentSeedOffset > 0 && last > math.MaxInt64-cfg.AgentSeedOffset) {
-		return m, fmt.Errorf("agent seed offset %d puts agent seeds outside 0..2^63-1", cfg.AgentSeedOffset)
+		return nil, fmt.Errorf("agent seed offset %d puts agent seeds outside 0..2^63-1", cfg.AgentSeedOffset)
 	}
 	if cfg.Episodes > math.MaxInt64/int64(maxSteps) {
-		return m, fmt.Errorf("%d episodes of up to %d steps overflow the 64-bit row index", cfg.Episodes, maxSteps)
+		return nil, fmt.Errorf("%d episodes of up to %d steps overflow the 64-bit row index", cfg.Episodes, maxSteps)
 	}
 	partSize := cfg.PartSize
 	switch {
 	case partSize < 0:
-		return m, fmt.Errorf("part size %d is negative", partSize)
+		return nil, fmt.Errorf("part size %d is negative", partSize)
 	case partSize == 0:
 		partSize = AutoPartSize(cfg.Episodes)
 	}
 	shards := max(cfg.Shards, 1)
 	if cfg.Shard < 0 || cfg.Shard >= shards {
-		return m, fmt.Errorf("shard %d/%d: the shard index must be in 0..%d", cfg.Shard, shards, shards-1)
+		return nil, fmt.Errorf("shard %d/%d: the shard index must be in 0..%d", cfg.Shard, shards, shards-1)
 	}
 	if cfg.Workers < 0 {
-		return m, fmt.Errorf("workers %d is negative", cfg.Workers)
+		return nil, fmt.Errorf("workers %d is negative", cfg.Workers)
 	}
-	m = metaFor(spec, maxSteps, cfg.Reward)
-	m.Agent = agent.Name()
-	m.AgentSettings = agent.Settings()
+	parts := (cfg.Episodes + int64(partSize) - 1) / int64(partSize)
+	if parts > math.MaxInt32 {
+		return nil, fmt.Errorf("%d parts are too many: raise the part size", parts)
+	}
+	a := agent.New()
+	m := metaFor(spec, maxSteps, cfg.Reward)
+	m.Agent = a.Name()
+	m.AgentSettings = a.Settings()
 	m.AgentSeedOffset = cfg.AgentSeedOffset
 	m.SeedStart = int64(cfg.SeedStart)
 	m.SeedEnd = int64(cfg.SeedStart) + cfg.Episodes
 	m.Episodes = cfg.Episodes
 	m.PartSize = partSize
-	parts := (cfg.Episodes + int64(partSize) - 1) / int64(partSize)
-	if parts > math.MaxInt32 {
-		return m, fmt.Errorf("%d parts are too many: raise the part size", parts)
-	}
 	m.Parts = int(parts)
-	return m, nil
-}
-
-// Check verifies the configuration without touching the disk, and returns
-// the dataset's metadata.
-func (cfg *Config) Check() (Meta, error) { return cfg.resolve() }
-
-// ShardParts returns the parts of shard i of n over a dataset of parts parts:
-// the contiguous run [i*parts/n, (i+1)*parts/n).
-func ShardParts(parts, i, n int) []int {
-	lo := int(int64(i) * int64(parts) / int64(n))
-	hi := int(int64(i+1) * int64(parts) / int64(n))
-	out := make([]int, 0, hi-lo)
-	for p := lo; p < hi; p++ {
-		out = append(out, p)
-	}
-	return out
-}
-
-// Generate plays and writes the dataset (or this shard of it) described by
-// cfg. Parts already finished in cfg.Out with the same metadata are skipped;
-// a different dataset in cfg.Out is an error. When ctx is cancelled the
-// workers stop, their temporary files are removed, and ctx's error is
-// returned: no file is ever left under a final name unless complete. At the
-// end meta/info.json is rewritten with the totals of all finished parts.
-func Generate(ctx context.Context, cfg Config) (*Summary, error) {
-	start := time.Now()
-	meta, err := cfg.resolve()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkExisting(cfg.Out, &meta); err != nil {
-		return nil, err
-	}
-	plan := Plan{Meta: meta, Parts: ShardParts(meta.Parts, cfg.Shard, max(cfg.Shards, 1))}
-	for _, p := range plan.Parts {
-		done, err := partDone(cfg.Out, &meta, p)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			plan.Done = append(plan.Done, p)
-			continue
-		}
-		plan.Todo = append(plan.Todo, p)
-		_, n := meta.partRange(p)
-		plan.TodoEpisodes += n
-	}
+	p := &Plan{Meta: m, cfg: cfg, agent: agent}
+	p.First, p.End = ShardRange(m.Parts, cfg.Shard, shards)
 	workers := cfg.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	plan.Workers = min(workers, len(plan.Todo))
-	if cfg.OnPlan != nil {
-		cfg.OnPlan(plan)
-	}
-	for _, d := range []string{TableSteps, TableEpisodes, "meta"} {
-		if err := os.MkdirAll(filepath.Join(cfg.Out, d), 0o755); err != nil {
-			return nil, fmt.Errorf("create the dataset directory: %w", err)
-		}
-	}
-	sum := &Summary{Plan: plan}
-	if err := runWorkers(ctx, &cfg, &meta, plan.Todo, plan.Workers, &sum.Written); err != nil {
-		return nil, err
-	}
-	info, err := WriteInfo(cfg.Out, &meta)
+	p.Workers = min(workers, p.End-p.First)
+	return p, nil
+}
+
+// ShardRange returns the parts of shard i of n over a dataset of parts
+// parts: the contiguous run [lo, hi) = [i*parts/n, (i+1)*parts/n).
+func ShardRange(parts, i, n int) (lo, hi int) {
+	return int(int64(i) * int64(parts) / int64(n)), int(int64(i+1) * int64(parts) / int64(n))
+}
+
+// Generate plays and writes the dataset (or this shard of it) described by
+// cfg: NewPlan, then Run.
+func Generate(ctx context.Context, cfg Config) (*Summary, error) {
+	p, err := NewPlan(cfg)
 	if err != nil {
 		return nil, err
 	}
-	sum.Info = info
+	return p.Run(ctx)
+}
+
+// Run writes the plan's parts into its directory. Parts already finished
+// there with the same metadata are skipped; a different dataset there is an
+// error that names the setting that differs. Stale temporary files of
+// killed runs (of this host, for parts of this shard) are removed first;
+// those of a writer still running are left alone, so two writers on one
+// directory never remove each other's work. When ctx is cancelled the
+// workers stop, their temporary files are removed, and ctx's error is
+// returned: no file is ever left under a final name unless complete. At the
+// end meta/info.json is rewritten with the totals of all finished parts.
+// Memory and the time to react to ctx do not depend on the number of
+// episodes.
+func (p *Plan) Run(ctx context.Context) (*Summary, error) {
+	start := time.Now()
+	dir := p.cfg.Out
+	for _, d := range []string{TableSteps, TableEpisodes, "meta"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, fmt.Errorf("create the dataset directory: %w", err)
+		}
+	}
+	disk, err := scan(ctx, dir, &p.Meta, p.conflict)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{Meta: p.Meta}
+	sum.Parts = p.End - p.First
+	sum.TodoEpisodes = p.episodes(p.First, p.End)
+	for part := range disk.done {
+		if part >= p.First && part < p.End {
+			sum.Skipped++
+			sum.TodoEpisodes -= p.episodes(part, part+1)
+		}
+	}
+	sum.Todo = sum.Parts - sum.Skipped
+	sum.Workers = min(p.Workers, sum.Todo)
+	if sum.Removed, err = p.clean(dir); err != nil {
+		return nil, err
+	}
+	if p.cfg.OnStart != nil {
+		p.cfg.OnStart(sum.Status)
+	}
+	next := func(yield func(int) bool) {
+		for part := p.First; part < p.End; part++ {
+			if _, ok := disk.done[part]; !ok && !yield(part) {
+				return
+			}
+		}
+	}
+	if err := p.runWorkers(ctx, next, sum); err != nil {
+		return nil, err
+	}
+	if sum.Info, err = WriteInfo(dir, &p.Meta); err != nil {
+		return nil, err
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
 }
 
-// runWorkers writes the parts todo with n workers and adds what they wrote to
-// written. The first error cancels the others.
-func runWorkers(ctx context.Context, cfg *Config, meta *Meta, todo []int, n int, written *Totals) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
+// episodes returns the number of episodes in parts [lo, hi).
+func (p *Plan) episodes(lo, hi int) int64 {
+	if lo >= hi {
+		return 0
 	}
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w, err := newWorker(cfg, meta)
+	first, _ := p.Meta.partRange(lo)
+	last, n := p.Meta.partRange(hi - 1)
+	return last + n - first
+}
+
+// clean removes the stale temporary files of this shard's parts and of
+// info.json.
+func (p *Plan) clean(dir string) ([]string, error) {
+	var removed []string
+	for _, table := range []string{TableSteps, TableEpisodes, "meta"} {
+		r, err := atomicfile.Clean(filepath.Join(dir, table), func(final string) bool {
+			part, ok := parsePartName(filepath.Base(final))
+			return !ok || (part >= p.First && part < p.End)
+		})
+		removed = append(removed, r...)
+		if err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// runWorkers writes the parts next yields with the plan's workers and adds
+// what they wrote to sum. The first error cancels the others.
+func (p *Plan) runWorkers(ctx context.Context, next iter.Seq[int], sum *Summary) error {
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan int)
+	var mu sync.Mutex
+	for range sum.Workers {
+		g.Go(func() error {
+			w, err := p.newWorker()
 			if err != nil {
-				fail(err)
-				return
+				return err
 			}
-			for p := range jobs {
-				t, err := w.writePart(ctx, p)
+			for part := range jobs {
+				t, err := w.writePart(ctx, part)
 				if err != nil {
-					fail(err)
-					return
+					return err
 				}
 				mu.Lock()
-				written.add(t)
+				sum.Written.add(t)
+				sum.Wrote = append(sum.Wrote, part)
 				mu.Unlock()
 			}
-		}()
+			return nil
+		})
 	}
-feed:
-	for _, p := range todo {
-		select {
-		case jobs <- p:
-		case <-ctx.Done():
-			break feed
+	g.Go(func() error {
+		defer close(jobs)
+		for part := range next {
+			select {
+			case jobs <- part:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	err := g.Wait()
+	slices.Sort(sum.Wrote)
+	return err
+}
+
+// conflict names the generate setting in which another dataset's metadata
+// o differs from the plan's, the way the command line spells it, or
+// returns "" when they are the same dataset.
+func (p *Plan) conflict(o *Meta) string {
+	m := &p.Meta
+	agent := func(x *Meta) string {
+		if x.AgentSettings == "" {
+			return x.Agent
+		}
+		return x.Agent + ":" + x.AgentSettings
+	}
+	if m.Game == o.Game && m.RulesVersion != o.RulesVersion {
+		return fmt.Sprintf("it was played under %s rules version %d, this build plays version %d", o.Game, o.RulesVersion, m.RulesVersion)
+	}
+	for _, c := range []struct {
+		flag        string
+		here, there any
+	}{
+		{"--game", m.Game, o.Game},
+		{"--agent", agent(m), agent(o)},
+		{"--agent-seed-offset", m.AgentSeedOffset, o.AgentSeedOffset},
+		{"--seed-start", m.SeedStart, o.SeedStart},
+		{"--episodes", m.Episodes, o.Episodes},
+		{"--max-steps", m.MaxSteps, o.MaxSteps},
+		{"--reward", m.RewardMode, o.RewardMode},
+		{"--part-size", m.PartSize, o.PartSize},
+	} {
+		if c.here != c.there {
+			return fmt.Sprintf("it was made with %s %v, not %v", c.flag, c.there, c.here)
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		// A worker stopped by the cancel of another reports the cancel;
-		// the original error was recorded first.
-		return firstErr
-	}
-	return ctx.Err()
+	return m.Diff(o)
 }

@@ -28,15 +28,24 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s: %s: %s", where, d.Field, d.Detail)
 }
 
+// Replayed is what Replay found.
+type Replayed struct {
+	// Diffs are the differences between the recording and the game.
+	Diffs []Difference
+	// End is the environment where the replay stopped: at the end of the
+	// episode, or before the first recorded action it refused.
+	End *env.Env
+}
+
 // Replay re-deals episode k of the dataset m, plays its recorded actions
 // through the environment and compares every recorded column with what the
 // environment gives: before each step the observation and the mask, after
 // it the reward and the end flags, and at the end the episode row (when ep
 // is not nil). each, if not nil, is called before every step with the
 // environment in the position where the recorded action was chosen. A
-// recorded action the environment refuses ends the replay. Replay returns
-// the differences found; an error means it could not replay at all.
-func Replay(m *Meta, k int64, ep *Episode, steps []Step, each func(e *env.Env, s *Step)) ([]Difference, error) {
+// recorded action the environment refuses ends the replay. An error means
+// it could not replay at all.
+func Replay(m *Meta, k int64, ep *Episode, steps []Step, each func(e *env.Env, s *Step)) (*Replayed, error) {
 	reward, err := env.ParseRewardMode(m.RewardMode)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
@@ -100,7 +109,7 @@ func Replay(m *Meta, k int64, ep *Episode, steps []Step, each func(e *env.Env, s
 		r, term, trunc, err := e.Advance(a)
 		if err != nil {
 			add(i, "action", "the environment refuses the recorded action: %v", err)
-			return diffs, nil
+			return &Replayed{Diffs: diffs, End: e}, nil
 		}
 		if r != s.Reward {
 			add(i, "reward", "recorded %v, the environment pays %v", s.Reward, r)
@@ -118,7 +127,7 @@ func Replay(m *Meta, k int64, ep *Episode, steps []Step, each func(e *env.Env, s
 	if ep != nil {
 		diffs = append(diffs, episodeDiffs(m, k, ep, e, len(steps))...)
 	}
-	return diffs, nil
+	return &Replayed{Diffs: diffs, End: e}, nil
 }
 
 // episodeDiffs compares the episode row with the environment at the end.

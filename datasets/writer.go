@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/atomicfile"
 )
 
 // writerOptions are the Parquet writer settings of every file. CreatedBy is
@@ -33,26 +34,26 @@ func writerOptions() []parquet.WriterOption {
 // worker plays episodes and writes parts, one at a time. Each goroutine has
 // its own.
 type worker struct {
-	cfg   *Config
-	meta  *Meta
-	env   *env.Env
-	agent agents.Agent
-	names []string // action names, filled as met
+	dir       string
+	onEpisode func(steps int)
+	meta      *Meta
+	env       *env.Env
+	agent     agents.Agent
+	names     []string // action names, filled as met
 
-	rows []Step
-	slab []byte
+	rows    []Step
+	slab    []byte
+	stopped atomic.Bool // set when the context is cancelled: checked every step
 }
 
-func newWorker(cfg *Config, meta *Meta) (*worker, error) {
-	e, err := env.Make(meta.Game, env.Options{MaxSteps: meta.MaxSteps, Reward: cfg.Reward})
+// newWorker makes a worker with its own environment and agent.
+func (p *Plan) newWorker() (*worker, error) {
+	e, err := env.Make(p.Meta.Game, env.Options{MaxSteps: p.Meta.MaxSteps, Reward: p.cfg.Reward})
 	if err != nil {
 		return nil, err
 	}
-	a, err := agents.New(cfg.Agent, cfg.AgentOptions)
-	if err != nil {
-		return nil, err
-	}
-	return &worker{cfg: cfg, meta: meta, env: e, agent: a, names: make([]string, meta.Actions)}, nil
+	return &worker{dir: p.cfg.Out, onEpisode: p.cfg.OnEpisode, meta: &p.Meta, env: e, agent: p.agent.New(),
+		names: make([]string, p.Meta.Actions)}, nil
 }
 
 // actionName returns the name of action a, computing it once: names do not
@@ -72,7 +73,7 @@ func (w *worker) actionName(a int) string {
 // is w.env.Observation().
 func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 	m := w.meta
-	start := time.Now()
+	start := clock()
 	seed := m.SeedStart + i
 	agentSeed := seed + m.AgentSeedOffset
 	e := w.env
@@ -83,8 +84,8 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 	base := i * m.IndexStride
 	stepBytes := m.ObsLen + m.MaskBytes
 	for step := 0; !e.Done(); step++ {
-		if step&63 == 63 && ctx.Err() != nil {
-			return Episode{}, ctx.Err()
+		if w.stopped.Load() {
+			return Episode{}, context.Cause(ctx)
 		}
 		off := len(w.slab)
 		w.slab = append(w.slab, e.Observation()...)
@@ -125,73 +126,43 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 		Progress:       int32(info.Progress),
 		IndexFrom:      base,
 		IndexTo:        base + n,
-		WallTimeMicros: time.Since(start).Microseconds(),
+		WallTimeMicros: clock().Sub(start).Microseconds(),
 	}, nil
 }
 
-// tempFile is a file being written under a temporary name in dir, renamed to
-// final by commit, removed by abort.
-type tempFile struct {
-	f     *os.File
-	final string
-	done  bool
-}
+// createFile starts writing a file atomically; tests replace it to inject
+// failures.
+var createFile = atomicfile.Create
 
-func createTemp(dir, final string) (*tempFile, error) {
-	f, err := os.CreateTemp(dir, "."+final+".*.tmp")
-	if err != nil {
-		return nil, fmt.Errorf("create a temporary file: %w", err)
-	}
-	return &tempFile{f: f, final: filepath.Join(dir, final)}, nil
-}
+// clock times episodes; tests stop it so that whole files, wall_time_us
+// included, can be compared byte for byte.
+var clock = time.Now
 
-// commit flushes the file to disk, closes it and renames it to its final
-// name.
-func (t *tempFile) commit() error {
-	if err := t.f.Chmod(0o644); err != nil {
-		return fmt.Errorf("chmod %s: %w", t.f.Name(), err)
-	}
-	if err := t.f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", t.f.Name(), err)
-	}
-	if err := t.f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", t.f.Name(), err)
-	}
-	if err := os.Rename(t.f.Name(), t.final); err != nil {
-		return fmt.Errorf("rename %s: %w", t.f.Name(), err)
-	}
-	t.done = true
-	return nil
-}
-
-// abort removes the file unless it was committed.
-func (t *tempFile) abort() {
-	if t == nil || t.done {
-		return
-	}
-	t.f.Close()
-	os.Remove(t.f.Name())
-	t.done = true
-}
+// wrapWriter wraps the writer of every Parquet file; tests replace it to
+// inject write failures.
+var wrapWriter = func(w io.Writer) io.Writer { return w }
 
 // writePart plays and writes part p and returns its totals.
 func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
+	w.stopped.Store(ctx.Err() != nil)
+	defer context.AfterFunc(ctx, func() { w.stopped.Store(true) })()
 	m := w.meta
 	name := partName(p)
 	stepsRel := TableSteps + "/" + name
-	sf, err := createTemp(filepath.Join(w.cfg.Out, TableSteps), name)
+	sp, ep := partPaths(w.dir, p)
+	sf, err := createFile(sp)
 	if err != nil {
 		return tot, err
 	}
-	defer sf.abort()
-	ef, err := createTemp(filepath.Join(w.cfg.Out, TableEpisodes), name)
+	defer sf.Abort()
+	ef, err := createFile(ep)
 	if err != nil {
 		return tot, err
 	}
-	defer ef.abort()
+	defer ef.Abort()
 
-	sw := parquet.NewGenericWriter[Step](sf.f, writerOptions()...)
-	ew := parquet.NewGenericWriter[Episode](ef.f, writerOptions()...)
+	sw := parquet.NewGenericWriter[Step](wrapWriter(sf), writerOptions()...)
+	ew := parquet.NewGenericWriter[Episode](wrapWriter(ef), writerOptions()...)
 	first, n := m.partRange(p)
 	var eps []Episode
 	inGroup := 0
@@ -229,8 +200,8 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 		case "truncated":
 			tot.Truncated++
 		}
-		if w.cfg.OnEpisode != nil {
-			w.cfg.OnEpisode(int(ep.Length))
+		if w.onEpisode != nil {
+			w.onEpisode(int(ep.Length))
 		}
 	}
 	if _, err := ew.Write(eps); err != nil {
@@ -258,10 +229,10 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 	if err := ctx.Err(); err != nil {
 		return tot, err
 	}
-	if err := sf.commit(); err != nil {
+	if err := sf.Commit(); err != nil {
 		return tot, err
 	}
-	if err := ef.commit(); err != nil {
+	if err := ef.Commit(); err != nil {
 		return tot, err
 	}
 	return tot, nil

@@ -1,4 +1,4 @@
-// Package env gives six two-deck patience games one Gym-style interface.
+// Package env gives two-deck patience games one Gym-style interface.
 //
 // A game package (env/cromwell, env/fifteen, ...) implements Game, the rules
 // alone, and registers itself; Env wraps any Game with Gym semantics:
@@ -21,7 +21,43 @@
 //     call that changes the Env; copy them to keep them. Step allocates
 //     nothing.
 //
-// Import github.com/patience-gym/patience/env/all to register all six games.
+// Import github.com/patience-gym/patience/env/all to register every game.
+//
+// # Adding a game
+//
+// A game is one package under env/ that knows nothing of agents, datasets
+// or the command line; everything else finds it through the registry.
+//
+//  1. Copy the smallest package with the features you need as a start:
+//     env/fourquarters (hidden stock, classes) or env/cromwell (perfect
+//     information). Keep its file plan: <game>.go (the state, the Spec with
+//     its action ranges and observation segments, Deal, Observe,
+//     Inventory, Hash, Clone), moves.go (Legal, Explain, Apply), names.go
+//     (ActionString, ParseActions), render.go (Render), eval.go (Evaluate,
+//     optional) and <game>_test.go.
+//  2. Implement the Game core. Add Determinizer if the Spec says Hidden
+//     (Register refuses a hidden game without it), Classifier if the game
+//     has words for its ends, Evaluator if it can score a position better
+//     than by its progress. State the interfaces in a var block, as the
+//     games do, so the compiler checks them.
+//  3. Register it in the package's init: env.Register(spec, func() env.Game
+//     { return New() }), with a lower-case name of letters and digits.
+//  4. Give its Zobrist tables seeds of their own (0xGAME_000n with a
+//     prefix no other game uses) and hash cards with zobrist.CardKeys.
+//  5. Add the package to env/all.
+//  6. In its tests, call envtest.Check (the property checker: card
+//     conservation, exact masks, clones, hashes, reproducible deals,
+//     determinization), envtest.CheckHash, envtest.BenchmarkStep,
+//     envtest.FuzzPlay and envtest.FuzzMoveNames; then write one test per
+//     rule on positions set up directly, and golden tests of the first
+//     cards of a few deals.
+//  7. Write its rules page, docs/rules/<game>.md; the docs/rules tests
+//     check that its move examples parse.
+//  8. For pictures, implement Layouter in layout.go: where each card a
+//     player sees lies; the render tests check every game that has one.
+//
+// The command line, the datasets, the agents, the benchmark, the pictures
+// and the Python package then offer the game with nothing more to change.
 package env
 
 import (
@@ -343,6 +379,26 @@ func (e *Env) Class() string {
 		return ""
 	}
 	return e.cls.Class()
+}
+
+// EndMessage announces to a player how the episode ended ("You won in 87
+// moves!"), or returns "" while it runs. The terminal, the browser game and
+// the episode viewer all say it this way.
+func (e *Env) EndMessage() string {
+	info := e.Info()
+	class := ""
+	if info.Class != "" {
+		class = " (" + info.Class + ")"
+	}
+	switch info.Outcome {
+	case Won:
+		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
+	case Lost:
+		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
+	case Truncated:
+		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.maxSteps, class, info.Progress, info.Cards)
+	}
+	return ""
 }
 
 // Done reports whether the episode ended (terminated or truncated).

@@ -24,6 +24,9 @@ func Register(spec *Spec, newGame func() Game) {
 	if err := spec.validate(); err != nil {
 		panic(err)
 	}
+	if Normalize(spec.Name) != spec.Name {
+		panic(fmt.Sprintf("env: invalid game name %q (want lower-case letters and digits)", spec.Name))
+	}
 	if _, ok := newGame().(Determinizer); spec.Hidden && !ok {
 		panic("env: game " + spec.Name + " hides cards but does not implement Determinizer")
 	}
@@ -38,9 +41,10 @@ func Register(spec *Spec, newGame func() Game) {
 	registry.games[spec.Name] = entry{spec: spec, newGame: newGame}
 }
 
-// normalize turns "Royal Parade", "royal-parade" or "ROYALPARADE" into the
-// registry name "royalparade".
-func normalize(name string) string {
+// Normalize turns a name as a person writes it into a registry name: "Royal
+// Parade", "royal-parade" or "ROYALPARADE" become "royalparade". Games and
+// agents are both named this way.
+func Normalize(name string) string {
 	var sb strings.Builder
 	for _, r := range strings.ToLower(name) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
@@ -53,7 +57,7 @@ func normalize(name string) string {
 func lookup(name string) (entry, error) {
 	registry.RLock()
 	defer registry.RUnlock()
-	if e, ok := registry.games[normalize(name)]; ok {
+	if e, ok := registry.games[Normalize(name)]; ok {
 		return e, nil
 	}
 	known := "none (import github.com/patience-gym/patience/env/all)"

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,24 +12,33 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/bench"
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/stats"
 )
 
-const benchSummary = `Plays every game with every agent on the same deals, on all cores, and prints a markdown
+var benchCmd = &command{
+	name:    "bench",
+	args:    "[--games G,..] [--agents A,..] [--deals N] [options]",
+	summary: "agents measured on the same deals: tables, CSV, JSON, chart",
+	long:    benchLong,
+	run:     runBench,
+}
+
+const benchLong = `Plays every game with every agent on the same deals, on all cores, and prints a markdown
 table per game: wins with a Wilson interval, mean final progress with a Student t interval,
 mean steps, truncated games, time per game, and each agent against the baseline (random)
 on the same deals: wins only it / only the baseline won, the exact McNemar p-value on the
 paired wins, and the mean progress difference with its paired t interval.
-Deals from 1000000 up are the measuring range; tune agents on lower deals.`
+An agent may be listed with settings, and one agent with several: --agents "mc:rollouts=8,mc:rollouts=32"
+(see ` + "`patience agents`" + `). Deals from 1000000 up are the measuring range; tune agents on lower deals.`
 
-func cmdBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "[options]", benchSummary, stderr)
+func runBench(ctx context.Context, inv *invocation, args []string) error {
+	stdout, stderr := inv.stdout, inv.stderr
+	fs := inv.flags()
 	gamesFlag := fs.String("games", "all", "the games, comma-separated, or all")
-	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents, comma-separated, or all: "+joinNames(agents.Names()))
+	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all: "+joinNames(agents.Names()))
 	deals := fs.Int("deals", 100, "deals per game (every agent plays the same ones)")
 	start := seedFlag{v: bench.DefaultSeedStart}
-	fs.Var(&start, "seed-start", "first deal number; agents are seeded with the deal number")
+	fs.Var(&start, "seed-start", "first deal number; agents are seeded with the deal number ("+seedRange+")")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "episodes played at once")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = each game's default)")
 	conf := fs.Float64("confidence", bench.DefaultConfidence, "confidence level of the intervals")
@@ -39,7 +46,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "also write the summary table to this CSV file")
 	jsonPath := fs.String("json", "", "also write the summaries and every episode to this JSON file")
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
-	opts := agentOptionFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -49,22 +55,20 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := bench.Config{
 		Deals: *deals, SeedStart: start.v, Workers: *workers, MaxSteps: *maxSteps,
-		Confidence: *conf, Baseline: *baseline, Options: *opts,
+		Confidence: *conf, Baseline: *baseline,
 	}
 	if cfg.Games, err = gameList(*gamesFlag); err != nil {
 		return err
 	}
-	if cfg.Agents, err = benchAgents(*agentsFlag, *opts); err != nil {
+	if cfg.Agents, err = agentList(*agentsFlag); err != nil {
 		return err
 	}
 	if err := checkBenchConfig(cfg, *csvPath, *jsonPath, *plotPath); err != nil {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	total := len(cfg.Games) * len(cfg.Agents) * cfg.Deals
-	bar := newProgress(stderr, "bench", total)
+	bar := newProgress(stderr, "bench", int64(total))
 	last := 0
 	cfg.Progress = func(done, _ int) {
 		bar.add(done - last)
@@ -75,7 +79,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted after %s (%d of %d games played); nothing written", time.Since(began).Round(time.Second), last, total)
+			return fmt.Errorf("interrupted after %s (%d of %d games played); nothing written: %w", time.Since(began).Round(time.Second), last, total, err)
 		}
 		return err
 	}
@@ -101,61 +105,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for item := range strings.SplitSeq(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
-}
-
-// gameList reads a list of games: "all" or names, comma-separated.
-func gameList(s string) ([]string, error) {
-	list := splitList(s)
-	if len(list) == 1 && strings.EqualFold(list[0], "all") {
-		names := env.Names()
-		if len(names) == 0 {
-			return nil, errors.New("no games are registered")
-		}
-		return names, nil
-	}
-	if len(list) == 0 {
-		return nil, usagef("--games is empty (name games, comma-separated, or all)")
-	}
-	var out []string
-	for _, g := range list {
-		spec, err := env.Lookup(g)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		out = append(out, spec.Name)
-	}
-	return out, nil
-}
-
-// benchAgents reads --agents: "all" or agent names.
-func benchAgents(s string, opts agents.Options) ([]string, error) {
-	list := splitList(s)
-	if len(list) == 1 && strings.EqualFold(list[0], "all") {
-		return agents.Names(), nil
-	}
-	if len(list) == 0 {
-		return nil, usagef("--agents is empty (name agents, comma-separated, or all)")
-	}
-	var out []string
-	for _, n := range list {
-		a, err := agents.New(n, opts)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		out = append(out, a.Name())
-	}
-	return out, nil
-}
-
 // checkBenchConfig finds command-line mistakes before any game is played,
 // so that a long run does not end in an error it could have reported first.
 func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) error {
@@ -171,15 +120,16 @@ func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) erro
 	if err := stats.CheckConfidence(cfg.Confidence); err != nil {
 		return usagef("--confidence: %v (0.95 means 95 %%)", err)
 	}
-	if cfg.SeedStart > ^uint64(0)-uint64(cfg.Deals-1) {
-		return usagef("--seed-start %d with --deals %d runs past the last deal number", cfg.SeedStart, cfg.Deals)
+	if err := checkSeeds(cfg.SeedStart, int64(cfg.Deals)); err != nil {
+		return err
 	}
-	for i, a := range cfg.Agents {
-		for _, b := range cfg.Agents[:i] {
-			if a == b {
-				return usagef("agent %s is listed twice in --agents", a)
-			}
+	labels := map[string]bool{}
+	for _, a := range cfg.Agents {
+		f, _ := agents.Parse(a) // agentList checked it
+		if labels[f.Label()] {
+			return usagef("agent %s is listed twice in --agents", f.Label())
 		}
+		labels[f.Label()] = true
 	}
 	for i, g := range cfg.Games {
 		for _, h := range cfg.Games[:i] {
@@ -188,7 +138,7 @@ func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) erro
 			}
 		}
 	}
-	if _, err := agents.New(cfg.Baseline, cfg.Options); err != nil {
+	if _, err := agents.Parse(cfg.Baseline); err != nil {
 		return usagef("--baseline: %v", err)
 	}
 	if plotPath != "" {
@@ -206,17 +156,4 @@ func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) erro
 		}
 	}
 	return nil
-}
-
-// commandLine joins args as a POSIX shell reads them back, single-quoting
-// the ones that need it.
-func commandLine(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		out[i] = a
-	}
-	return strings.Join(out, " ")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -18,9 +17,7 @@ import (
 
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err = cmdBench(args, &out, &errb)
-	return out.String(), errb.String(), err
+	return call(benchCmd, args...)
 }
 
 func TestBenchWritesTablesAndFiles(t *testing.T) {
@@ -70,7 +67,7 @@ func TestBenchWritesTablesAndFiles(t *testing.T) {
 }
 
 func TestBenchComparesWithRandom(t *testing.T) {
-	if _, err := agents.New("heuristic", agents.Options{}); err != nil {
+	if _, err := agents.New("heuristic"); err != nil {
 		t.Skip("no heuristic agent yet")
 	}
 	out, errs, err := runBenchCmd(t, "--games", env.Names()[0], "--agents", "random,heuristic", "--deals", "3", "--seed-start", "700")
@@ -89,7 +86,7 @@ func TestBenchHelpShowsDefaults(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("--help: %v", err)
 	}
-	for _, want := range []string{"-deals", "(default 100)", "(default 1000000)", "random,heuristic,mc", "-rollouts", "-plot", "McNemar"} {
+	for _, want := range []string{"-deals", "(default 100)", "(default 1000000)", "random,heuristic,mc", "mc:rollouts=8,mc:rollouts=32", "-plot", "McNemar"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("help lacks %q:\n%s", want, errs)
 		}
@@ -104,7 +101,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--deals", "0"}, "--deals must be positive"},
 		{[]string{"--games", "solitaire"}, `unknown game "solitaire"`},
-		{[]string{"--games", ","}, "--games is empty"},
+		{[]string{"--games", ","}, "the list of games is empty"},
 		{[]string{"--agents", "oracle"}, `unknown agent "oracle"`},
 		{[]string{"--agents", "random,random"}, "listed twice"},
 		{[]string{"--games", game + "," + game}, "listed twice"},
@@ -113,7 +110,11 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--baseline", "oracle"}, "--baseline"},
 		{[]string{"--plot", "chart.gif"}, "png"},
 		{[]string{"--csv", filepath.Join(t.TempDir(), "no", "such", "x.csv")}, "does not exist"},
-		{[]string{"--seed-start", "18446744073709551615", "--deals", "2"}, "past the last deal"},
+		{[]string{"--seed-start", "18446744073709551615", "--deals", "2"}, "deal numbers run from 0 to 2^63-1"},
+		{[]string{"--seed-start", "9223372036854775807", "--deals", "2"}, "deal numbers run from 0 to 2^63-1"},
+		{[]string{"--agents", "mc:rollouts=8,mc:rollouts=8"}, "agent mc:rollouts=8 is listed twice"},
+		{[]string{"--agents", "width=3,mc"}, "comes before any agent"},
+		{[]string{"--agents", "mc:rollout=3"}, `unknown setting "rollout"`},
 		{[]string{"extra"}, "unexpected arguments"},
 		{[]string{"--deals", "ten"}, "invalid value"},
 	}

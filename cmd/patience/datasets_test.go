@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,17 +16,22 @@ import (
 	"github.com/patience-gym/patience/datasets"
 )
 
-// call runs a command function and returns its output and error.
-func call(f func([]string, io.Writer, io.Writer) error, args ...string) (string, string, error) {
+// call runs a command and returns its output and error.
+func call(c *command, args ...string) (string, string, error) {
+	return callCtx(context.Background(), c, args...)
+}
+
+// callCtx runs a command under ctx.
+func callCtx(ctx context.Context, c *command, args ...string) (string, string, error) {
 	var out, errb bytes.Buffer
-	err := f(args, &out, &errb)
+	err := c.run(ctx, &invocation{cmd: c, stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, args)
 	return out.String(), errb.String(), err
 }
 
 var (
-	cmdG = cmdGenerate
-	cmdI = cmdInspect
-	cmdR = cmdReplay
+	cmdG = generateCmd
+	cmdI = inspectCmd
+	cmdR = replayCmd
 )
 
 func TestGenerateDefaultsInspectReplay(t *testing.T) {
@@ -39,7 +43,7 @@ func TestGenerateDefaultsInspectReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
-	if !strings.Contains(out, "wrote 8 of this shard's 8 parts (200 episodes") || !strings.Contains(out, "data/cromwell-random: 8/8 parts, 200 episodes") {
+	if !strings.Contains(out, "wrote 8 of 8 parts (200 episodes") || !strings.Contains(out, "data/cromwell-random: 8/8 parts, 200 episodes") {
 		t.Errorf("generate said:\n%s", out)
 	}
 	for _, p := range []string{"data/cromwell-random/meta/info.json", "data/cromwell-random/steps/part-00007.parquet", "data/cromwell-random/episodes/part-00000.parquet"} {
@@ -68,12 +72,12 @@ func TestGenerateSmallInspectFilesReplayRenders(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
-	if !strings.Contains(out, "wrote 3 of this shard's 3 parts (12 episodes") {
+	if !strings.Contains(out, "wrote 3 of 3 parts (12 episodes") {
 		t.Errorf("generate said:\n%s", out)
 	}
 	// A rerun skips everything.
 	out, _, err = call(cmdG, "--game", "cromwell", "--episodes", "12", "--max-steps", "30", "--part-size", "5", "--out", dir, "--seed-start", "1000")
-	if err != nil || !strings.Contains(out, "wrote 0 of this shard's 3 parts") || !strings.Contains(out, "skipped 3 parts already finished") {
+	if err != nil || !strings.Contains(out, "wrote 0 of 3 parts") || !strings.Contains(out, "skipped 3 parts already finished") {
 		t.Errorf("rerun: %v\n%s", err, out)
 	}
 	steps := filepath.Join(dir, "steps", "part-00001.parquet")
@@ -207,7 +211,8 @@ func TestGenerateUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--shard", "2/2"}, "invalid shard \"2/2\""},
 		{[]string{"--shard", "x"}, "invalid shard"},
-		{[]string{"--seed-start", "9223372036854775808"}, "must stay below"},
+		{[]string{"--seed-start", "9223372036854775808"}, "deal numbers run from 0 to 2^63-1"},
+		{[]string{"--seed-start", "9223372036854775800", "--episodes", "10"}, "deals 9223372036854775800 to 9223372036854775809: deal numbers run from 0 to 2^63-1"},
 		{[]string{"--game", "solitaire"}, "unknown game"},
 		{[]string{"--agent", "wizard"}, "unknown agent"},
 		{[]string{"--episodes", "0"}, "must be positive"},
@@ -226,9 +231,7 @@ func TestGenerateUsageErrors(t *testing.T) {
 func TestGenerateInterruptedLeavesNoPartialFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
 	var n atomic.Int32
-	errw := writerFunc(func(p []byte) (int, error) { return len(p), nil })
 	// Cancel once the first part is finished.
 	go func() {
 		for n.Load() == 0 {
@@ -239,12 +242,12 @@ func TestGenerateInterruptedLeavesNoPartialFile(t *testing.T) {
 		}
 		cancel()
 	}()
-	err := generate(ctx, []string{"--episodes", "60", "--max-steps", "200", "--part-size", "3", "--workers", "2", "--out", dir}, &out, errw)
+	_, _, err := callCtx(ctx, cmdG, "--episodes", "60", "--max-steps", "200", "--part-size", "3", "--workers", "2", "--out", dir)
 	n.Store(1)
 	switch {
 	case err == nil:
 		t.Log("the run finished before the cancel")
-	case !strings.Contains(err.Error(), "interrupted"):
+	case !strings.Contains(err.Error(), "interrupted") || !errors.Is(err, context.Canceled):
 		t.Fatal(err)
 	}
 	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
@@ -268,7 +271,3 @@ func TestGenerateInterruptedLeavesNoPartialFile(t *testing.T) {
 		t.Errorf("after the rerun: %v\n%s", err, out)
 	}
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

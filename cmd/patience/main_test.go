@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -55,7 +56,8 @@ func TestErrorsAreClear(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "solitaire"}, 2, "unknown game \"solitaire\"; the known games are: cromwell"},
-		{[]string{"run", "cromwell", "--seed", "-4"}, 2, "invalid seed \"-4\""},
+		{[]string{"run", "cromwell", "--seed", "-4"}, 2, "invalid seed \"-4\": deal numbers run from 0 to 2^63-1"},
+		{[]string{"run", "cromwell", "--seed", "9223372036854775808"}, 2, "deal numbers run from 0 to 2^63-1"},
 		{[]string{"run", "cromwell", "--seed", "abc"}, 2, "invalid seed \"abc\""},
 		{[]string{"run"}, 2, "missing GAME"},
 		{[]string{"run", "cromwell", "--agent", "wizard"}, 2, "unknown agent \"wizard\""},
@@ -88,13 +90,14 @@ func TestPlayTakesMovesUndoAndBadInput(t *testing.T) {
 		"quit",
 	}, "\n")
 	var out, errb bytes.Buffer
-	if err := playWith([]string{"cromwell", "--seed", "3"}, strings.NewReader(input), &out, &errb); err != nil {
-		t.Fatal(err)
+	if code := run(context.Background(), []string{"play", "cromwell", "--seed", "3"}, strings.NewReader(input), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	s := out.String()
 	for _, want := range []string{
 		"Cromwell, deal 3",
 		"undo      take back the last move",
+		"rules     the rules of this game",
 		"illegal move 1>F",
 		"parse move \"nonsense\"",
 		"Home: 1/104",

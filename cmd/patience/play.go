@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/patience-gym/patience/docs/rules"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/web"
 )
 
 const playHelp = `Type a move by its name, as listed under "Moves" (for example 7>F or 7>12).
@@ -15,20 +17,46 @@ Commands:
   moves     list the legal moves again
   undo      take back the last move
   restart   start the deal again
-  rules     what the actions of this game mean
+  rules     the rules of this game
+  actions   the action ids and what they mean
   help      this text
   quit      leave the game (also Ctrl-D)`
 
-func cmdPlay(args []string, stdout, stderr io.Writer) error {
-	return playWith(args, os.Stdin, stdout, stderr)
+var playCmd = &command{
+	name:    "play",
+	args:    "GAME [--seed N] [--web [--port P]]",
+	summary: "play a game yourself in the terminal, or in the browser with --web",
+	long: "Play a deal yourself in the terminal: type moves by name; `help` lists the commands, `rules` the rules.\n" +
+		"With --web, play it in the browser instead: click a card, then one of the places that light up.",
+	run: runPlay,
 }
 
-// playWith is the play command reading moves from in.
-func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "GAME [--seed N]", "Play a deal yourself in the terminal: type moves by name; `help` lists the commands.", stderr)
+// lines reads in line by line in a goroutine, so that the reader can stop
+// waiting for input when ctx is cancelled.
+func lines(ctx context.Context, in io.Reader) <-chan string {
+	out := make(chan string)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			select {
+			case out <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func runPlay(ctx context.Context, inv *invocation, args []string) error {
+	stdout := inv.stdout
+	fs := inv.flags()
 	var seed seedFlag
-	fs.Var(&seed, "seed", "the deal number")
+	fs.Var(&seed, "seed", "the deal number ("+seedRange+")")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
+	inBrowser := fs.Bool("web", false, "play in the browser: serve the game on 127.0.0.1 and print its address")
+	port := fs.Int("port", 0, "with --web, the port to serve on (0 = any free port)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -38,8 +66,11 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	e.Reset(seed.v)
+	if *inBrowser {
+		return web.Run(ctx, e, *port, stdout)
+	}
 	var history []*env.Env
-	sc := bufio.NewScanner(in)
+	input := lines(ctx, inv.stdin)
 	fmt.Fprintf(stdout, "%s, deal %d. Type `help` for the commands.\n", e.Spec().Title, seed.v)
 	show := true
 	for {
@@ -48,7 +79,7 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 			info := e.Info()
 			fmt.Fprintf(stdout, "Step %d/%d   placed %d/%d\n", info.Steps, e.MaxSteps(), info.Progress, info.Cards)
 			if e.Done() {
-				fmt.Fprintln(stdout, endMessage(e))
+				fmt.Fprintln(stdout, e.EndMessage())
 				fmt.Fprintln(stdout, "Type `undo`, `restart` or `quit`.")
 			} else {
 				fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
@@ -56,11 +87,18 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 		}
 		show = false
 		fmt.Fprint(stdout, "> ")
-		if !sc.Scan() {
+		var line string
+		select {
+		case l, ok := <-input:
+			if !ok {
+				fmt.Fprintln(stdout)
+				return nil
+			}
+			line = strings.TrimSpace(l)
+		case <-ctx.Done():
 			fmt.Fprintln(stdout)
-			return sc.Err()
+			return ctx.Err()
 		}
-		line := strings.TrimSpace(sc.Text())
 		switch strings.ToLower(line) {
 		case "":
 			continue
@@ -73,6 +111,13 @@ func playWith(args []string, in io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
 			continue
 		case "rules":
+			text, err := rules.Text(e.Spec().Name)
+			if err != nil {
+				fmt.Fprintln(stdout, err)
+			}
+			fmt.Fprint(stdout, text)
+			continue
+		case "actions":
 			for _, r := range e.Spec().ActionRanges {
 				fmt.Fprintf(stdout, "  %4d..%-4d %s\n", r.First, r.Last, r.Meaning)
 			}
@@ -148,22 +193,4 @@ func moveList(e *env.Env) []string {
 		out = append(out, g...)
 	}
 	return out
-}
-
-// endMessage says how the episode ended.
-func endMessage(e *env.Env) string {
-	info := e.Info()
-	class := ""
-	if info.Class != "" {
-		class = " (" + info.Class + ")"
-	}
-	switch info.Outcome {
-	case env.Won:
-		return fmt.Sprintf("You won%s in %d moves!", class, info.Steps)
-	case env.Lost:
-		return fmt.Sprintf("No legal move is left: the game is lost%s, with %d of %d cards placed.", class, info.Progress, info.Cards)
-	case env.Truncated:
-		return fmt.Sprintf("The step limit of %d is reached%s, with %d of %d cards placed.", e.MaxSteps(), class, info.Progress, info.Cards)
-	}
-	return ""
 }

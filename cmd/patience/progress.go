@@ -15,8 +15,8 @@ type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
 	label   string
-	total   int
-	n       int
+	total   int64
+	n       int64
 	start   time.Time
 	last    time.Time
 	enabled bool
@@ -32,7 +32,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func newProgress(w io.Writer, label string, total int) *progress {
+func newProgress(w io.Writer, label string, total int64) *progress {
 	return &progress{w: w, label: label, total: total, start: time.Now(), enabled: isTerminal(w)}
 }
 
@@ -40,7 +40,7 @@ func newProgress(w io.Writer, label string, total int) *progress {
 func (p *progress) add(k int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.n += k
+	p.n += int64(k)
 	if !p.enabled {
 		return
 	}

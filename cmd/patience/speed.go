@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"runtime"
 	"text/tabwriter"
 	"time"
@@ -11,8 +11,18 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-func cmdSpeed(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("speed", "[GAME|all] [options]", "Measures steps per second with random legal actions: one environment with and without\nthe observation, and the vector environment on one core and on all cores.", stderr)
+var speedCmd = &command{
+	name:    "speed",
+	args:    "[GAME|all] [--duration D] [--envs N]",
+	summary: "steps per second: one environment, and the vector environment on 1 and all cores",
+	long: `Measures steps per second with random legal actions: one environment with and without
+the observation, and the vector environment on one core and on all cores.`,
+	run: runSpeed,
+}
+
+func runSpeed(ctx context.Context, inv *invocation, args []string) error {
+	fs := inv.flags()
+	stdout := inv.stdout
 	dur := fs.Duration("duration", 500*time.Millisecond, "how long each measurement runs")
 	envs := fs.Int("envs", 256, "environments in the vector")
 	pos, err := parse(fs, args)
@@ -39,35 +49,33 @@ func cmdSpeed(args []string, stdout, stderr io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "game\tstep+mask+obs\tstep+mask\tvector, 1 core\tvector, %d cores\tscaling\t\n", cores)
 	for _, name := range names {
-		withObs, err := singleRate(name, true, *dur)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		withObs, err := singleRate(ctx, name, true, *dur)
 		if err != nil {
 			return err
 		}
-		noObs, _ := singleRate(name, false, *dur)
-		v1, err := vectorRate(name, *envs, 1, *dur)
+		noObs, err := singleRate(ctx, name, false, *dur)
 		if err != nil {
 			return err
 		}
-		vAll, _ := vectorRate(name, *envs, cores, *dur)
+		v1, err := vectorRate(ctx, name, *envs, 1, *dur)
+		if err != nil {
+			return err
+		}
+		vAll, err := vectorRate(ctx, name, *envs, cores, *dur)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f×\t\n", name, rate(withObs), rate(noObs), rate(v1), rate(vAll), vAll/v1)
 	}
 	return tw.Flush()
 }
 
-// rate formats steps per second as "2.41 M".
-func rate(r float64) string {
-	switch {
-	case r >= 1e6:
-		return fmt.Sprintf("%.2f M", r/1e6)
-	case r >= 1e3:
-		return fmt.Sprintf("%.1f k", r/1e3)
-	}
-	return fmt.Sprintf("%.0f", r)
-}
-
 // singleRate steps one environment with random legal actions for about dur
 // and returns steps per second; with obs false it skips the observation.
-func singleRate(name string, obs bool, dur time.Duration) (float64, error) {
+func singleRate(ctx context.Context, name string, obs bool, dur time.Duration) (float64, error) {
 	e, err := env.Make(name, env.Options{})
 	if err != nil {
 		return 0, err
@@ -78,6 +86,9 @@ func singleRate(name string, obs bool, dur time.Duration) (float64, error) {
 	steps := 0
 	start := time.Now()
 	for time.Since(start) < dur {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		for range 1024 {
 			for e.Done() {
 				seed++
@@ -99,7 +110,7 @@ func singleRate(name string, obs bool, dur time.Duration) (float64, error) {
 // vectorRate steps a vector of n environments on the given number of
 // workers for about dur, with random legal actions drawn by the vector's
 // workers, and returns environment steps per second.
-func vectorRate(name string, n, workers int, dur time.Duration) (float64, error) {
+func vectorRate(ctx context.Context, name string, n, workers int, dur time.Duration) (float64, error) {
 	v, err := env.NewVector(name, n, env.VectorOptions{Workers: workers})
 	if err != nil {
 		return 0, err
@@ -112,6 +123,9 @@ func vectorRate(name string, n, workers int, dur time.Duration) (float64, error)
 	steps := 0
 	start := time.Now()
 	for time.Since(start) < dur {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		if err := v.SampleActions(actions); err != nil {
 			return 0, err
 		}

@@ -11,13 +11,16 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"sync"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options tune a check.
@@ -30,7 +33,12 @@ type Options struct {
 	MaxSteps int
 	// MaxFailures stops the check after this many failures (default 20).
 	MaxFailures int
-	// Progress, if set, is called after each game with the number done.
+	// Workers is the number of goroutines playing games at once (default
+	// 1); each plays a contiguous run of the deals, and Run merges their
+	// reports in the order of the deals.
+	Workers int
+	// Progress, if set, is called after each game with the number of games
+	// done so far; calls never overlap.
 	Progress func(done int)
 }
 
@@ -68,13 +76,16 @@ func (r *Report) String() string {
 }
 
 type checker struct {
-	name string
-	opts Options
-	rep  *Report
-	rng  *cards.Rand
-	inv  []cards.Card
-	seed uint64
-	step int
+	// choose picks the next action among the legal ones, or returns -1 to
+	// stop the game there (nil: uniformly at random).
+	choose func(m *env.Mask) int
+	name   string
+	opts   Options
+	rep    *Report
+	rng    *cards.Rand
+	inv    []cards.Card
+	seed   uint64
+	step   int
 }
 
 func (c *checker) failf(format string, args ...any) {
@@ -87,11 +98,84 @@ func (c *checker) failf(format string, args ...any) {
 func (c *checker) full() bool { return len(c.rep.Failures) >= c.opts.MaxFailures }
 
 // Run checks the named game and returns its report; the error is for a game
-// that cannot be made at all.
-func Run(name string, opts Options) (*Report, error) {
+// that cannot be made at all, or ctx's when it is cancelled (between two
+// games).
+func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if opts.Games <= 0 {
 		opts.Games = 100
 	}
+	if opts.MaxFailures <= 0 {
+		opts.MaxFailures = 20
+	}
+	workers := min(max(opts.Workers, 1), opts.Games)
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	first := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	if err := first.names(); err != nil {
+		return nil, err
+	}
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	progress := func() {
+		if opts.Progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		opts.Progress(done)
+	}
+	reps := make([]*Report, workers)
+	g, ctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		lo, hi := w*opts.Games/workers, (w+1)*opts.Games/workers
+		c := first
+		if w > 0 {
+			c = &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+		}
+		reps[w] = c.rep
+		g.Go(func() error {
+			for i := lo; i < hi && !c.full(); i++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := c.game(opts.SeedStart + uint64(i)); err != nil {
+					return err
+				}
+				progress()
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	total := &Report{Game: spec.Name}
+	for _, r := range reps {
+		total.Games += r.Games
+		total.Steps += r.Steps
+		total.Wins += r.Wins
+		total.Truncated += r.Truncated
+		total.Hidden += r.Hidden
+		total.Determined += r.Determined
+		total.Failures = append(total.Failures, r.Failures...)
+	}
+	if len(total.Failures) > opts.MaxFailures {
+		total.Failures = total.Failures[:opts.MaxFailures]
+	}
+	return total, nil
+}
+
+// Sequence checks the named game as Run does, on one game: deal seed, with
+// the actions data chooses. Byte i picks the legal action number data[i]
+// modulo the number of legal actions; the game stops when the data runs
+// out or the episode ends. Every property is checked at every step. It is
+// the body of each game's fuzz target.
+func Sequence(name string, seed uint64, data []byte, opts Options) (*Report, error) {
 	if opts.MaxFailures <= 0 {
 		opts.MaxFailures = 20
 	}
@@ -100,16 +184,16 @@ func Run(name string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
-	if err := c.names(); err != nil {
-		return nil, err
+	c.choose = func(m *env.Mask) int {
+		if len(data) == 0 {
+			return -1
+		}
+		a := m.Nth(int(data[0]) % m.Count())
+		data = data[1:]
+		return a
 	}
-	for g := 0; g < opts.Games && !c.full(); g++ {
-		if err := c.game(opts.SeedStart + uint64(g)); err != nil {
-			return nil, err
-		}
-		if opts.Progress != nil {
-			opts.Progress(g + 1)
-		}
+	if err := c.game(seed); err != nil {
+		return nil, err
 	}
 	return c.rep, nil
 }
@@ -167,7 +251,12 @@ func (c *checker) game(seed uint64) error {
 	other, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
 	for !e.Done() && !c.full() {
 		c.state(e, spec, seen, seenObs, scratch, other)
-		a := e.Mask().Nth(c.rng.IntN(e.Mask().Count()))
+		var a int
+		if c.choose == nil {
+			a = e.Mask().Nth(c.rng.IntN(e.Mask().Count()))
+		} else if a = c.choose(e.Mask()); a < 0 {
+			break
+		}
 		c.clone(e, a)
 		c.illegal(e)
 		before := e.Progress()
@@ -207,11 +296,15 @@ func (c *checker) game(seed uint64) error {
 	case env.Truncated:
 		c.rep.Truncated++
 	}
-	if ret != e.ProgressFraction() {
+	// The return is the final progress (the first step pays for what the
+	// deal itself placed, as Royal Parade's dead aces).
+	if ret != e.ProgressFraction() && len(actions) > 0 {
 		c.failf("return %.6f differs from final progress %.6f", ret, e.ProgressFraction())
 	}
-	if _, _, _, _, _, err := e.Step(e.Mask().Next(0)); err == nil {
-		c.failf("a step after the end was accepted")
+	if e.Done() {
+		if _, _, _, _, _, err := e.Step(e.Mask().Next(0)); err == nil {
+			c.failf("a step after the end was accepted")
+		}
 	}
 	// Same seed, same actions: same game.
 	twin.Reset(seed)

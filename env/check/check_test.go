@@ -1,6 +1,9 @@
 package check_test
 
 import (
+	"context"
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,7 +82,7 @@ func TestCheckerCatchesBrokenGames(t *testing.T) {
 		{"badname", "action 5 is named \"5>F\""},
 	}
 	for _, tc := range tests {
-		rep, err := check.Run(tc.game, check.Options{Games: 20, MaxFailures: 3})
+		rep, err := check.Run(context.Background(), tc.game, check.Options{Games: 20, MaxFailures: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,11 +93,38 @@ func TestCheckerCatchesBrokenGames(t *testing.T) {
 }
 
 func TestCheckerPassesACorrectGame(t *testing.T) {
-	rep, err := check.Run("cromwell", check.Options{Games: 5})
+	rep, err := check.Run(context.Background(), "cromwell", check.Options{Games: 5})
 	if err != nil || !rep.OK() || rep.Games != 5 || rep.Steps == 0 {
 		t.Fatalf("report %v, err %v", rep, err)
 	}
-	if _, err := check.Run("nosuchgame", check.Options{}); err == nil {
+	if _, err := check.Run(context.Background(), "nosuchgame", check.Options{}); err == nil {
 		t.Error("an unknown game was checked")
+	}
+}
+
+// TestWorkersMergeToTheSameReport checks that splitting the deals among
+// workers gives the report one worker gives, and that a cancel stops the
+// check.
+func TestWorkersMergeToTheSameReport(t *testing.T) {
+	one, err := check.Run(context.Background(), "cromwell", check.Options{Games: 30, SeedStart: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []int
+	three, err := check.Run(context.Background(), "cromwell", check.Options{Games: 30, SeedStart: 7, Workers: 3,
+		Progress: func(done int) { calls = append(calls, done) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, three) {
+		t.Errorf("one worker %+v, three %+v", one, three)
+	}
+	if len(calls) != 30 || calls[29] != 30 {
+		t.Errorf("progress calls %v", calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := check.Run(ctx, "cromwell", check.Options{Games: 30, Workers: 2}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled check: %v", err)
 	}
 }

@@ -308,3 +308,6 @@ func TestRenderShowsCards(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "cromwell") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "cromwell") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "cromwell") }

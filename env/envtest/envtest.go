@@ -3,6 +3,10 @@
 package envtest
 
 import (
+	"bytes"
+	"context"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -25,7 +29,7 @@ func Check(t testing.TB, game string) *check.Report {
 	if testing.Short() {
 		games = ShortGames
 	}
-	rep, err := check.Run(game, check.Options{Games: games})
+	rep, err := check.Run(context.Background(), game, check.Options{Games: games, Workers: runtime.GOMAXPROCS(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,4 +128,98 @@ func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64)
 			}
 		}
 	}
+}
+
+// Mask returns g's legal actions.
+func Mask(g env.Game) env.Mask {
+	m := env.NewMask(g.Spec().Actions)
+	g.Legal(&m)
+	return m
+}
+
+// IsLegal reports whether the named move is legal, failing t unless the
+// mask and the rules' own check agree.
+func IsLegal(t testing.TB, g env.Game, move string) bool {
+	t.Helper()
+	a := Action(t, g, move)
+	m := Mask(g)
+	why := g.Explain(a)
+	if m.Has(a) != (why == nil) {
+		t.Fatalf("%s: the mask says %v, the rules' check says %v", move, m.Has(a), why)
+	}
+	return why == nil
+}
+
+// Refused fails t unless both the mask and the rules' own check refuse the
+// named move, the check with a message containing want.
+func Refused(t testing.TB, g env.Game, move, want string) {
+	t.Helper()
+	a := Action(t, g, move)
+	m := Mask(g)
+	err := g.Explain(a)
+	if m.Has(a) || err == nil {
+		t.Fatalf("%s accepted (in the mask: %v, the rules' check: %v)", move, m.Has(a), err)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("%s refused with %q, want it to mention %q", move, err, want)
+	}
+}
+
+// FuzzPlay is the body of every game's action-sequence fuzz target: the
+// fuzzer chooses a deal and bytes, each byte picks one of the legal actions
+// (check.Sequence), and every property of the checker must hold at every
+// step.
+func FuzzPlay(f *testing.F, game string) {
+	f.Add(uint64(0), []byte{})
+	f.Add(uint64(1), []byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add(uint64(2), bytes.Repeat([]byte{255, 0, 17}, 100))
+	f.Add(uint64(1_000_003), bytes.Repeat([]byte{3}, 400))
+	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
+		rep, err := check.Sequence(game, seed, data, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Err(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzMoveNames is the body of every game's move-name fuzz target: parsing
+// any text never panics, every id a move parses to is in the action space,
+// and each id's name parses back to that id alone.
+func FuzzMoveNames(f *testing.F, game string) {
+	g, err := env.NewGame(game)
+	if err != nil {
+		f.Fatal(err)
+	}
+	n := g.Spec().Actions
+	for a := 0; a < n; a += max(1, n/40) {
+		f.Add(g.ActionString(a))
+	}
+	for _, s := range []string{"", " ", ">", "1>", ">F", "99>99", "-1>F", "swap", "0>0", "\x00", "ⅻ>F", "1 > f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ids, err := g.ParseActions(s)
+		if err != nil {
+			if len(ids) != 0 {
+				t.Errorf("ParseActions(%q) failed with ids %v", s, ids)
+			}
+			return
+		}
+		if len(ids) == 0 {
+			t.Fatalf("ParseActions(%q) accepted a move of no action", s)
+		}
+		for _, a := range ids {
+			if a < 0 || a >= n {
+				t.Fatalf("ParseActions(%q) gave action %d outside 0..%d", s, a, n-1)
+			}
+			name := g.ActionString(a)
+			back, err := g.ParseActions(name)
+			if err != nil || len(back) != 1 || back[0] != a {
+				t.Fatalf("ParseActions(%q) gave %d, named %q, which parses to %v (%v)", s, a, name, back, err)
+			}
+		}
+	})
 }

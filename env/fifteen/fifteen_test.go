@@ -480,3 +480,6 @@ func TestEvaluate(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "fifteen") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "fifteen") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "fifteen") }

@@ -699,3 +699,6 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "fourquarters") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "fourquarters") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "fourquarters") }

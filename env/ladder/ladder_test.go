@@ -34,22 +34,6 @@ func id(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 // play plays the named move, which the rules and the mask must accept.
 func play(t *testing.T, g *Game, s string) { envtest.Play(t, g, s) }
 
-// refused checks that the named move is illegal by the mask and by the
-// rules' check, whose message contains want.
-func refused(t *testing.T, g *Game, s, want string) {
-	t.Helper()
-	a := id(t, s)
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	err := g.Explain(a)
-	if m.Has(a) || err == nil {
-		t.Fatalf("%s accepted (mask %v, explain %v)", s, m.Has(a), err)
-	}
-	if !strings.Contains(err.Error(), want) {
-		t.Errorf("%s refused with %q, want it to mention %q", s, err, want)
-	}
-}
-
 func rowIs(t *testing.T, g *Game, r int, want string) {
 	t.Helper()
 	if got := g.Row(r - 1); !slices.Equal(got, cs(want)) {
@@ -151,22 +135,22 @@ func TestRule2Foundations(t *testing.T) {
 	if got := legal(g); !slices.Equal(got, []string{"2>F", "3>F"}) {
 		t.Fatalf("legal = %v, want the two aces home", got)
 	}
-	refused(t, g, "1>F", "only an ace")
+	envtest.Refused(t, g, "1>F", "only an ace")
 	play(t, g, "2>F")
 	play(t, g, "3>F") // the second ace starts the second spade foundation
 	if g.found[6] != 1 || g.found[7] != 1 {
 		t.Fatalf("spade foundations %v", g.found[6:8])
 	}
 	play(t, g, "1>F")
-	refused(t, g, "4>F", "only an ace")
-	refused(t, g, "5>F", "does not fit")
+	envtest.Refused(t, g, "4>F", "only an ace")
+	envtest.Refused(t, g, "5>F", "does not fit")
 	if g.Progress() != 3 {
 		t.Errorf("progress %d, want 3", g.Progress())
 	}
 	// Both foundations started: a third ace has nowhere to go.
 	g2 := position("AS")
 	g2.SetFoundation(cards.Spades, 2, 1)
-	refused(t, g2, "1>F", "already started")
+	envtest.Refused(t, g2, "1>F", "already started")
 }
 
 // Rule 3: only a row's outer card is available; rows grow outward.
@@ -217,7 +201,7 @@ func TestRule4BuildAlternating(t *testing.T) {
 		}
 	}
 	// 7♣ is the run's 7 but black, like 8♣: no part of the run goes on it.
-	refused(t, g, "1>4", "other colour")
+	envtest.Refused(t, g, "1>4", "other colour")
 	// Part of the run: 6♦ alone onto 7♠.
 	play(t, g, "1>2")
 	rowIs(t, g, 2, "7S 6D")
@@ -228,11 +212,11 @@ func TestRule4BuildAlternating(t *testing.T) {
 	rowIs(t, g, 1, "2C")
 	// A broken sequence is not a run: 9♠ under 7♣ 6♦ (no 8) stays.
 	g2 := position("9S 7C 6D", "10H")
-	refused(t, g2, "1>2", "no card of the run")
+	envtest.Refused(t, g2, "1>2", "no card of the run")
 	// Same colour breaks a run too: 8♠ under 7♣ stays.
 	g3 := position("8S 7C", "9H")
-	refused(t, g3, "1>2", "no card of the run")
-	refused(t, g3, "1>1", "onto itself")
+	envtest.Refused(t, g3, "1>2", "no card of the run")
+	envtest.Refused(t, g3, "1>1", "onto itself")
 }
 
 // Rule 5: an empty row takes any available card or run (any tail of it,
@@ -247,18 +231,18 @@ func TestRule5EmptyRow(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("legal = %v, want %v", got, want)
 	}
-	refused(t, g, "1>2:4", "not a run")
-	refused(t, g, "1>2:5", "only 4")
-	refused(t, g, "1>2", "is empty: say how many")
-	refused(t, g, "2>1:1", "row 2 is empty")
-	refused(t, g, "1>1:1", "into itself")
+	envtest.Refused(t, g, "1>2:4", "not a run")
+	envtest.Refused(t, g, "1>2:5", "only 4")
+	envtest.Refused(t, g, "1>2", "is empty: say how many")
+	envtest.Refused(t, g, "2>1:1", "row 2 is empty")
+	envtest.Refused(t, g, "1>1:1", "into itself")
 
 	// Part of a run: 8♥ 7♣ into the empty row.
 	h := *g
 	play(t, &h, "1>2:2")
 	rowIs(t, &h, 1, "2C 9S")
 	rowIs(t, &h, 2, "8H 7C")
-	refused(t, &h, "1>2:1", "not empty")
+	envtest.Refused(t, &h, "1>2:1", "not empty")
 	// The whole run.
 	h = *g
 	play(t, &h, "1>2:3")
@@ -278,7 +262,7 @@ func TestRule5EmptyRow(t *testing.T) {
 	// A whole row into an empty row would change nothing but its number:
 	// refused, while a part of it may go.
 	g2 := position("QH JS 10D", "")
-	refused(t, g2, "1>2:3", "change nothing")
+	envtest.Refused(t, g2, "1>2:3", "change nothing")
 	play(t, g2, "1>2:2")
 	rowIs(t, g2, 2, "JS 10D")
 }
@@ -295,26 +279,26 @@ func TestRule6KingLock(t *testing.T) {
 			t.Errorf("legal = %v, missing %s", got, want)
 		}
 	}
-	refused(t, g, "1>2:3", "inner end of row 1")
+	envtest.Refused(t, g, "1>2:3", "inner end of row 1")
 	// K♠ is not at the inner end: it may go into the empty row with its run...
 	play(t, g, "3>2:2")
 	rowIs(t, g, 2, "KS QH")
 	// ...and is locked there from now on.
 	g.SetRows(cs("KS QH"), nil)
-	refused(t, g, "1>2:2", "moves only to its foundation")
+	envtest.Refused(t, g, "1>2:2", "moves only to its foundation")
 	play(t, g, "1>2:1") // the queen above it still moves
 
 	// A locked king still goes home.
 	g2 := position("KD", "")
 	g2.SetFoundation(cards.Diamonds, cards.Queen, 0)
-	refused(t, g2, "1>2:1", "inner end")
+	envtest.Refused(t, g2, "1>2:1", "inner end")
 	play(t, g2, "1>F")
 	// A king from the waste or the ladder placed into an empty row is locked
 	// too.
 	g3 := position("", "")
 	g3.SetWaste(cs("KC"))
 	play(t, g3, "W>1")
-	refused(t, g3, "1>2:1", "inner end")
+	envtest.Refused(t, g3, "1>2:1", "inner end")
 	// The lock is visible: row cell 0 holds the king.
 	obs := make([]uint8, ObsLen)
 	g3.Observe(obs)
@@ -328,8 +312,8 @@ func TestRule6KingLock(t *testing.T) {
 func TestRule7Ladder(t *testing.T) {
 	g := position("8D", "2H")
 	g.SetLadder(cs("5S AC 7C"))
-	refused(t, g, "L>1", "only to a foundation or into an empty row")
-	refused(t, g, "L>F", "only an ace")
+	envtest.Refused(t, g, "L>1", "only to a foundation or into an empty row")
+	envtest.Refused(t, g, "L>F", "only an ace")
 	// Nothing goes on the ladder card: no action names it as a destination.
 	for _, name := range legal(g) {
 		if strings.HasSuffix(name, ">L") {
@@ -359,8 +343,8 @@ func TestRule7Ladder(t *testing.T) {
 	play(t, g, "2>1")
 	rowIs(t, g, 1, "8D 7C")
 	g.SetLadder(nil)
-	refused(t, g, "L>2", "ladder is empty")
-	refused(t, g, "L>F", "ladder is empty")
+	envtest.Refused(t, g, "L>2", "ladder is empty")
+	envtest.Refused(t, g, "L>F", "ladder is empty")
 }
 
 // Rule 8: the stock is turned one card at a time onto the waste, whose top
@@ -371,12 +355,12 @@ func TestRule8StockAndWaste(t *testing.T) {
 	if got := legal(g); !slices.Contains(got, "turn") {
 		t.Fatalf("turn not offered: %v", got)
 	}
-	refused(t, g, "W>F", "waste is empty")
+	envtest.Refused(t, g, "W>F", "waste is empty")
 	play(t, g, "turn")
 	if !slices.Equal(g.Waste(), cs("7H")) || len(g.Stock()) != 2 {
 		t.Fatalf("waste %v stock %v", g.Waste(), g.Stock())
 	}
-	refused(t, g, "W>3", "does not go on 3♥")
+	envtest.Refused(t, g, "W>3", "does not go on 3♥")
 	play(t, g, "W>1") // 7♥ on 8♠
 	rowIs(t, g, 1, "8S 7H")
 	play(t, g, "turn")
@@ -384,7 +368,7 @@ func TestRule8StockAndWaste(t *testing.T) {
 	play(t, g, "turn")
 	play(t, g, "W>2") // 2♦ fills the empty row
 	rowIs(t, g, 2, "2D")
-	refused(t, g, "turn", "stock is empty")
+	envtest.Refused(t, g, "turn", "stock is empty")
 	obs := make([]uint8, ObsLen)
 	g.Observe(obs)
 	if obs[ObsWaste] != 0 || obs[ObsPiles] != 0 || obs[ObsPiles+1] != 0 {
@@ -398,10 +382,10 @@ func TestRule9Redeal(t *testing.T) {
 	g := position("KS")
 	g.SetWaste(cs("4C 9D 2H")) // 4♣ went onto the waste first
 	g.SetLadder(cs("QD"))
-	refused(t, g, "redeal", "ladder still has 1")
+	envtest.Refused(t, g, "redeal", "ladder still has 1")
 	g.SetLadder(nil)
 	g.SetStock(cs("5S"))
-	refused(t, g, "redeal", "stock still has 1")
+	envtest.Refused(t, g, "redeal", "stock still has 1")
 	g.SetStock(nil)
 	if g.Class() != "" {
 		t.Errorf("class %q before the redeal", g.Class())
@@ -417,10 +401,10 @@ func TestRule9Redeal(t *testing.T) {
 			t.Fatalf("turned %v, want %v", top(g.Waste()), want)
 		}
 	}
-	refused(t, g, "redeal", "only once")
+	envtest.Refused(t, g, "redeal", "only once")
 	// An empty waste has nothing to deal again.
 	g2 := position("KS")
-	refused(t, g2, "redeal", "waste is empty")
+	envtest.Refused(t, g2, "redeal", "waste is empty")
 }
 
 // Rule 10: won with all 104 cards home; lost when no legal move remains.
@@ -642,3 +626,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "ladder") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "ladder") }

@@ -44,12 +44,6 @@ func position(cols ...string) *Game {
 // legal returns the names of the legal actions.
 func legal(g *Game) []string { return envtest.Legal(g) }
 
-func mask(g *Game) env.Mask {
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	return m
-}
-
 func act(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 
 // play plays the named move, which the rules and the mask must accept, and
@@ -59,18 +53,6 @@ func play(t *testing.T, g *Game, s string) {
 	envtest.Play(t, g, s)
 	if g.Hash() != g.fullHash() {
 		t.Fatalf("after %s: incremental hash differs", s)
-	}
-}
-
-func refused(t *testing.T, g *Game, s string) {
-	t.Helper()
-	a := act(t, s)
-	if err := g.Explain(a); err == nil {
-		t.Errorf("%s accepted by the rules check", s)
-	}
-	m := mask(g)
-	if m.Has(a) {
-		t.Errorf("%s in the mask", s)
 	}
 }
 
@@ -170,7 +152,7 @@ func TestRule2Foundations(t *testing.T) {
 	play(t, g, "2>F") // A♥
 	play(t, g, "4>F") // 2♥ on A♥
 	play(t, g, "3>F") // A♠ starts a spade foundation
-	refused(t, g, "2>F")
+	envtest.Refused(t, g, "2>F", "")
 	// A♠ and 2♠ lie under 7♥: they wait.
 	g2 := position("AS 2S 7H", "8H")
 	for _, name := range legal(g2) {
@@ -202,12 +184,12 @@ func TestRule3Available(t *testing.T) {
 		t.Errorf("legal = %v, want %v", got, want)
 	}
 	// 8♦ under the waste top is not available; 6♣ under 9♦ neither.
-	refused(t, g, "w>1")
+	envtest.Refused(t, g, "w>1", "")
 
 	// Second deal: privileged cards instead of the waste.
 	g2 := position("9D", "10D")
 	g2.SetSecondDeal(cs("8D 3S -- --"), nil)
-	refused(t, g2, "w>1")
+	envtest.Refused(t, g2, "w>1", "")
 	play(t, g2, "p1>1")
 	if !g2.Paired(0) {
 		t.Error("8♦ from the privileged row did not pair")
@@ -243,10 +225,10 @@ func TestRule4Pairs(t *testing.T) {
 		t.Fatalf("after 1>2: column 2 %v paired=%v", g.Column(1), g.Paired(1))
 	}
 	// Nothing goes on the pair, and the pair moves to no column or space.
-	refused(t, g, "3>2")
-	refused(t, g, "5>2")
-	refused(t, g, "2>4")
-	refused(t, g, "2>1")
+	envtest.Refused(t, g, "3>2", "")
+	envtest.Refused(t, g, "5>2", "")
+	envtest.Refused(t, g, "2>4", "")
+	envtest.Refused(t, g, "2>1", "")
 	// With spades at 4 and 3 both pair cards fit a foundation, but the upper
 	// card goes first.
 	g.SetFoundation(cards.Spades, 4, 3)
@@ -277,9 +259,9 @@ func TestRule5Spaces(t *testing.T) {
 			t.Errorf("legal = %v, missing %s", got, want)
 		}
 	}
-	refused(t, g, "3>2") // a paired card
+	envtest.Refused(t, g, "3>2", "") // a paired card
 	// [chosen] a card alone in its column does not move to a space.
-	refused(t, g, "4>2")
+	envtest.Refused(t, g, "4>2", "")
 	// Filling is optional: other moves remain offered beside it (above).
 	play(t, g, "1>2")
 	if !slices.Equal(g.Column(1), cs("9H")) || g.Paired(1) {
@@ -307,7 +289,7 @@ func TestRule6FirstDeal(t *testing.T) {
 		t.Fatalf("after second turn: waste %v/%d stock %d", g.WasteTop(), g.WasteCount(), g.StockCount())
 	}
 	// One pass: the stock is not made again.
-	refused(t, g, "turn")
+	envtest.Refused(t, g, "turn", "")
 	if got := legal(g); !slices.Equal(got, []string{"deal"}) {
 		t.Errorf("legal = %v, want only the second deal", got)
 	}
@@ -320,7 +302,7 @@ func TestRule7SecondDeal(t *testing.T) {
 	g := position("KS 10C")
 	g.SetStock(cs("9C"))
 	g.SetWaste(cs("2D 3D 4D 5D 6D 7D"))
-	refused(t, g, "deal") // the stock is not empty
+	envtest.Refused(t, g, "deal", "") // the stock is not empty
 	play(t, g, "turn")
 	// Not automatic: the waste top stays available until the deal.
 	if g.SecondDeal() || !slices.Contains(legal(g), "w>1") {
@@ -336,8 +318,8 @@ func TestRule7SecondDeal(t *testing.T) {
 	if got := g.pack[:g.np]; !slices.Equal(got, cs("9C 7D 6D")) { // 6♦ comes next
 		t.Errorf("pile %v, want 6♦ 7♦ 9♣ to come in that order", got)
 	}
-	refused(t, g, "deal")
-	refused(t, g, "turn")
+	envtest.Refused(t, g, "deal", "")
+	envtest.Refused(t, g, "turn", "")
 	// Fewer than four cards: all of them.
 	g2 := position("KS QH")
 	g2.SetWaste(cs("2D 3D"))
@@ -347,7 +329,7 @@ func TestRule7SecondDeal(t *testing.T) {
 	}
 	// An empty waste gives nothing to deal: not offered.
 	g3 := position("KS QH")
-	refused(t, g3, "deal")
+	envtest.Refused(t, g3, "deal", "")
 }
 
 // Rule 8: a privileged card goes home, pairs onto a column or fills a space;
@@ -357,13 +339,13 @@ func TestRule8Privileged(t *testing.T) {
 	g.SetFoundation(cards.Hearts, 1, 0)
 	g.SetSecondDeal(cs("2H 8S JD 5C"), cs("7D 6D"))
 	got := legal(g)
-	refused(t, g, "p2>1") // 9♠ is covered
+	envtest.Refused(t, g, "p2>1", "") // 9♠ is covered
 	for _, want := range []string{"p1>F", "p1>4", "p3>4", "1>2", "1>4", "3>4"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("legal = %v, missing %s", got, want)
 		}
 	}
-	refused(t, g, "p4>2") // 5♣ on 4♣ is up, not down
+	envtest.Refused(t, g, "p4>2", "") // 5♣ on 4♣ is up, not down
 	play(t, g, "p1>F")
 	if row := g.PrivilegedRow(); !slices.Equal(row[:], cs("7D 8S JD 5C")) || g.PileCount() != 1 {
 		t.Fatalf("after p1>F: row %v pile %d", row, g.PileCount())
@@ -396,8 +378,8 @@ func TestRule9FifthCard(t *testing.T) {
 	if got := legal(g); !slices.Equal(got, []string{"5th>F"}) {
 		t.Fatalf("with 3♥ turned, legal = %v, want only 5th>F", got)
 	}
-	refused(t, g, "3>1")
-	refused(t, g, "fifth")
+	envtest.Refused(t, g, "3>1", "")
+	envtest.Refused(t, g, "fifth", "")
 	play(t, g, "5th>F")
 	if g.Fifth() != cards.None || g.PileCount() != 1 || g.Class() != "" {
 		t.Fatalf("after 5th>F: fifth %v pile %d class %q", g.Fifth(), g.PileCount(), g.Class())
@@ -408,7 +390,7 @@ func TestRule9FifthCard(t *testing.T) {
 	// Not while a privileged card can move: a space lets every one move.
 	g2 := position("9S 3C", "")
 	g2.SetSecondDeal(cs("5D 6D 7D 8D"), cs("3H"))
-	refused(t, g2, "fifth")
+	envtest.Refused(t, g2, "fifth", "")
 	// A fifth card that cannot be played loses the game at once.
 	e := env.FromPosition(g, 0, env.Options{})
 	a := act(t, "fifth")
@@ -459,7 +441,7 @@ func TestRule10WinAndLoss(t *testing.T) {
 	// No move at all: lost, with no class of its own.
 	g2 := position("5S 9H", "2C")
 	g2.SetSecondDeal(cs("KD"), nil)
-	if m := mask(g2); !m.Empty() || g2.Class() != "" {
+	if m := envtest.Mask(g2); !m.Empty() || g2.Class() != "" {
 		t.Errorf("dead position: moves %v class %q", legal(g2), g2.Class())
 	}
 }
@@ -478,7 +460,7 @@ func TestHiddenInformation(t *testing.T) {
 		ox, oy := make([]uint8, ObsLen), make([]uint8, ObsLen)
 		x.Observe(ox)
 		y.Observe(oy)
-		mx, my := mask(x), mask(y)
+		mx, my := envtest.Mask(x), envtest.Mask(y)
 		if !slices.Equal(ox, oy) || !mx.Equal(&my) {
 			t.Errorf("%s: observations or masks differ", what)
 		}
@@ -596,3 +578,6 @@ func TestRender(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "limited") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "limited") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "limited") }

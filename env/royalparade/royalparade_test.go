@@ -45,19 +45,6 @@ func id(t *testing.T, s string) int { return envtest.Action(t, New(), s) }
 // legal returns the names of the legal actions.
 func legal(g *Game) []string { return envtest.Legal(g) }
 
-// isLegal checks the mask and the rules' own check together.
-func isLegal(t *testing.T, g *Game, move string) bool {
-	t.Helper()
-	a := id(t, move)
-	m := env.NewMask(NumActions)
-	g.Legal(&m)
-	why := g.Explain(a)
-	if m.Has(a) != (why == nil) {
-		t.Fatalf("%s: mask says %v, Explain says %v", move, m.Has(a), why)
-	}
-	return why == nil
-}
-
 func TestChecker(t *testing.T) {
 	envtest.Check(t, "royalparade")
 }
@@ -197,7 +184,7 @@ func TestRule3Building(t *testing.T) {
 	}
 	for _, tc := range tests {
 		setAux(t, g, 0, tc.card)
-		if got := isLegal(t, g, "a1>"+tc.cell); got != tc.ok {
+		if got := envtest.IsLegal(t, g, "a1>"+tc.cell); got != tc.ok {
 			t.Errorf("%s on %s: legal=%v, want %v (%v)", tc.card, tc.cell, got, tc.ok, g.Explain(id(t, "a1>"+tc.cell)))
 		}
 	}
@@ -211,7 +198,7 @@ func TestRule3Building(t *testing.T) {
 	}
 	// Bases and built cards never move, not even onto an empty cell.
 	for _, mv := range []string{"r1c1>r1c5", "r1c2>r1c5", "r3c1>r3c3", "r2c1>r2c4"} {
-		if isLegal(t, g, mv) {
+		if envtest.IsLegal(t, g, mv) {
 			t.Errorf("%s: a base pile moved", mv)
 		}
 	}
@@ -301,7 +288,7 @@ func TestRule6EmptyCells(t *testing.T) {
 		g := layout(t, tc.rows...)
 		setAux(t, g, 0, tc.aux)
 		for mv, want := range tc.moves {
-			if got := isLegal(t, g, mv); got != want {
+			if got := envtest.IsLegal(t, g, mv); got != want {
 				t.Errorf("%s: %s legal=%v, want %v (%v)", tc.name, mv, got, want, g.Explain(id(t, mv)))
 			}
 		}
@@ -323,7 +310,7 @@ func TestRule6EmptyCells(t *testing.T) {
 	// (not of its own waiting row: the cells of a row are alike, so that
 	// would change nothing); once row 1 has room, only there.
 	for mv, want := range map[string]bool{"r2c1>r2c2": false, "r2c1>r3c1": true, "r2c1>r1c1": false} {
-		if got := isLegal(t, g, mv); got != want {
+		if got := envtest.IsLegal(t, g, mv); got != want {
 			t.Errorf("waiting 2♥: %s legal=%v, want %v", mv, got, want)
 		}
 	}
@@ -331,7 +318,7 @@ func TestRule6EmptyCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	for mv, want := range map[string]bool{"r2c1>r1c6": true, "r2c1>r2c2": false, "r2c1>r3c1": false} {
-		if got := isLegal(t, g, mv); got != want {
+		if got := envtest.IsLegal(t, g, mv); got != want {
 			t.Errorf("2♥ with room in row 1: %s legal=%v, want %v", mv, got, want)
 		}
 	}
@@ -367,7 +354,7 @@ func TestRule7AuxPiles(t *testing.T) {
 		t.Errorf("after the deal: a1 %v a2 %v", g.Aux(0), g.Aux(1))
 	}
 	// 5♥ is now under 8♣: not available.
-	if isLegal(t, g, "a2>r1c2") {
+	if envtest.IsLegal(t, g, "a2>r1c2") {
 		t.Error("5♥ under 8♣ was played")
 	}
 }
@@ -379,7 +366,7 @@ func TestRule8Deal(t *testing.T) {
 	g.Deal(3)
 	d := cards.Deal(3)
 	for k := range Deals {
-		if !isLegal(t, g, "deal") {
+		if !envtest.IsLegal(t, g, "deal") {
 			t.Fatalf("deal %d refused", k+1)
 		}
 		before := make([]int, NumAux)
@@ -403,7 +390,7 @@ func TestRule8Deal(t *testing.T) {
 			t.Errorf("deal %d: stock %d", k+1, g.StockLen())
 		}
 	}
-	if isLegal(t, g, "deal") {
+	if envtest.IsLegal(t, g, "deal") {
 		t.Error("an eleventh deal")
 	}
 	if got := g.AcesOut(); got != 8 {
@@ -636,3 +623,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "royalparade") }
+
+func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "royalparade") }
+func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "royalparade") }

@@ -1,0 +1,285 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/patience-gym/patience/env"
+)
+
+// An agent is named on the command line, in bench lists and in datasets by
+// a string of the form
+//
+//	name
+//	name:key=value,key=value
+//
+// where the settings after the colon may also be separated by spaces, as an
+// agent's Settings method prints them ("mc:rollouts=16 width=6"). Each agent
+// reads its own settings, as a database/sql driver reads its data source
+// name, so settings of one agent never reach another.
+
+// Maker builds an agent from its settings. It reads every setting it knows
+// through s (which records the key, the default and the doc, so that
+// unknown keys are refused and Help can list them) and returns s.Err() if a
+// value did not parse.
+type Maker func(s *Settings) (Agent, error)
+
+var registry struct {
+	sync.RWMutex
+	agents map[string]entry
+}
+
+type entry struct {
+	name string
+	doc  string
+	make Maker
+}
+
+// Register makes an agent available under name (normalized like game
+// names: lower case, letters and digits only). Agent files call it from
+// init. It panics on an empty or duplicate name: both are programming
+// errors.
+func Register(name, doc string, make Maker) {
+	key := env.Normalize(name)
+	if key == "" || key != name {
+		panic(fmt.Sprintf("agents: invalid agent name %q (want lower-case letters and digits)", name))
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.agents == nil {
+		registry.agents = map[string]entry{}
+	}
+	if _, dup := registry.agents[key]; dup {
+		panic("agents: agent registered twice: " + name)
+	}
+	registry.agents[key] = entry{name: key, doc: doc, make: make}
+}
+
+// Names returns the registered agent names, sorted.
+func Names() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]string, 0, len(registry.agents))
+	for n := range registry.agents {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func lookup(name string) (entry, error) {
+	registry.RLock()
+	defer registry.RUnlock()
+	if e, ok := registry.agents[env.Normalize(name)]; ok {
+		return e, nil
+	}
+	names := make([]string, 0, len(registry.agents))
+	for n := range registry.agents {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return entry{}, fmt.Errorf("unknown agent %q; the agents are: %s", name, strings.Join(names, ", "))
+}
+
+// Factory makes agents of one kind with fixed settings: one per goroutine,
+// all alike. Parse makes one.
+type Factory struct {
+	entry
+	given []setting // the settings as written, in order
+	label string
+}
+
+// setting is one key=value pair.
+type setting struct{ key, value string }
+
+// Parse reads an agent string ("mc", "mc:rollouts=8,width=4") and checks
+// it by building one agent: an unknown agent, an unknown setting or a bad
+// value is an error that says which.
+func Parse(s string) (*Factory, error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
+	e, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	f := &Factory{entry: e}
+	for item := range strings.FieldsFuncSeq(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		k, v, ok := strings.Cut(item, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return nil, fmt.Errorf("agent %s: setting %q: want key=value", e.name, item)
+		}
+		for _, g := range f.given {
+			if g.key == k {
+				return nil, fmt.Errorf("agent %s: setting %s is given twice", e.name, k)
+			}
+		}
+		f.given = append(f.given, setting{k, strings.TrimSpace(v)})
+	}
+	f.label = e.name
+	if len(f.given) > 0 {
+		parts := make([]string, len(f.given))
+		for i, g := range f.given {
+			parts[i] = g.key + "=" + g.value
+		}
+		f.label += ":" + strings.Join(parts, ",")
+	}
+	if _, err := f.build(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// build makes one agent from the factory's settings.
+func (f *Factory) build() (Agent, error) {
+	st := &Settings{agent: f.name, given: f.given}
+	a, err := f.make(st)
+	if err == nil {
+		err = st.Err()
+	}
+	if err == nil {
+		err = st.unknown()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", f.name, err)
+	}
+	return a, nil
+}
+
+// New returns a fresh agent. Parse has already checked the settings, so it
+// cannot fail. It is safe for concurrent use.
+func (f *Factory) New() Agent {
+	a, err := f.build()
+	if err != nil {
+		panic(err) // Parse built one from the same settings
+	}
+	return a
+}
+
+// Name returns the agent's registry name ("mc").
+func (f *Factory) Name() string { return f.name }
+
+// Label returns the agent string as given, normalized ("mc" or
+// "mc:rollouts=8,width=4"): what tells two settings of one agent apart in a
+// report.
+func (f *Factory) Label() string { return f.label }
+
+// Doc returns the agent's one-line description.
+func (f *Factory) Doc() string { return f.doc }
+
+// New returns a fresh agent from an agent string (see Parse).
+func New(s string) (Agent, error) {
+	f, err := Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return f.New(), nil
+}
+
+// Settings are the settings given to one agent; its Maker reads them with
+// Int, Float and String, each naming the key, the default and what the
+// setting does.
+type Settings struct {
+	agent string
+	given []setting
+	known []Setting
+	errs  []error
+}
+
+// Setting describes one setting an agent reads.
+type Setting struct {
+	// Key is the setting's name, Default its value when not given, and Doc
+	// what it does.
+	Key, Default, Doc string
+}
+
+// lookup records key as known and returns its given value.
+func (s *Settings) lookup(key, def, doc string) (string, bool) {
+	s.known = append(s.known, Setting{Key: key, Default: def, Doc: doc})
+	for _, g := range s.given {
+		if g.key == key {
+			return g.value, true
+		}
+	}
+	return "", false
+}
+
+// Int reads an integer setting.
+func (s *Settings) Int(key string, def int, doc string) int {
+	v, ok := s.lookup(key, strconv.Itoa(def), doc)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+	if err != nil {
+		s.errs = append(s.errs, fmt.Errorf("%s=%s: want a whole number", key, v))
+		return def
+	}
+	return n
+}
+
+// Float reads a number setting.
+func (s *Settings) Float(key string, def float64, doc string) float64 {
+	v, ok := s.lookup(key, strconv.FormatFloat(def, 'g', -1, 64), doc)
+	if !ok {
+		return def
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		s.errs = append(s.errs, fmt.Errorf("%s=%s: want a number", key, v))
+		return def
+	}
+	return x
+}
+
+// String reads a text setting.
+func (s *Settings) String(key, def, doc string) string {
+	v, ok := s.lookup(key, def, doc)
+	if !ok {
+		return def
+	}
+	return v
+}
+
+// Errorf records an error about a setting's value (a Maker's own check).
+func (s *Settings) Errorf(format string, args ...any) {
+	s.errs = append(s.errs, fmt.Errorf(format, args...))
+}
+
+// Err returns the errors met reading the settings, or nil.
+func (s *Settings) Err() error { return errors.Join(s.errs...) }
+
+// unknown returns an error naming the given settings the agent did not
+// read, and the ones it knows.
+func (s *Settings) unknown() error {
+	for _, g := range s.given {
+		if !slices.ContainsFunc(s.known, func(k Setting) bool { return k.Key == g.key }) {
+			if len(s.known) == 0 {
+				return fmt.Errorf("unknown setting %q: %s takes no settings", g.key, s.agent)
+			}
+			keys := make([]string, len(s.known))
+			for i, k := range s.known {
+				keys[i] = k.Key
+			}
+			return fmt.Errorf("unknown setting %q; %s's settings are: %s", g.key, s.agent, strings.Join(keys, ", "))
+		}
+	}
+	return nil
+}
+
+// Help returns the named agent's one-line description and the settings it
+// reads, with their defaults and docs.
+func Help(name string) (doc string, settings []Setting, err error) {
+	e, err := lookup(name)
+	if err != nil {
+		return "", nil, err
+	}
+	st := &Settings{agent: e.name}
+	if _, err := e.make(st); err != nil {
+		return "", nil, fmt.Errorf("agent %s: %w", e.name, err)
+	}
+	return e.doc, st.known, nil
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/patience-gym/patience/agents"
+)
+
+var agentsCmd = &command{
+	name:    "agents",
+	summary: "the agents and the settings each reads (mc:rollouts=8,width=4)",
+	long: `Lists the agents with their settings and defaults. An agent is named on the command line as NAME or
+NAME:key=value,key=value, as in --agent mc:rollouts=8,width=4 or --agents "mc:rollouts=8,mc:rollouts=32".`,
+	run: runAgents,
+}
+
+func runAgents(ctx context.Context, inv *invocation, args []string) error {
+	pos, err := parse(inv.flags(), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("agents takes no arguments")
+	}
+	for _, name := range agents.Names() {
+		doc, settings, err := agents.Help(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(inv.stdout, "%s\n    %s\n", name, doc)
+		for _, s := range settings {
+			fmt.Fprintf(inv.stdout, "    %s=%s\n        %s\n", s.Key, s.Default, s.Doc)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
+)
+
+// flags is a command's flag set with its usage text.
+type flags struct {
+	*flag.FlagSet
+	usage func()
+}
+
+// flags makes the invocation's flag set; --help prints the command's usage,
+// declared once in its command value, and its options. The flag package
+// itself prints nothing: parse reports errors once.
+func (inv *invocation) flags() *flags {
+	c := inv.cmd
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	long := c.long
+	if long == "" {
+		long = c.summary
+	}
+	return &flags{FlagSet: fs, usage: func() {
+		fmt.Fprintf(inv.stderr, "Usage: patience %s %s\n\n%s\n", c.name, c.args, long)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(inv.stderr, "\nOptions:")
+			fs.SetOutput(inv.stderr)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}}
+}
+
+// parse parses flags that may come before, between or after the positional
+// arguments, and returns the positional ones.
+func parse(fs *flags, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.usage()
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// maxSeed is the largest deal number the commands take: 2^63−1, so that a
+// deal number is the same in every tool (datasets store it as int64).
+const maxSeed = 1<<63 - 1
+
+// seedRange states the deal numbers the commands take, the same way
+// everywhere.
+const seedRange = "deal numbers run from 0 to 2^63-1 (9223372036854775807)"
+
+// seedFlag is a deal number given on the command line.
+type seedFlag struct {
+	v   uint64
+	set bool
+}
+
+func (s *seedFlag) String() string { return strconv.FormatUint(s.v, 10) }
+
+func (s *seedFlag) Set(v string) error {
+	n, err := parseSeed(v)
+	if err != nil {
+		return err
+	}
+	s.v, s.set = n, true
+	return nil
+}
+
+// parseSeed reads a deal number (underscores allowed, as in 1_000_000).
+func parseSeed(v string) (uint64, error) {
+	n, err := strconv.ParseUint(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
+	if err != nil || n > maxSeed {
+		return 0, fmt.Errorf("invalid seed %q: %s", v, seedRange)
+	}
+	return n, nil
+}
+
+// checkSeeds checks that n deals from start stay within the deal numbers.
+func checkSeeds(start uint64, n int64) error {
+	if n > 0 && start > maxSeed-uint64(n-1) {
+		return usagef("deals %d to %d: %s", start, start+uint64(n-1), seedRange)
+	}
+	return nil
+}
+
+// oneArg returns the single positional argument or a usage error naming it.
+func oneArg(pos []string, what string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return "", usagef("missing %s", what)
+	case 1:
+		return pos[0], nil
+	}
+	return "", usagef("unexpected arguments %q (want one %s)", pos[1:], what)
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// gameList reads a list of games: "all" or names, comma-separated.
+func gameList(s string) ([]string, error) {
+	list := splitList(s)
+	if len(list) == 1 && strings.EqualFold(list[0], "all") {
+		names := env.Names()
+		if len(names) == 0 {
+			return nil, errors.New("no games are registered")
+		}
+		return names, nil
+	}
+	if len(list) == 0 {
+		return nil, usagef("the list of games is empty (name games, comma-separated, or all)")
+	}
+	var out []string
+	for _, g := range list {
+		spec, err := env.Lookup(g)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		out = append(out, spec.Name)
+	}
+	return out, nil
+}
+
+// agentList reads a list of agent strings separated by commas, where the
+// settings of one agent are separated by commas too: an item with "=" and
+// no ":" before it continues the agent before it ("mc:rollouts=8,width=4,
+// uct" is two agents). "all" is every registered agent with its defaults.
+func agentList(s string) ([]string, error) {
+	items := splitList(s)
+	if len(items) == 1 && strings.EqualFold(items[0], "all") {
+		return agents.Names(), nil
+	}
+	var out []string
+	for _, item := range items {
+		colon, eq := strings.Index(item, ":"), strings.Index(item, "=")
+		if eq >= 0 && (colon < 0 || colon > eq) {
+			if len(out) == 0 {
+				return nil, usagef("setting %q comes before any agent", item)
+			}
+			out[len(out)-1] += "," + item
+			continue
+		}
+		out = append(out, item)
+	}
+	if len(out) == 0 {
+		return nil, usagef("the list of agents is empty (name agents, comma-separated, or all)")
+	}
+	for _, a := range out {
+		if _, err := agents.Parse(a); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	return out, nil
+}
+
+// agentHelp is the --agent flag's help text.
+func agentHelp() string {
+	return "the agent, with its settings after a colon (mc:rollouts=8,width=4): " + joinNames(agents.Names()) +
+		"; `patience agents` lists their settings"
+}
+
+// parseAgent reads an --agent value.
+func parseAgent(s string) (*agents.Factory, error) {
+	f, err := agents.Parse(s)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return f, nil
+}
+
+// makeEnv makes the environment of the one positional argument, a game.
+func makeEnv(pos []string, maxSteps int) (*env.Env, error) {
+	game, err := oneArg(pos, "GAME")
+	if err != nil {
+		return nil, err
+	}
+	e, err := env.Make(game, env.Options{MaxSteps: maxSteps})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return e, nil
+}
+
+func joinNames(names []string) string { return strings.Join(names, ", ") }

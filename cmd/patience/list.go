@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/patience-gym/patience/env"
+)
+
+var listCmd = &command{
+	name:    "list",
+	summary: "the games: actions, observation length, hidden information, rules version",
+	long:    "Lists the games with their action count, observation length, hidden information and rules version.",
+	run:     runList,
+}
+
+func runList(ctx context.Context, inv *invocation, args []string) error {
+	pos, err := parse(inv.flags(), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("list takes no arguments")
+	}
+	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tTITLE\tACTIONS\tOBS LEN\tHIDDEN\tRULES\tSTEP LIMIT\tABOUT")
+	for _, s := range env.Specs() {
+		hidden := "no"
+		if s.Hidden {
+			hidden = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\tv%d\t%d\t%s\n", s.Name, s.Title, s.Actions, s.ObsLen, hidden, s.RulesVersion, s.MaxSteps, s.Summary)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(inv.stdout, "\n`patience rules GAME` prints a game's rules; `patience play GAME` plays it.")
+	return nil
+}
