@@ -1,6 +1,22 @@
 // Package agents holds the players of the patience environments: an Agent
-// interface that sees what a player at the table sees, and baseline agents
-// (random, heuristic, Monte Carlo). Agents know no game by name.
+// interface that sees what a player at the table sees, baseline agents
+// (random, heuristic, Monte Carlo, tree search) and the learned policy
+// agent. Agents know no game by name.
+//
+// # Learned policies
+//
+// The policy agent plays with a network read from a policy model file
+// (LoadModel): an MLP over the one-hot observation saved as safetensors,
+// with metadata that names the game, its rules version and sizes. The file
+// contract, which trainers follow, is in docs/models.md; ModelFormat,
+// ModelRequiredKeys and ModelMeta state it in Go. A Net evaluates a model
+// for one game without allocating. mc and uct take a model too (setting
+// model=FILE), as their rollout policy and to rank their candidate moves.
+//
+// Agents that need to know the game before they play (the policy agent, mc
+// and uct with a model) implement Preparer; Prepare calls it, and Play calls
+// Prepare before the first move, so that a missing or mismatched model file
+// is an error before any move is played.
 package agents
 
 import (
@@ -66,8 +82,34 @@ type Agent interface {
 	// Reset prepares the agent for a new episode with its own seed.
 	Reset(seed uint64)
 	// Act returns a legal action for the position v shows. v's mask is never
-	// empty when Act is called.
+	// empty when Act is called. An agent that is a Preparer and cannot play
+	// v's game returns -1 (see Preparer).
 	Act(v View) int
+}
+
+// Preparer is implemented by agents that need to know the game before they
+// play, typically to load and check a model file. Prepare returns an error
+// saying what is wrong when the agent cannot play spec's game; it is cheap
+// when called again for the same game. Whoever drives an agent calls
+// Prepare (the function) once before the first Act of a game; an agent
+// that was not prepared prepares itself at its first Act, and if that fails
+// it returns -1, which no Env accepts.
+type Preparer interface {
+	Prepare(spec *env.Spec) error
+}
+
+// Prepare makes a ready to play spec's game: it calls a's Prepare method if
+// a is a Preparer, and does nothing otherwise. The error names the agent
+// and the game.
+func Prepare(a Agent, spec *env.Spec) error {
+	p, ok := a.(Preparer)
+	if !ok {
+		return nil
+	}
+	if err := p.Prepare(spec); err != nil {
+		return fmt.Errorf("%s agent cannot play %s: %w", a.Name(), spec.Name, err)
+	}
+	return nil
 }
 
 // randomLegal returns a uniformly chosen legal action of m.
@@ -89,7 +131,12 @@ type Result struct {
 // Play resets e to deal seed, lets agent (seeded with agentSeed) play it to
 // the end, and returns the result. each, if not nil, is called before every
 // step with the action chosen, and may stop the episode by returning false.
+// The agent is prepared for e's game first (see Prepare); if it cannot play
+// it, no move is played and the error says why.
 func Play(e *env.Env, agent Agent, seed, agentSeed uint64, each func(e *env.Env, action int) bool) (Result, error) {
+	if err := Prepare(agent, e.Spec()); err != nil {
+		return Result{Seed: seed}, err
+	}
 	e.Reset(seed)
 	agent.Reset(agentSeed)
 	res := Result{Seed: seed}

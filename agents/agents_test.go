@@ -120,7 +120,7 @@ func TestAgentsDoNotPeek(t *testing.T) {
 
 func TestNewRejectsBadSettings(t *testing.T) {
 	for _, tc := range []struct{ agent, want string }{
-		{"wizard", "the agents are: heuristic, mc, random, uct"},
+		{"wizard", "the agents are: heuristic, mc, policy, random, uct"},
 		{"mc:policy=clever", "unknown rollout policy"},
 		{"mc:rollouts=-1", "must be positive"},
 		{"mc:rollouts=many", "rollouts=many: want a whole number"},
@@ -178,7 +178,7 @@ func TestRegisterRefusesDuplicatesAndBadNames(t *testing.T) {
 		}()
 	}
 	doc, settings, err := Help("uct")
-	if err != nil || doc == "" || len(settings) != 3 || settings[0].Key != "iterations" || settings[0].Default != "200" {
+	if err != nil || doc == "" || len(settings) != 6 || settings[0].Key != "iterations" || settings[0].Default != "200" {
 		t.Errorf("Help(uct) = %q, %+v, %v", doc, settings, err)
 	}
 }

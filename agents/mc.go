@@ -25,9 +25,13 @@ const (
 // default policy and returns the final progress fraction.
 type rollout struct {
 	heuristic bool
-	rng       *cards.Rand
-	g         greedy
-	seen      hashSet
+	// net, when not nil, is the default policy: moves are drawn from its
+	// masked softmax at the given temperature (0: its argmax).
+	net         *Net
+	temperature float64
+	rng         *cards.Rand
+	g           greedy
+	seen        hashSet
 }
 
 func (r *rollout) run(e *env.Env, steps int) float64 {
@@ -35,7 +39,10 @@ func (r *rollout) run(e *env.Env, steps int) float64 {
 	r.seen.clear()
 	for i := 0; i < steps && !e.Done(); i++ {
 		var a int
-		if r.heuristic {
+		if r.net != nil {
+			r.net.Logits(e.Observation())
+			a = r.net.Sample(e.Mask(), r.temperature, r.rng)
+		} else if r.heuristic {
 			r.seen.add(e.Hash()) // e is a determinized copy: its full hash is fair
 			a = r.g.choose(e, &r.seen, (*env.Env).Hash, nil)
 		} else {
@@ -70,6 +77,13 @@ const winLeafBonus = 10
 // the budget useful when a position offers many actions (Cromwell's swap
 // picks), only the Width actions the one-step evaluation ranks best are
 // rolled out; ties on the mean are broken by that evaluation.
+//
+// With a model (setting model=FILE), a learned policy guides the search:
+// the rollouts draw their moves from the network's masked softmax (policy
+// "model", the default then), and the candidates are ranked by the one-step
+// evaluation plus prior × the network's log-probability of the move (or by
+// the network alone with prior=inf). Without a model MC plays exactly as it
+// always did.
 type MC struct {
 	opts    MCOptions
 	rng     cards.Rand
@@ -83,6 +97,7 @@ type MC struct {
 	values  []float64
 	cands   []int
 	heurPol bool
+	guide   guide
 }
 
 // MCOptions are the Monte Carlo agent's settings.
@@ -99,7 +114,8 @@ type MCOptions struct {
 	// difference a candidate must gain over the one-step evaluation's
 	// choice before it is played instead.
 	SwitchMargin float64
-	// Policy is the rollouts' default policy: "random" or "heuristic".
+	// Policy is the rollouts' default policy: "random", "heuristic" or
+	// "model" (the network; needs a model).
 	Policy string
 }
 
@@ -108,9 +124,13 @@ func newMC(s *Settings) (Agent, error) {
 	o := MCOptions{
 		Rollouts:     s.Int("rollouts", DefaultRollouts, "rollouts (sampled worlds) per move, each candidate played in every one"),
 		RolloutSteps: s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout"),
-		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation"),
-		Policy:       s.String("policy", "heuristic", "rollout policy: random or heuristic"),
+		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation (with a model: see prior)"),
+		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a model is given)"),
 		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
+	}
+	g := readGuide(s, "the candidate moves")
+	if _, given := s.lookupGiven("policy"); g.on() && !given {
+		o.Policy = "model"
 	}
 	if o.Rollouts <= 0 || o.RolloutSteps <= 0 || o.Width <= 0 {
 		s.Errorf("rollouts, rollout-steps and width must be positive")
@@ -118,10 +138,13 @@ func newMC(s *Settings) (Agent, error) {
 	if o.SwitchMargin < 0 {
 		s.Errorf("margin must not be negative")
 	}
-	if o.Policy != "random" && o.Policy != "heuristic" {
-		s.Errorf("unknown rollout policy %q (want random or heuristic)", o.Policy)
+	switch {
+	case o.Policy == "model" && !g.on():
+		s.Errorf("rollout policy model needs a model (model=FILE)")
+	case o.Policy != "random" && o.Policy != "heuristic" && o.Policy != "model":
+		s.Errorf("unknown rollout policy %q (want random, heuristic or model)", o.Policy)
 	}
-	return &MC{opts: o, heurPol: o.Policy == "heuristic"}, nil
+	return &MC{opts: o, heurPol: o.Policy == "heuristic", guide: g}, nil
 }
 
 func init() {
@@ -133,8 +156,12 @@ func (m *MC) Name() string { return "mc" }
 
 // Settings describes the budget.
 func (m *MC) Settings() string {
-	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin)
+	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin) +
+		m.guide.settings()
 }
+
+// Prepare loads the model, if one is given, for spec's game.
+func (m *MC) Prepare(spec *env.Spec) error { return m.guide.prepare(spec) }
 
 // Reset seeds the agent and forgets the positions seen.
 func (m *MC) Reset(seed uint64) {
@@ -151,6 +178,9 @@ func (m *MC) candidates(width int) []int {
 		m.scores = make([]float64, m.sample.Spec().Actions)
 	}
 	m.pick.choose(m.sample, &m.seen, visibleHash, m.scores)
+	if m.guide.on() {
+		m.guide.rank(m.sample.Observation(), m.sample.Mask(), m.scores)
+	}
 	m.cands = m.sample.Mask().AppendActions(m.cands[:0])
 	// Shuffle first so that equal scores are ordered by the seed.
 	for i := len(m.cands) - 1; i > 0; i-- {
@@ -175,6 +205,14 @@ func (m *MC) candidates(width int) []int {
 func (m *MC) Act(v View) int {
 	if m.pick.rng == nil {
 		m.Reset(0)
+	}
+	if m.guide.on() {
+		if err := m.guide.prepare(v.Spec()); err != nil {
+			return -1
+		}
+		if m.opts.Policy == "model" {
+			m.roll.net, m.roll.temperature = m.guide.model.net, m.guide.temperature
+		}
 	}
 	m.seen.add(v.key())
 	if v.Mask().Count() == 1 {

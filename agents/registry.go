@@ -207,6 +207,17 @@ func (s *Settings) lookup(key, def, doc string) (string, bool) {
 	return "", false
 }
 
+// lookupGiven returns the value given for key without recording it as
+// known: for a Maker's checks of settings that depend on each other.
+func (s *Settings) lookupGiven(key string) (string, bool) {
+	for _, g := range s.given {
+		if g.key == key {
+			return g.value, true
+		}
+	}
+	return "", false
+}
+
 // Int reads an integer setting.
 func (s *Settings) Int(key string, def int, doc string) int {
 	v, ok := s.lookup(key, strconv.Itoa(def), doc)

@@ -15,6 +15,12 @@ import (
 // world to world when hidden cards are turned), adds one node, plays a
 // heuristic rollout from it and backs the result up. The root's most visited
 // action is played. The tree is rebuilt at every move.
+//
+// With a model (setting model=FILE), the rollouts draw their moves from the
+// network's masked softmax instead of the heuristic, and the root's actions
+// are first tried in the order of the one-step evaluation plus prior × the
+// network's log-probability (the network alone with prior=inf). Without a
+// model UCT plays exactly as it always did.
 type UCT struct {
 	opts   UCTOptions
 	rng    cards.Rand
@@ -27,6 +33,7 @@ type UCT struct {
 	nodes  []node
 	edges  []edge
 	path   []int32
+	guide  guide
 }
 
 // node is a position of the tree (reached by a sequence of actions).
@@ -60,13 +67,14 @@ func newUCT(s *Settings) (Agent, error) {
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
 		Exploration:  s.Float("exploration", DefaultExploration, "UCB1 exploration constant"),
 	}
+	g := readGuide(s, "the root's moves for their first visits")
 	if o.Iterations <= 0 || o.RolloutSteps <= 0 {
 		s.Errorf("iterations and rollout-steps must be positive")
 	}
 	if o.Exploration < 0 {
 		s.Errorf("exploration must not be negative")
 	}
-	return &UCT{opts: o}, nil
+	return &UCT{opts: o, guide: g}, nil
 }
 
 func init() {
@@ -78,8 +86,12 @@ func (u *UCT) Name() string { return "uct" }
 
 // Settings describes the budget.
 func (u *UCT) Settings() string {
-	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration)
+	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration) +
+		u.guide.settings()
 }
+
+// Prepare loads the model, if one is given, for spec's game.
+func (u *UCT) Prepare(spec *env.Spec) error { return u.guide.prepare(spec) }
 
 // Reset seeds the agent and forgets the positions seen.
 func (u *UCT) Reset(seed uint64) {
@@ -106,6 +118,12 @@ func (u *UCT) Act(v View) int {
 	if u.pick.rng == nil {
 		u.Reset(0)
 	}
+	if u.guide.on() {
+		if err := u.guide.prepare(v.Spec()); err != nil {
+			return -1
+		}
+		u.roll.net, u.roll.temperature = u.guide.model.net, u.guide.temperature
+	}
 	u.seen.add(v.key())
 	m := v.Mask()
 	if m.Count() == 1 {
@@ -122,6 +140,15 @@ func (u *UCT) Act(v View) int {
 		u.scores = make([]float64, u.sample.Spec().Actions)
 	}
 	best := u.pick.choose(u.sample, &u.seen, visibleHash, u.scores)
+	if u.guide.on() && u.guide.prior != 0 {
+		u.guide.rank(u.sample.Observation(), u.sample.Mask(), u.scores)
+		best = -1
+		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+			if best < 0 || u.scores[a] > u.scores[best] {
+				best = a
+			}
+		}
+	}
 	u.nodes = append(u.nodes[:0], node{})
 	u.edges = u.edges[:0]
 

@@ -233,6 +233,14 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 		labels = append(labels, f.Label())
 		settings[f.Label()] = f.New().Settings()
 		makers[f.Label()] = f
+		// An agent that cannot play a game (a policy without a model for
+		// it) is an error now, before any game is played.
+		for _, g := range games {
+			spec, _ := env.Lookup(g)
+			if err := agents.Prepare(f.New(), spec); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
 	cfg.Agents = labels
 	if b, err := agents.Parse(cfg.Baseline); err == nil {

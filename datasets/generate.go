@@ -133,9 +133,9 @@ const maxSeed = uint64(1) << 63
 // message uses.
 const SeedLimitDoc = "deal seeds of a dataset run from 0 to 2^63-1 (they are stored as int64)"
 
-// NewPlan checks cfg and resolves it: the game, the agent (one is built to
-// check its settings), the metadata and this shard's parts. It does not
-// touch the disk.
+// NewPlan checks cfg and resolves it: the game, the agent (one is built
+// and prepared for the game, to check its settings and any model file it
+// reads), the metadata and this shard's parts. It writes nothing.
 func NewPlan(cfg Config) (*Plan, error) {
 	if cfg.Episodes <= 0 {
 		return nil, fmt.Errorf("the number of episodes must be positive (got %d)", cfg.Episodes)
@@ -191,6 +191,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 		return nil, fmt.Errorf("%d parts are too many: raise the part size", parts)
 	}
 	a := agent.New()
+	if err := agents.Prepare(a, spec); err != nil {
+		return nil, err
+	}
 	m := metaFor(spec, maxSteps, cfg.Reward)
 	m.Agent = a.Name()
 	m.AgentSettings = a.Settings()

@@ -52,7 +52,11 @@ func (p *Plan) newWorker() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worker{dir: p.cfg.Out, onEpisode: p.cfg.OnEpisode, meta: &p.Meta, env: e, agent: p.agent.New(),
+	a := p.agent.New()
+	if err := agents.Prepare(a, e.Spec()); err != nil {
+		return nil, err
+	}
+	return &worker{dir: p.cfg.Out, onEpisode: p.cfg.OnEpisode, meta: &p.Meta, env: e, agent: a,
 		names: make([]string, p.Meta.Actions)}, nil
 }
 

@@ -17,7 +17,7 @@ import (
 
 var benchCmd = &command{
 	name:    "bench",
-	args:    "[--games G,..] [--agents A,..] [--deals N] [options]",
+	args:    "[--games G,..] [--agents A,..] [--model FILE] [--deals N] [options]",
 	summary: "agents measured on the same deals: tables, CSV, JSON, chart",
 	long:    benchLong,
 	run:     runBench,
@@ -35,7 +35,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	stdout, stderr := inv.stdout, inv.stderr
 	fs := inv.flags()
 	gamesFlag := fs.String("games", "all", "the games, comma-separated, or all")
-	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all: "+joinNames(agents.Names()))
+	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all (every agent that can play the games with its defaults): "+joinNames(agents.Names()))
 	deals := fs.Int("deals", 100, "deals per game (every agent plays the same ones)")
 	start := seedFlag{v: bench.DefaultSeedStart}
 	fs.Var(&start, "seed-start", "first deal number; agents are seeded with the deal number ("+seedRange+")")
@@ -46,6 +46,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	csvPath := fs.String("csv", "", "also write the summary table to this CSV file")
 	jsonPath := fs.String("json", "", "also write the summaries and every episode to this JSON file")
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
+	model := fs.String("model", "", "the model file of the policy agents listed without one (policy:model=FILE); {game} stands for the game's name")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if cfg.Games, err = gameList(*gamesFlag); err != nil {
 		return err
 	}
-	if cfg.Agents, err = agentList(*agentsFlag); err != nil {
+	if cfg.Agents, err = agentList(*agentsFlag, cfg.Games, *model); err != nil {
 		return err
 	}
 	if err := checkBenchConfig(cfg, *csvPath, *jsonPath, *plotPath); err != nil {

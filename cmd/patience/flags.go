@@ -154,11 +154,29 @@ func gameList(s string) ([]string, error) {
 // agentList reads a list of agent strings separated by commas, where the
 // settings of one agent are separated by commas too: an item with "=" and
 // no ":" before it continues the agent before it ("mc:rollouts=8,width=4,
-// uct" is two agents). "all" is every registered agent with its defaults.
-func agentList(s string) ([]string, error) {
+// uct" is two agents). "all" is every registered agent with its defaults
+// that can play all of games: the policy agent only when every game has its
+// model. policyModel, if not "", is the model of the policy agents that do
+// not name one (bench --model).
+func agentList(s string, games []string, policyModel string) ([]string, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
-		return agents.Names(), nil
+		var out []string
+	next:
+		for _, name := range agents.Names() {
+			if name == "policy" {
+				name = withModel(name, policyModel)
+			}
+			for _, g := range games {
+				a, err := agents.New(name)
+				spec, _ := env.Lookup(g)
+				if err != nil || spec == nil || agents.Prepare(a, spec) != nil {
+					continue next
+				}
+			}
+			out = append(out, name)
+		}
+		return out, nil
 	}
 	var out []string
 	for _, item := range items {
@@ -175,10 +193,21 @@ func agentList(s string) ([]string, error) {
 	if len(out) == 0 {
 		return nil, usagef("the list of agents is empty (name agents, comma-separated, or all)")
 	}
-	for _, a := range out {
-		if _, err := agents.Parse(a); err != nil {
+	used := false
+	for i, a := range out {
+		f, err := agents.Parse(a)
+		if err != nil {
 			return nil, usageError{err}
 		}
+		if policyModel != "" && f.Name() == "policy" && !strings.Contains(strings.ReplaceAll(f.Label(), ":", ","), ",model=") {
+			out[i], used = withModel(a, policyModel), true
+			if _, err := agents.Parse(out[i]); err != nil {
+				return nil, usageError{err}
+			}
+		}
+	}
+	if policyModel != "" && !used {
+		return nil, usagef("--model %s: no policy agent in --agents goes without a model of its own", policyModel)
 	}
 	return out, nil
 }
@@ -187,6 +216,22 @@ func agentList(s string) ([]string, error) {
 func agentHelp() string {
 	return "the agent, with its settings after a colon (mc:rollouts=8,width=4): " + joinNames(agents.Names()) +
 		"; `patience agents` lists their settings"
+}
+
+// modelHelp is the --model flag's help text.
+const modelHelp = "the policy model file of the agent (policy, or mc and uct to guide their search): " +
+	"short for the agent setting model=FILE; {game} stands for the game's name (default for policy: models/{game}.safetensors)"
+
+// withModel adds the --model flag's value to an agent string as its model
+// setting.
+func withModel(agent, model string) string {
+	switch {
+	case model == "":
+		return agent
+	case strings.Contains(agent, ":"):
+		return agent + ",model=" + model
+	}
+	return agent + ":model=" + model
 }
 
 // parseAgent reads an --agent value.

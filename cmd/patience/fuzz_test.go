@@ -38,7 +38,7 @@ func FuzzCommandLineValues(f *testing.F) {
 		if games, err := gameList(s); err == nil && len(games) == 0 {
 			t.Fatalf("gameList(%q) accepted no game", s)
 		}
-		if list, err := agentList(s); err == nil {
+		if list, err := agentList(s, nil, ""); err == nil {
 			if len(list) == 0 {
 				t.Fatalf("agentList(%q) accepted no agent", s)
 			}

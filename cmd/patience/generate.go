@@ -18,7 +18,7 @@ import (
 
 var generateCmd = &command{
 	name:    "generate",
-	args:    "[GAME] [--game G] [--agent A] [--episodes N] [--out DIR] [options]",
+	args:    "[GAME] [--game G] [--agent A] [--model FILE] [--episodes N] [--out DIR] [options]",
 	summary: "play episodes with an agent and write a Parquet dataset; --shard i/n for many machines",
 	long: `Plays episodes with an agent and writes them as a Parquet dataset: DIR/steps/part-NNNNN.parquet (one row per
 decision), DIR/episodes/part-NNNNN.parquet (one row per episode) and DIR/meta/info.json. The seed range is cut
@@ -48,6 +48,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	fs := inv.flags()
 	game := fs.String("game", "cromwell", "the game: "+joinNames(env.Names()))
 	agentName := fs.String("agent", "random", agentHelp())
+	model := fs.String("model", "", modelHelp)
 	episodes := fs.Int64("episodes", 200, "episodes of the whole dataset (all shards together)")
 	out := fs.String("out", "", "the dataset directory (default data/GAME-AGENT)")
 	var seedStart seedFlag
@@ -70,7 +71,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	default:
 		return usagef("unexpected arguments %q", pos[1:])
 	}
-	agent, err := parseAgent(*agentName)
+	agent, err := parseAgent(withModel(*agentName, *model))
 	if err != nil {
 		return err
 	}

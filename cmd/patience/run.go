@@ -12,7 +12,7 @@ import (
 
 var runCmd = &command{
 	name:    "run",
-	args:    "GAME [--agent A] [--seed N] [--render] [--html FILE]",
+	args:    "GAME [--agent A] [--model FILE] [--seed N] [--render] [--html FILE]",
 	summary: "one game played by an agent, with the final board and the result",
 	long:    "Plays one deal with an agent and prints the final board and the result.",
 	run:     runRun,
@@ -27,6 +27,7 @@ func runRun(ctx context.Context, inv *invocation, args []string) error {
 	html := fs.String("html", "", "write the episode to this HTML file (a viewer with the table at every step)")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
 	agentName := fs.String("agent", "random", agentHelp())
+	model := fs.String("model", "", modelHelp)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -35,11 +36,14 @@ func runRun(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	factory, err := parseAgent(*agentName)
+	factory, err := parseAgent(withModel(*agentName, *model))
 	if err != nil {
 		return err
 	}
 	agent := factory.New()
+	if err := agents.Prepare(agent, e.Spec()); err != nil {
+		return usageError{err}
+	}
 	if !agentSeed.set {
 		agentSeed.v = seed.v
 	}

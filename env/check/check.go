@@ -76,6 +76,8 @@ func (r *Report) String() string {
 }
 
 type checker struct {
+	// ctx, when set, stops a game at its next step once cancelled.
+	ctx context.Context
 	// choose picks the next action among the legal ones, or returns -1 to
 	// stop the game there (nil: uniformly at random).
 	choose func(m *env.Mask) int
@@ -138,6 +140,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 			c = &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
 		}
 		reps[w] = c.rep
+		c.ctx = ctx
 		g.Go(func() error {
 			for i := lo; i < hi && !c.full(); i++ {
 				if err := ctx.Err(); err != nil {
@@ -250,6 +253,9 @@ func (c *checker) game(seed uint64) error {
 	scratch, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
 	other, _ := env.Make(c.name, env.Options{MaxSteps: c.opts.MaxSteps})
 	for !e.Done() && !c.full() {
+		if c.ctx != nil && c.ctx.Err() != nil {
+			return c.ctx.Err()
+		}
 		c.state(e, spec, seen, seenObs, scratch, other)
 		var a int
 		if c.choose == nil {

@@ -1,0 +1,656 @@
+package agents
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// A policy model file is a safetensors file (see docs/models.md) that holds
+// an MLP over the one-hot observation of one game:
+//
+//	layers.0.weight [h0, OneHotLen]   layers.0.bias [h0]
+//	layers.1.weight [h1, h0]          layers.1.bias [h1]
+//	...
+//	layers.K.weight [Actions, hK-1]   layers.K.bias [Actions]
+//
+// in the PyTorch nn.Linear layout (out × in, row-major), dtype F32 (F16 and
+// BF16 are read too, widened exactly), with ReLU between the layers and the
+// logits of the Actions actions out. The layers are numbered 0..K without
+// gaps, whatever the trainer's module names were. The "__metadata__" map
+// holds the keys ModelRequiredKeys lists (and may hold others, which are
+// kept).
+
+// The fixed values of a policy model file's metadata.
+const (
+	// ModelFormat is the value of the "format" key.
+	ModelFormat = "patience-policy"
+	// ModelFormatVersion is the value of the "format_version" key this
+	// build reads.
+	ModelFormatVersion = 1
+	// ModelEncoding is the value of "obs_encoding": the network's input is
+	// env.Spec.OneHot of the observation.
+	ModelEncoding = "onehot"
+	// ModelActivation is the value of "activation": ReLU between layers.
+	ModelActivation = "relu"
+	// DefaultModelPath is where an agent looks for its game's model when
+	// none is given; {game} stands for the game's name. A relative path is
+	// looked up in the current directory, then in the repository root.
+	DefaultModelPath = "models/{game}.safetensors"
+)
+
+// ModelRequiredKeys are the metadata keys every policy model file has, all
+// strings: format (ModelFormat), format_version ("1"), game (the game's
+// registry name), rules_version, obs_len (Spec.ObsLen), obs_encoding
+// (ModelEncoding), onehot_len (Spec.OneHotLen()), actions (Spec.Actions),
+// hidden (the hidden layer widths, comma-separated: "256,256", or "" for
+// none), activation (ModelActivation) and command (the command line that
+// trained it). The optional keys are trained_steps (a whole number) and
+// notes.
+var ModelRequiredKeys = []string{"format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
+	"onehot_len", "actions", "hidden", "activation", "command"}
+
+// ModelMeta is what a policy model file says about itself.
+type ModelMeta struct {
+	// Game is the game's registry name; RulesVersion its rules version.
+	Game         string
+	RulesVersion int
+	// ObsLen, OneHotLen and Actions are the game's observation length,
+	// one-hot length and action count the network was built for.
+	ObsLen, OneHotLen, Actions int
+	// Hidden are the widths of the hidden layers, input side first.
+	Hidden []int
+	// Command is the command line that trained the model.
+	Command string
+	// TrainedSteps is the number of environment steps trained on, or 0
+	// when the file does not say.
+	TrainedSteps int64
+	// Notes is free text, or "".
+	Notes string
+	// Extra holds the metadata keys this build does not know.
+	Extra map[string]string
+}
+
+// metadata returns m as a policy file's metadata map.
+func (m *ModelMeta) metadata() map[string]string {
+	out := map[string]string{}
+	for k, v := range m.Extra {
+		out[k] = v
+	}
+	hidden := make([]string, len(m.Hidden))
+	for i, h := range m.Hidden {
+		hidden[i] = strconv.Itoa(h)
+	}
+	for k, v := range map[string]string{
+		"format":         ModelFormat,
+		"format_version": strconv.Itoa(ModelFormatVersion),
+		"game":           m.Game,
+		"rules_version":  strconv.Itoa(m.RulesVersion),
+		"obs_len":        strconv.Itoa(m.ObsLen),
+		"obs_encoding":   ModelEncoding,
+		"onehot_len":     strconv.Itoa(m.OneHotLen),
+		"actions":        strconv.Itoa(m.Actions),
+		"hidden":         strings.Join(hidden, ","),
+		"activation":     ModelActivation,
+		"command":        m.Command,
+	} {
+		out[k] = v
+	}
+	if m.TrainedSteps > 0 {
+		out["trained_steps"] = strconv.FormatInt(m.TrainedSteps, 10)
+	}
+	if m.Notes != "" {
+		out["notes"] = m.Notes
+	}
+	return out
+}
+
+// parseModelMeta reads and checks a policy file's metadata.
+func parseModelMeta(md map[string]string) (ModelMeta, error) {
+	if md == nil {
+		return ModelMeta{}, fmt.Errorf("no __metadata__: a policy file says format=%q, its game and its sizes there", ModelFormat)
+	}
+	if f, ok := md["format"]; !ok || f != ModelFormat {
+		if !ok {
+			return ModelMeta{}, fmt.Errorf("metadata has no format key: not a patience policy file (want format=%q)", ModelFormat)
+		}
+		return ModelMeta{}, fmt.Errorf("metadata format is %q, not %q: not a patience policy file", f, ModelFormat)
+	}
+	var missing []string
+	for _, k := range ModelRequiredKeys {
+		if _, ok := md[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return ModelMeta{}, fmt.Errorf("metadata lacks the required keys %s", strings.Join(missing, ", "))
+	}
+	if v := md["format_version"]; v != strconv.Itoa(ModelFormatVersion) {
+		return ModelMeta{}, fmt.Errorf("metadata format_version is %q; this build reads version %d", v, ModelFormatVersion)
+	}
+	if v := md["obs_encoding"]; v != ModelEncoding {
+		return ModelMeta{}, fmt.Errorf("metadata obs_encoding is %q; this build reads only %q", v, ModelEncoding)
+	}
+	if v := md["activation"]; v != ModelActivation {
+		return ModelMeta{}, fmt.Errorf("metadata activation is %q; this build supports only %q", v, ModelActivation)
+	}
+	m := ModelMeta{Game: md["game"], Command: md["command"], Notes: md["notes"]}
+	if m.Game == "" {
+		return ModelMeta{}, errors.New("metadata game is empty")
+	}
+	for _, f := range []struct {
+		key string
+		dst *int
+		min int
+	}{{"rules_version", &m.RulesVersion, 0}, {"obs_len", &m.ObsLen, 1}, {"onehot_len", &m.OneHotLen, 1}, {"actions", &m.Actions, 1}} {
+		n, err := strconv.Atoi(md[f.key])
+		if err != nil || n < f.min {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a whole number of at least %d", f.key, md[f.key], f.min)
+		}
+		*f.dst = n
+	}
+	if h := strings.TrimSpace(md["hidden"]); h != "" {
+		for item := range strings.SplitSeq(h, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(item))
+			if err != nil || n <= 0 {
+				return ModelMeta{}, fmt.Errorf("metadata hidden is %q; want positive widths separated by commas, as \"256,256\"", md["hidden"])
+			}
+			m.Hidden = append(m.Hidden, n)
+		}
+	}
+	if v, ok := md["trained_steps"]; ok && v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return ModelMeta{}, fmt.Errorf("metadata trained_steps is %q; want a whole number", v)
+		}
+		m.TrainedSteps = n
+	}
+	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes")
+	for k, v := range md {
+		if !slices.Contains(known, k) {
+			if m.Extra == nil {
+				m.Extra = map[string]string{}
+			}
+			m.Extra[k] = v
+		}
+	}
+	return m, nil
+}
+
+// Model is a policy network loaded from a file: read-only weights that any
+// number of goroutines share. Evaluate it through a Net (NewNet), which
+// holds the buffers of one goroutine.
+type Model struct {
+	meta   ModelMeta
+	source string // the file it came from, for messages
+	// w0t is the first layer's weight transposed, [OneHotLen][width0]
+	// row-major: the row of one-hot input j is contiguous, so a one-hot
+	// input is a sum of rows.
+	w0t   []float32
+	b0    []float32
+	dense []denseLayer // the layers after the first
+}
+
+// denseLayer is one layer after the first: w is [out][in] row-major.
+type denseLayer struct {
+	w, b    []float32
+	in, out int
+}
+
+// NewModel builds a model from its metadata and its layers' weights and
+// biases in the PyTorch layout (weights[i] is out × in, row-major). The
+// shapes must agree with meta; the slices are copied.
+func NewModel(meta ModelMeta, weights, biases [][]float32) (*Model, error) {
+	k := len(meta.Hidden) + 1
+	if len(weights) != k || len(biases) != k {
+		return nil, fmt.Errorf("hidden %v needs %d layers, got %d weights and %d biases", meta.Hidden, k, len(weights), len(biases))
+	}
+	widths := append(append([]int{meta.OneHotLen}, meta.Hidden...), meta.Actions)
+	for i := range k {
+		in, out := widths[i], widths[i+1]
+		if len(weights[i]) != in*out || len(biases[i]) != out {
+			return nil, fmt.Errorf("layer %d: want weight %d×%d and bias %d, got %d and %d values", i, out, in, out, len(weights[i]), len(biases[i]))
+		}
+	}
+	m := &Model{meta: meta}
+	in0, out0 := widths[0], widths[1]
+	m.w0t = make([]float32, in0*out0)
+	for o := range out0 {
+		for j, x := range weights[0][o*in0 : (o+1)*in0] {
+			m.w0t[j*out0+o] = x
+		}
+	}
+	m.b0 = slices.Clone(biases[0])
+	for i := 1; i < k; i++ {
+		m.dense = append(m.dense, denseLayer{w: slices.Clone(weights[i]), b: slices.Clone(biases[i]), in: widths[i], out: widths[i+1]})
+	}
+	return m, nil
+}
+
+// layerName returns the tensor names of layer i.
+func layerName(i int, part string) string { return "layers." + strconv.Itoa(i) + "." + part }
+
+// DecodeModel reads a policy model file held in data; source names it in
+// messages (a path).
+func DecodeModel(data []byte, source string) (*Model, error) {
+	m, err := decodeModel(data)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", source, err)
+	}
+	m.source = source
+	return m, nil
+}
+
+func decodeModel(data []byte) (*Model, error) {
+	f, err := decodeSafetensors(data)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := parseModelMeta(f.metadata)
+	if err != nil {
+		return nil, err
+	}
+	k := len(meta.Hidden) + 1
+	widths := append(append([]int{meta.OneHotLen}, meta.Hidden...), meta.Actions)
+	for name := range f.tensors {
+		ok := false
+		for i := range k {
+			ok = ok || name == layerName(i, "weight") || name == layerName(i, "bias")
+		}
+		if !ok {
+			return nil, fmt.Errorf("unexpected tensor %q: with hidden=%q the file holds layers.0 to layers.%d, each .weight and .bias",
+				name, joinInts(meta.Hidden), k-1)
+		}
+	}
+	weights, biases := make([][]float32, k), make([][]float32, k)
+	for i := range k {
+		in, out := widths[i], widths[i+1]
+		for _, p := range []struct {
+			part  string
+			shape []int
+			dst   *[]float32
+		}{{"weight", []int{out, in}, &weights[i]}, {"bias", []int{out}, &biases[i]}} {
+			name := layerName(i, p.part)
+			t, ok := f.tensors[name]
+			if !ok {
+				return nil, fmt.Errorf("tensor %s is missing (hidden=%q means layers.0 to layers.%d)", name, joinInts(meta.Hidden), k-1)
+			}
+			if t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16" {
+				return nil, fmt.Errorf("tensor %s has dtype %s; want F32 (or F16, BF16)", name, t.dtype)
+			}
+			if !slices.Equal(t.shape, p.shape) {
+				return nil, fmt.Errorf("tensor %s has shape %v, want %v (%s)", name, t.shape, p.shape, shapeWhy(i, k, p.part))
+			}
+			if *p.dst, err = t.floats(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return NewModel(meta, weights, biases)
+}
+
+// shapeWhy says where the expected shape of layer i's part comes from.
+func shapeWhy(i, k int, part string) string {
+	out := "hidden"
+	if i == k-1 {
+		out = "actions"
+	}
+	switch {
+	case part == "bias":
+		return "[" + out + "]"
+	case i == 0 && k == 1:
+		return "[actions, onehot_len]"
+	case i == 0:
+		return "[hidden[0], onehot_len]"
+	}
+	return "[" + out + ", previous hidden]"
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// LoadModel reads the policy model file at path.
+func LoadModel(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return DecodeModel(data, path)
+}
+
+// Meta returns what the file says about the model.
+func (m *Model) Meta() ModelMeta { return m.meta }
+
+// Source returns the file the model was read from ("" if built by NewModel).
+func (m *Model) Source() string { return m.source }
+
+// name is how messages refer to the model.
+func (m *Model) name() string {
+	if m.source == "" {
+		return "model"
+	}
+	return "model " + m.source
+}
+
+// Check returns an error, naming both values, unless the model was made for
+// the game spec describes: the same game, rules version, observation
+// length, one-hot length and action count.
+func (m *Model) Check(spec *env.Spec) error {
+	mm := &m.meta
+	switch {
+	case mm.Game != spec.Name:
+		return fmt.Errorf("%s was trained for %s, not %s", m.name(), mm.Game, spec.Name)
+	case mm.RulesVersion != spec.RulesVersion:
+		return fmt.Errorf("%s was trained under %s rules version %d; this build plays rules version %d", m.name(), mm.Game, mm.RulesVersion, spec.RulesVersion)
+	case mm.ObsLen != spec.ObsLen:
+		return fmt.Errorf("%s expects observations of %d cells; %s's have %d", m.name(), mm.ObsLen, spec.Name, spec.ObsLen)
+	case mm.OneHotLen != spec.OneHotLen():
+		return fmt.Errorf("%s expects a one-hot input of %d; %s's one-hot observation has %d", m.name(), mm.OneHotLen, spec.Name, spec.OneHotLen())
+	case mm.Actions != spec.Actions:
+		return fmt.Errorf("%s has %d actions; %s has %d", m.name(), mm.Actions, spec.Name, spec.Actions)
+	}
+	return nil
+}
+
+// WriteTo writes the model as a policy model file (F32).
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	k := len(m.dense) + 1
+	names := make([]string, 0, 2*k)
+	shapes := make([][]int, 0, 2*k)
+	data := make([][]float32, 0, 2*k)
+	in0, out0 := m.meta.OneHotLen, len(m.b0)
+	w0 := make([]float32, in0*out0)
+	for j := range in0 {
+		for o := range out0 {
+			w0[o*in0+j] = m.w0t[j*out0+o]
+		}
+	}
+	names = append(names, layerName(0, "weight"), layerName(0, "bias"))
+	shapes = append(shapes, []int{out0, in0}, []int{out0})
+	data = append(data, w0, m.b0)
+	for i, l := range m.dense {
+		names = append(names, layerName(i+1, "weight"), layerName(i+1, "bias"))
+		shapes = append(shapes, []int{l.out, l.in}, []int{l.out})
+		data = append(data, l.w, l.b)
+	}
+	bw := bufio.NewWriter(w)
+	n, err := writeSafetensors(bw, names, shapes, data, m.meta.metadata())
+	if err == nil {
+		err = bw.Flush()
+	}
+	return n, err
+}
+
+// Net evaluates a Model on the observations of one game. It holds the
+// buffers of one goroutine (the weights stay shared), so computing logits
+// allocates nothing. It is not safe for concurrent use.
+type Net struct {
+	m      *Model
+	cells  []int32     // the one-hot offset of each observation cell
+	max    []uint8     // the largest value of each cell (larger ones clip)
+	acts   [][]float32 // the output of each layer; the last is the logits
+	probs  []float64   // scratch for sampling and log-probabilities
+	logits []float32
+}
+
+// NewNet checks that m was made for spec's game (see Check) and returns a
+// Net for it.
+func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
+	if err := m.Check(spec); err != nil {
+		return nil, err
+	}
+	n := &Net{m: m, cells: make([]int32, spec.ObsLen), max: make([]uint8, spec.ObsLen), probs: make([]float64, spec.Actions)}
+	o := 0
+	for _, g := range spec.Segments {
+		for i := g.Offset; i < g.Offset+g.Len; i++ {
+			n.cells[i], n.max[i] = int32(o), g.Max
+			o += int(g.Max) + 1
+		}
+	}
+	n.acts = append(n.acts, make([]float32, len(m.b0)))
+	for _, l := range m.dense {
+		n.acts = append(n.acts, make([]float32, l.out))
+	}
+	n.logits = n.acts[len(n.acts)-1]
+	return n, nil
+}
+
+// Model returns the model the net evaluates.
+func (n *Net) Model() *Model { return n.m }
+
+// Logits computes the network's output for observation obs (Spec.ObsLen
+// cells) and returns it: one logit per action, in a buffer of the Net that
+// the next call overwrites. It does not allocate.
+//
+// The first layer over the one-hot input is a sum of rows: each cell has
+// exactly one hot input, so the layer adds ObsLen rows of the transposed
+// weight to the bias instead of multiplying a mostly-zero vector. The other
+// layers are dense matrix-vector products (gonum's BLAS).
+func (n *Net) Logits(obs []uint8) []float32 {
+	m := n.m
+	h := n.acts[0]
+	w := len(h)
+	copy(h, m.b0)
+	y := blas32.Vector{N: w, Inc: 1, Data: h}
+	for i, v := range obs[:len(n.cells)] {
+		r := (int(n.cells[i]) + int(min(v, n.max[i]))) * w
+		blas32.Axpy(1, blas32.Vector{N: w, Inc: 1, Data: m.w0t[r : r+w]}, y)
+	}
+	for i, l := range m.dense {
+		x := n.acts[i]
+		for j, v := range x {
+			x[j] = max(v, 0) // ReLU
+		}
+		out := n.acts[i+1]
+		copy(out, l.b)
+		blas32.Gemv(blas.NoTrans, 1, blas32.General{Rows: l.out, Cols: l.in, Stride: l.in, Data: l.w},
+			blas32.Vector{N: l.in, Inc: 1, Data: x}, 1, blas32.Vector{N: l.out, Inc: 1, Data: out})
+	}
+	return n.logits
+}
+
+// argmaxMasked returns the legal action with the largest logit, the lowest
+// id among equals; a NaN logit counts as −∞. The mask must not be empty.
+func argmaxMasked(logits []float32, mask *env.Mask) int {
+	best, bv := -1, float32(0)
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		v := logits[a]
+		if v != v {
+			v = float32(math.Inf(-1))
+		}
+		if best < 0 || v > bv {
+			best, bv = a, v
+		}
+	}
+	return best
+}
+
+// Argmax returns the legal action (in mask, which must not be empty) with the
+// largest of the last logits, the lowest id among equals. It never returns
+// an action outside the mask.
+func (n *Net) Argmax(mask *env.Mask) int { return argmaxMasked(n.logits, mask) }
+
+// Sample draws a legal action from the softmax of the last logits over the
+// actions in mask (which must not be empty), at the given temperature, with
+// rng. A temperature of 0 (or less) is Argmax. It does not allocate.
+func (n *Net) Sample(mask *env.Mask, temperature float64, rng *cards.Rand) int {
+	best := argmaxMasked(n.logits, mask)
+	top := float64(n.logits[best])
+	if temperature <= 0 || math.IsInf(top, 0) || math.IsNaN(top) {
+		return best
+	}
+	sum := 0.0
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		p := math.Exp((float64(n.logits[a]) - top) / temperature) // NaN logits: p is NaN
+		if p != p {
+			p = 0
+		}
+		n.probs[a] = p
+		sum += p
+	}
+	u := rng.Float64() * sum
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		u -= n.probs[a]
+		if u < 0 {
+			return a
+		}
+	}
+	return best // rounding left u at 0
+}
+
+// LogProbs writes into dst, at the id of every action in mask, the log of
+// its probability under the softmax of the last logits over the legal
+// actions (0 for the best, negative for the others). Other entries of dst
+// are left alone. It does not allocate.
+func (n *Net) LogProbs(mask *env.Mask, dst []float64) {
+	best := argmaxMasked(n.logits, mask)
+	top := float64(n.logits[best])
+	sum := 0.0
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		if p := math.Exp(float64(n.logits[a]) - top); p == p {
+			sum += p
+		}
+	}
+	lse := top + math.Log(sum)
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		v := float64(n.logits[a]) - lse
+		if v != v || math.IsInf(top, 0) {
+			v = math.Inf(-1)
+			if a == best {
+				v = 0
+			}
+		}
+		dst[a] = v
+	}
+}
+
+// The model cache: each file is read once per process and its weights are
+// shared by every agent that plays with it (bench and generate make one
+// agent per worker). A file that changed on disk (size or modification
+// time) is read again.
+var modelCache struct {
+	sync.Mutex
+	m map[string]*cachedModel
+}
+
+type cachedModel struct {
+	model *Model
+	size  int64
+	mod   time.Time
+}
+
+// cachedModel returns the model in the file at path (an absolute path),
+// from the cache when the file did not change since it was read.
+func loadCachedModel(path string) (*Model, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("model %s is not a regular file", path)
+	}
+	modelCache.Lock()
+	defer modelCache.Unlock()
+	if c, ok := modelCache.m[path]; ok && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
+		return c.model, nil
+	}
+	m, err := LoadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	if modelCache.m == nil {
+		modelCache.m = map[string]*cachedModel{}
+	}
+	modelCache.m[path] = &cachedModel{model: m, size: st.Size(), mod: st.ModTime()}
+	return m, nil
+}
+
+// modulePath is the module whose root ResolveModelPath falls back on.
+const modulePath = "github.com/patience-gym/patience"
+
+// ResolveModelPath returns the file a model setting names for game: pattern
+// with {game} replaced by the game's name. An absolute path is taken as it
+// is; a relative one is looked up in the current directory, then in the
+// root of the patience repository that holds the current directory (found
+// by walking up to its go.mod), so that `go run ./cmd/patience` finds
+// models/<game>.safetensors from anywhere in a checkout. The result is
+// absolute. An error says where it looked.
+func ResolveModelPath(pattern, game string) (string, error) {
+	p := strings.ReplaceAll(pattern, "{game}", game)
+	if p == "" {
+		return "", errors.New("the model path is empty")
+	}
+	if filepath.IsAbs(p) {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("model file %s: %w", p, err)
+		}
+		return p, nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("model file %s: %w", p, err)
+	}
+	_, err = os.Stat(abs)
+	if err == nil {
+		return abs, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("model file %s: %w", abs, err)
+	}
+	looked := abs
+	if root := repoRoot(); root != "" {
+		q := filepath.Join(root, p)
+		if q != abs {
+			if _, err2 := os.Stat(q); err2 == nil {
+				return q, nil
+			}
+			looked += " or " + q
+		}
+	}
+	return "", fmt.Errorf("model file %s not found (looked for %s): %w", p, looked, fs.ErrNotExist)
+}
+
+// repoRoot returns the directory of the go.mod of the patience module that
+// holds the current directory, or "".
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			for line := range strings.Lines(string(data)) {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == modulePath {
+					return dir
+				}
+			}
+			return "" // another module
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}

@@ -1,0 +1,247 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// modelRef is an agent's model setting: the path as given (where {game}
+// stands for the game's name) and, once prepared, a Net for the game being
+// played over weights shared through the model cache.
+type modelRef struct {
+	pattern string
+	spec    *env.Spec
+	net     *Net
+}
+
+// prepare readies the net for spec's game; it is a pointer comparison when
+// the net is ready already.
+func (r *modelRef) prepare(spec *env.Spec) error {
+	if r.net != nil && r.spec == spec {
+		return nil
+	}
+	path, err := ResolveModelPath(r.pattern, spec.Name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w; train one (docs/models.md) or name one with model=FILE", err)
+		}
+		return err
+	}
+	m, err := loadCachedModel(path)
+	if err != nil {
+		return err
+	}
+	n, err := m.NewNet(spec)
+	if err != nil {
+		return err
+	}
+	r.spec, r.net = spec, n
+	return nil
+}
+
+// checkedModels remembers the model settings a Maker found readable, so
+// that later Makers of the same setting (Factory.New) cannot fail.
+var checkedModels sync.Map
+
+// checkModelSetting checks, as early as a Maker can, a model setting that
+// names one file (no {game}): the file exists and is a well-formed policy
+// file. Whether it fits the game is checked by Prepare.
+func checkModelSetting(s *Settings, key, pattern string) {
+	if strings.Contains(pattern, "{game}") {
+		return
+	}
+	if strings.ContainsAny(pattern, " \t,") {
+		s.Errorf("%s=%s: a model path cannot hold spaces or commas (they separate settings)", key, pattern)
+		return
+	}
+	if _, ok := checkedModels.Load(pattern); ok {
+		return
+	}
+	path, err := ResolveModelPath(pattern, "")
+	if err == nil {
+		_, err = loadCachedModel(path)
+	}
+	if err != nil {
+		s.Errorf("%s=%s: %w", key, pattern, err)
+		return
+	}
+	checkedModels.Store(pattern, struct{}{})
+}
+
+// Policy plays with a learned network: one forward pass per move over the
+// one-hot observation, then the legal action with the largest logit
+// (masked argmax) or, with sampling on, an action drawn from the softmax of
+// the legal actions' logits with the agent's seeded generator. It reads
+// only the observation, so it never sees hidden cards.
+type Policy struct {
+	opts  PolicyOptions
+	model modelRef
+	rng   cards.Rand
+}
+
+// PolicyOptions are the policy agent's settings.
+type PolicyOptions struct {
+	// Model is the policy model file; {game} stands for the game's name.
+	Model string
+	// Sample draws from the masked softmax instead of taking the argmax.
+	Sample bool
+	// Temperature divides the logits before the softmax when sampling.
+	Temperature float64
+}
+
+// newPolicy reads the policy agent's settings.
+func newPolicy(s *Settings) (Agent, error) {
+	o := PolicyOptions{
+		Model:       s.String("model", DefaultModelPath, "policy model file (safetensors, docs/models.md); {game} stands for the game's name"),
+		Sample:      s.Int("sample", 0, "0: play the legal action with the largest logit; 1: sample from the softmax of the legal actions' logits (seeded)") == 1,
+		Temperature: s.Float("temperature", 1, "with sample=1, the softmax temperature (lower is greedier)"),
+	}
+	if v, _ := s.lookupGiven("sample"); v != "" && v != "0" && v != "1" {
+		s.Errorf("sample=%s: want 0 or 1", v)
+	}
+	if !(o.Temperature > 0) || math.IsInf(o.Temperature, 0) {
+		s.Errorf("temperature must be a positive number")
+	}
+	checkModelSetting(s, "model", o.Model)
+	return &Policy{opts: o, model: modelRef{pattern: o.Model}}, nil
+}
+
+func init() {
+	Register("policy", "a learned network (safetensors, docs/models.md): masked argmax or seeded sampling over its logits", newPolicy)
+}
+
+// Name returns "policy".
+func (p *Policy) Name() string { return "policy" }
+
+// Settings describes the model and how it is played.
+func (p *Policy) Settings() string {
+	sample := 0
+	if p.opts.Sample {
+		sample = 1
+	}
+	return fmt.Sprintf("model=%s sample=%d temperature=%g", p.opts.Model, sample, p.opts.Temperature)
+}
+
+// Reset seeds the sampling.
+func (p *Policy) Reset(seed uint64) { p.rng.Seed(seed) }
+
+// Prepare loads the model for spec's game (once per process per file) and
+// checks that it was made for that game.
+func (p *Policy) Prepare(spec *env.Spec) error { return p.model.prepare(spec) }
+
+// Model returns the model the agent plays with, or nil before Prepare.
+func (p *Policy) Model() *Model {
+	if p.model.net == nil {
+		return nil
+	}
+	return p.model.net.Model()
+}
+
+// Act returns the masked argmax of the network's logits, or a sample of its
+// masked softmax. It allocates nothing once prepared; unprepared, it
+// prepares itself and returns -1 if the model cannot play v's game.
+func (p *Policy) Act(v View) int {
+	if err := p.model.prepare(v.Spec()); err != nil {
+		return -1
+	}
+	n := p.model.net
+	n.Logits(v.Observation())
+	if p.opts.Sample {
+		return n.Sample(v.Mask(), p.opts.Temperature, &p.rng)
+	}
+	return n.Argmax(v.Mask())
+}
+
+// guide is the model setting shared by mc and uct: the network as rollout
+// policy and as a prior in the ranking of candidate moves.
+type guide struct {
+	model modelRef
+	// prior weighs the network's log-probability (in cards per nat)
+	// against the one-step evaluation; +Inf ranks by the network alone.
+	prior float64
+	// temperature is the rollout policy's softmax temperature (0: argmax).
+	temperature float64
+	logp        []float64
+}
+
+// readGuide reads the model, prior and temperature settings of a search
+// agent; ranked says what the prior ranks. The prior and the temperature
+// need a model.
+func readGuide(s *Settings, ranked string) guide {
+	g := guide{model: modelRef{pattern: s.String("model", "",
+		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank "+ranked+"; empty: no network")}}
+	g.prior = s.Float("prior", 1, "with a model: weight, in cards per nat, of the network's log-probability added to the one-step evaluation to rank "+ranked+" (0: evaluation only; inf: network only)")
+	g.temperature = s.Float("temperature", 1, "with a model: softmax temperature of the network's rollout moves (0: argmax)")
+	if g.model.pattern == "" {
+		for _, k := range []string{"prior", "temperature"} {
+			if _, ok := s.lookupGiven(k); ok {
+				s.Errorf("%s needs a model (model=FILE)", k)
+			}
+		}
+		return g
+	}
+	if math.IsNaN(g.prior) || g.prior < 0 {
+		s.Errorf("prior must not be negative")
+	}
+	if math.IsNaN(g.temperature) || g.temperature < 0 || math.IsInf(g.temperature, 0) {
+		s.Errorf("temperature must be a finite number, 0 or more")
+	}
+	checkModelSetting(s, "model", g.model.pattern)
+	return g
+}
+
+// on reports whether a model was given.
+func (g *guide) on() bool { return g.model.pattern != "" }
+
+// settings returns the guide's part of an agent's Settings: "" without a
+// model, so that the settings of unguided agents are what they always
+// were.
+func (g *guide) settings() string {
+	if !g.on() {
+		return ""
+	}
+	return fmt.Sprintf(" model=%s prior=%g temperature=%g", g.model.pattern, g.prior, g.temperature)
+}
+
+// prepare readies the network for spec's game when a model is given.
+func (g *guide) prepare(spec *env.Spec) error {
+	if !g.on() {
+		return nil
+	}
+	if err := g.model.prepare(spec); err != nil {
+		return err
+	}
+	if len(g.logp) < spec.Actions {
+		g.logp = make([]float64, spec.Actions)
+	}
+	return nil
+}
+
+// rank turns the one-step scores of the legal actions of the position whose
+// observation is obs into ranking keys: score + prior × log-probability
+// under the network, or the log-probability alone when prior is +Inf.
+// It does nothing when prior is 0.
+func (g *guide) rank(obs []uint8, mask *env.Mask, scores []float64) {
+	if g.prior == 0 {
+		return
+	}
+	n := g.model.net
+	n.Logits(obs)
+	n.LogProbs(mask, g.logp)
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		if math.IsInf(g.prior, 1) {
+			scores[a] = g.logp[a]
+		} else if !math.IsInf(g.logp[a], -1) {
+			scores[a] += g.prior * g.logp[a]
+		} else {
+			scores[a] = math.Inf(-1)
+		}
+	}
+}

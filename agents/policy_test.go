@@ -1,0 +1,315 @@
+package agents
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+)
+
+// modelDir holds a small random model for every game, written by TestMain:
+// modelDir/<game>.safetensors.
+var modelDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "patience-models-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	modelDir = dir
+	for _, game := range env.Names() {
+		spec, _ := env.Lookup(game)
+		m, err := newRandomModel(spec, []int{8}, 11)
+		var b bytes.Buffer
+		if err == nil {
+			_, err = m.WriteTo(&b)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, game+".safetensors"), b.Bytes(), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	// The search agents' budgets in the generic tests stay small; the
+	// policy agent plays every game with its random model.
+	small["policy"] = ":model=" + filepath.Join(dir, "{game}.safetensors")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// gamePath returns the test model of game.
+func gamePath(game string) string { return filepath.Join(modelDir, game+".safetensors") }
+
+// TestGuidedSearchPlaysOnlyLegalActions plays mc and uct guided by a model
+// (every rollout policy and prior) on every game and checks each move.
+func TestGuidedSearchPlaysOnlyLegalActions(t *testing.T) {
+	pattern := filepath.Join(modelDir, "{game}.safetensors")
+	for _, game := range env.Names() {
+		for _, name := range []string{
+			"mc:rollouts=2,rollout-steps=15,width=3,model=" + pattern,
+			"mc:rollouts=2,rollout-steps=15,width=3,policy=random,prior=inf,model=" + pattern,
+			"uct:iterations=10,rollout-steps=15,temperature=0,prior=0,model=" + pattern,
+			"policy:sample=1,temperature=0.5,model=" + pattern,
+		} {
+			t.Run(game+"/"+name[:strings.Index(name, ":")], func(t *testing.T) {
+				e, err := env.Make(game, env.Options{MaxSteps: 60})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for seed := range uint64(2) {
+					_, err := Play(e, a, seed, seed, func(e *env.Env, act int) bool {
+						if !e.Mask().Has(act) {
+							t.Fatalf("deal %d step %d: %s chose illegal action %d", seed, e.Steps(), name, act)
+						}
+						return true
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestPolicyIsReproducible: with sampling on, the same agent seed gives the
+// same game and (very likely) another seed another one; argmax play does
+// not depend on the seed.
+func TestPolicyIsReproducible(t *testing.T) {
+	game := "cromwell"
+	e, _ := env.Make(game, env.Options{MaxSteps: 200})
+	play := func(agent string, agentSeed uint64) []int {
+		a, err := New(agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Play(e, a, 3, agentSeed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Actions
+	}
+	sampled := "policy:sample=1,model=" + gamePath(game)
+	if !slices.Equal(play(sampled, 5), play(sampled, 5)) {
+		t.Error("same seed, different games")
+	}
+	if slices.Equal(play(sampled, 5), play(sampled, 6)) {
+		t.Error("sampling ignores the agent seed")
+	}
+	argmax := "policy:model=" + gamePath(game)
+	if !slices.Equal(play(argmax, 5), play(argmax, 6)) {
+		t.Error("argmax play depends on the agent seed")
+	}
+}
+
+// TestPolicyActAllocatesNothing: a prepared policy agent's move costs no
+// allocation.
+func TestPolicyActAllocatesNothing(t *testing.T) {
+	for _, sample := range []string{"0", "1"} {
+		a, err := New("policy:sample=" + sample + ",model=" + gamePath("cromwell"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := env.Make("cromwell", env.Options{})
+		e.Reset(1)
+		if err := Prepare(a, e.Spec()); err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(1)
+		v := NewView(e)
+		if allocs := testing.AllocsPerRun(100, func() { a.Act(v) }); allocs != 0 {
+			t.Errorf("sample=%s: %v allocations per move", sample, allocs)
+		}
+	}
+}
+
+// TestPolicyErrors: a missing or wrong model is an error before any move,
+// at Parse when the file is named, at Prepare (and Play) when only the game
+// tells which file; an unprepared agent that cannot play returns -1.
+func TestPolicyErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.safetensors")
+	os.WriteFile(bad, []byte("not a model"), 0o644)
+	for _, tc := range []struct{ agent, want string }{
+		{"policy:model=" + filepath.Join(dir, "none.safetensors"), "model=" + filepath.Join(dir, "none.safetensors") + ": model file"},
+		{"policy:model=" + bad, "not a safetensors file"},
+		{"policy:sample=2", "sample=2: want 0 or 1"},
+		{"policy:temperature=0", "temperature must be a positive number"},
+		{"mc:model=" + bad, "agent mc: model=" + bad},
+		{"mc:prior=2", "prior needs a model"},
+		{"uct:temperature=2", "temperature needs a model"},
+		{"mc:policy=model", "rollout policy model needs a model"},
+		{"uct:model=" + gamePath("cromwell") + ",prior=-1", "prior must not be negative"},
+		{"mc:model=a b", "want key=value"},
+	} {
+		if _, err := New(tc.agent); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%q) = %v, want an error saying %q", tc.agent, err, tc.want)
+		}
+	}
+
+	// The model of another game: the error names both games, before any
+	// move.
+	e, _ := env.Make("limited", env.Options{})
+	for _, agent := range []string{"policy", "mc", "uct"} {
+		a, err := New(agent + ":model=" + gamePath("cromwell"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := 0
+		_, err = Play(e, a, 1, 1, func(*env.Env, int) bool { moves++; return true })
+		want := agent + " agent cannot play limited: model " + gamePath("cromwell") + " was trained for cromwell, not limited"
+		if err == nil || err.Error() != want || moves != 0 {
+			t.Errorf("%s: Play = %v after %d moves, want %q", agent, err, moves, want)
+		}
+		e.Reset(1)
+		if got := a.Act(NewView(e)); got != -1 {
+			t.Errorf("%s: unprepared Act with the wrong model = %d, want -1", agent, got)
+		}
+	}
+
+	// The default place: models/<game>.safetensors, here or in the
+	// repository root; the error says where it looked.
+	a, err := New("policy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Prepare(a, e.Spec())
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "models/limited.safetensors not found (looked for ") {
+		t.Errorf("default model: %v", err)
+	}
+}
+
+// TestResolveModelPath: relative paths are found in the current directory,
+// then in the repository root (tests run in agents/).
+func TestResolveModelPath(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	got, err := ResolveModelPath("agents/testdata/golden_policy.safetensors", "x")
+	if err != nil || got != filepath.Join(root, "agents/testdata/golden_policy.safetensors") {
+		t.Errorf("from the root: %q, %v", got, err)
+	}
+	got, err = ResolveModelPath("testdata/golden_{game}.safetensors", "policy")
+	if here, _ := filepath.Abs("testdata/golden_policy.safetensors"); err != nil || got != here {
+		t.Errorf("from here: %q, %v", got, err)
+	}
+	if _, err := ResolveModelPath("", "x"); err == nil {
+		t.Error("empty path accepted")
+	}
+	if _, err := ResolveModelPath(filepath.Join(t.TempDir(), "{game}.st"), "cromwell"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("absolute missing path: %v", err)
+	}
+}
+
+// TestModelCacheSharesWeights: agents of one file share one Model, and a
+// file that changed is read again.
+func TestModelCacheSharesWeights(t *testing.T) {
+	spec := mustSpec(t, "limited")
+	path := saveModel(t, t.TempDir(), "limited.safetensors", randomModel(t, spec, []int{4}, 1))
+	var models []*Model
+	for range 3 {
+		a, err := New("policy:model=" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Prepare(a, spec); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, a.(*Policy).Model())
+	}
+	if models[0] != models[1] || models[1] != models[2] {
+		t.Error("three agents of one file loaded it more than once")
+	}
+	other := randomModel(t, spec, []int{5}, 2)
+	if err := os.WriteFile(path, encode(t, other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := New("policy:model=" + path)
+	if err := Prepare(a, spec); err != nil {
+		t.Fatal(err)
+	}
+	if m := a.(*Policy).Model(); m == models[0] || m.Meta().Hidden[0] != 5 {
+		t.Error("a changed file was not read again")
+	}
+}
+
+// TestGuidedSettingsRoundTrip: the settings of guided agents read back, and
+// unguided agents print what they always printed.
+func TestGuidedSettingsRoundTrip(t *testing.T) {
+	p := gamePath("cromwell")
+	for s, want := range map[string]string{
+		"mc":            "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1",
+		"uct":           "iterations=200 rollout-steps=40 exploration=0.3",
+		"mc:model=" + p: "rollouts=16 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1",
+		"mc:model=" + p + ",prior=inf,policy=heuristic":   "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1 model=" + p + " prior=+Inf temperature=1",
+		"uct:model=" + p + ",temperature=0":               "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=0",
+		"policy":                                          "model=models/{game}.safetensors sample=0 temperature=1",
+		"policy:model=" + p + ",sample=1,temperature=0.5": "model=" + p + " sample=1 temperature=0.5",
+	} {
+		a, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Settings() != want {
+			t.Errorf("%s: settings %q, want %q", s, a.Settings(), want)
+		}
+		b, err := New(a.Name() + ":" + a.Settings())
+		if err != nil || b.Settings() != a.Settings() {
+			t.Errorf("%s: %q reads back as %v, %v", s, a.Settings(), b, err)
+		}
+	}
+}
+
+// TestUnguidedSearchUnchanged pins mc's and uct's games without a model to
+// those of the code before models existed (the action sequences of deal 3,
+// hashed), so that datasets of unguided agents stay byte for byte the same.
+func TestUnguidedSearchUnchanged(t *testing.T) {
+	for _, tc := range []struct{ game, agent, want string }{
+		{"cromwell", "mc:rollouts=2,rollout-steps=15,width=3", "80:8be810550c3748d1"},
+		{"cromwell", "uct:iterations=10,rollout-steps=15", "80:a8ca15bcd1d1e4bd"},
+		{"fifteen", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c02aa637159dc1c"},
+		{"fifteen", "uct:iterations=10,rollout-steps=15", "25:ca9085784932dbf5"},
+		{"fourquarters", "mc:rollouts=2,rollout-steps=15,width=3", "12:ec13e5bb21dac1ca"},
+		{"fourquarters", "uct:iterations=10,rollout-steps=15", "20:3dd1293554d84978"},
+		{"ladder", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c35f7d9087974b8"},
+		{"ladder", "uct:iterations=10,rollout-steps=15", "80:61b82e3d7b2f7b12"},
+		{"limited", "mc:rollouts=2,rollout-steps=15,width=3", "80:2ce4aec37dd7a860"},
+		{"limited", "uct:iterations=10,rollout-steps=15", "80:ba2723bae4a25813"},
+		{"royalparade", "mc:rollouts=2,rollout-steps=15,width=3", "80:8f6348e2b41dcb87"},
+		{"royalparade", "uct:iterations=10,rollout-steps=15", "80:01eb7c46ab622035"},
+	} {
+		e, err := env.Make(tc.game, env.Options{MaxSteps: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := New(tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Play(e, a, 3, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := fnv.New64a()
+		for _, x := range r.Actions {
+			fmt.Fprintf(h, "%d,", x)
+		}
+		if got := fmt.Sprintf("%d:%016x", len(r.Actions), h.Sum64()); got != tc.want {
+			t.Errorf("%s on %s deal 3: actions %s, pinned %s: unguided search changed", tc.agent, tc.game, got, tc.want)
+		}
+	}
+}
