@@ -2,6 +2,8 @@ package env
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -45,6 +47,57 @@ type VectorOptions struct {
 	// Workers is the number of goroutines that step the environments
 	// (default GOMAXPROCS, at most one per environment).
 	Workers int
+	// Illegal says what an illegal action does (IllegalRefuse by default).
+	Illegal IllegalPolicy
+	// IllegalReward is the reward of an illegal action under IllegalNoOp.
+	IllegalReward float64
+}
+
+// IllegalPolicy says what a Vector does with an illegal action.
+type IllegalPolicy uint8
+
+// The illegal-action policies.
+const (
+	// IllegalRefuse (the default): Step returns an error naming the
+	// environment and the move, and changes nothing.
+	IllegalRefuse IllegalPolicy = iota
+	// IllegalNoOp: the environment is left as it was, its Illegal flag is
+	// set, its reward is VectorOptions.IllegalReward, and the refused
+	// action still counts as a step towards the step limit, so that a
+	// policy that keeps choosing illegal actions is truncated like any
+	// other. An action id outside the action space is still an error.
+	IllegalNoOp
+)
+
+// String returns "refuse" or "noop".
+func (p IllegalPolicy) String() string {
+	if p == IllegalNoOp {
+		return "noop"
+	}
+	return "refuse"
+}
+
+// VectorBuffers are destinations a caller provides for a Vector's results
+// (see SetBuffers), for example memory owned by another language. Every
+// slice is either nil or exactly as long as documented, N being the number
+// of environments.
+type VectorBuffers struct {
+	Obs        []uint8   // N × ObsLen observations
+	Rewards    []float64 // N rewards
+	Terminated []bool    // N flags
+	Truncated  []bool    // N flags
+	FinalObs   []uint8   // N × ObsLen final observations (SameStep mode)
+	HasFinal   []bool    // N flags
+	Illegal    []bool    // N flags: the action was refused (IllegalNoOp)
+	// MaskBytes, when set, receives every mask as N × Actions bytes, 1 for
+	// a legal action and 0 otherwise (the form NumPy reads as bool).
+	MaskBytes []uint8
+	// OneHot, when set, receives the one-hot expansion of every
+	// observation (Spec.OneHot): N × Spec.OneHotLen() floats.
+	OneHot []float32
+	// FinalOneHot, when set, receives the one-hot expansion of the final
+	// observations (SameStep mode): N × Spec.OneHotLen() floats.
+	FinalOneHot []float32
 }
 
 // Vector is N environments of one game stepped together by worker
@@ -59,6 +112,16 @@ type VectorOptions struct {
 //	Truncated   N flags: the last step reached the step limit
 //	FinalObs    N × ObsLen final observations (SameStep mode only)
 //	HasFinal    N flags: FinalObs holds environment i's final observation
+//	Illegal     N flags: the last step refused environment i's action
+//	            (IllegalNoOp only)
+//	MaskBytes   N × Actions bytes, 1 for a legal action (only if set by
+//	            SetBuffers; nil otherwise)
+//	OneHot      N × Spec.OneHotLen() one-hot observations (only if set
+//	            by SetBuffers)
+//	FinalOneHot the same for FinalObs (only if set by SetBuffers)
+//
+// SetBuffers points these at memory the caller provides, so that results are
+// written where the caller reads them with no copy.
 //
 // Environment i is dealt seed+i by Reset (or seeds[i] by ResetSeeds), and
 // each later episode of environment i is dealt its previous seed + N, so
@@ -80,6 +143,12 @@ type Vector struct {
 	actions    []int
 	sampled    []int        // where SampleActions writes
 	rngs       []cards.Rand // one generator per environment, for SampleActions
+	illegal    IllegalPolicy
+	illReward  float64
+	refused    []bool // this step's refused actions (IllegalNoOp)
+	noops      []int  // refused actions this episode, counted as steps
+	oneHotLen  int
+	own        VectorBuffers // the Vector's own buffers, used where the caller gives none
 
 	Obs        []uint8
 	MaskWords  []uint64
@@ -88,6 +157,11 @@ type Vector struct {
 	Truncated  []bool
 	FinalObs   []uint8
 	HasFinal   []bool
+	Illegal    []bool
+
+	MaskBytes   []uint8
+	OneHot      []float32
+	FinalOneHot []float32
 
 	ranges  [][2]int // ranges[0] is the caller's share, ranges[w] worker w's
 	workers []*worker
@@ -131,7 +205,13 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	if opts.Autoreset > SameStep {
 		return nil, fmt.Errorf("vector of %s: unknown autoreset mode %d", name, opts.Autoreset)
 	}
-	v := &Vector{mode: opts.Autoreset}
+	if opts.Illegal > IllegalNoOp {
+		return nil, fmt.Errorf("vector of %s: unknown illegal-action policy %d", name, opts.Illegal)
+	}
+	if math.IsNaN(opts.IllegalReward) || math.IsInf(opts.IllegalReward, 0) {
+		return nil, fmt.Errorf("vector of %s: illegal-action reward %v is not a finite number", name, opts.IllegalReward)
+	}
+	v := &Vector{mode: opts.Autoreset, illegal: opts.Illegal, illReward: opts.IllegalReward}
 	for range n {
 		e, err := Make(name, opts.Options)
 		if err != nil {
@@ -152,9 +232,14 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	v.Terminated = make([]bool, n)
 	v.Truncated = make([]bool, n)
 	v.HasFinal = make([]bool, n)
+	v.Illegal = make([]bool, n)
+	v.refused = make([]bool, n)
+	v.noops = make([]int, n)
+	v.oneHotLen = v.spec.OneHotLen()
 	if v.mode == SameStep {
 		v.FinalObs = make([]uint8, n*v.obsLen)
 	}
+	v.own = v.buffers()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -250,15 +335,22 @@ func (v *Vector) Step(actions []int) error {
 		return fmt.Errorf("vector step: %d actions for %d environments", len(actions), len(v.envs))
 	}
 	for i, e := range v.envs {
+		v.refused[i] = false
 		if v.needsReset[i] {
 			continue
 		}
 		if !e.started {
 			return fmt.Errorf("vector step: %w", ErrNotReset)
 		}
-		if !e.mask.Has(actions[i]) {
-			return fmt.Errorf("vector step, environment %d: %w", i, e.illegal(actions[i]))
+		a := actions[i]
+		if e.mask.Has(a) {
+			continue
 		}
+		if v.illegal == IllegalNoOp && a >= 0 && a < v.spec.Actions {
+			v.refused[i] = true
+			continue
+		}
+		return fmt.Errorf("vector step, environment %d: %w", i, e.illegal(a))
 	}
 	copy(v.actions, actions)
 	return v.run(jobStep)
@@ -376,21 +468,33 @@ func (v *Vector) resetOne(i int) {
 		e.Reset(v.seeds[i])
 	}
 	v.needsReset[i] = false
+	v.noops[i] = 0
 	v.Rewards[i] = 0
-	v.Terminated[i], v.Truncated[i], v.HasFinal[i] = false, false, false
+	v.Terminated[i], v.Truncated[i], v.HasFinal[i], v.Illegal[i] = false, false, false, false
 	v.write(i)
 }
 
 // stepOne steps environment i (or autoresets it) and writes its buffers.
 func (v *Vector) stepOne(i int) {
-	v.HasFinal[i] = false
+	v.HasFinal[i], v.Illegal[i] = false, false
 	if v.needsReset[i] {
 		v.seeds[i] += uint64(len(v.envs))
 		v.resetOne(i)
 		return
 	}
 	e := v.envs[i]
-	r, term, trunc, _ := e.Advance(v.actions[i]) // legality checked in Step
+	var r float64
+	var term, trunc bool
+	if v.refused[i] {
+		// IllegalNoOp: nothing changes but the step count.
+		v.noops[i]++
+		r, v.Illegal[i] = v.illReward, true
+	} else {
+		r, term, trunc, _ = e.Advance(v.actions[i]) // legality checked in Step
+	}
+	if !term && v.noops[i] > 0 && e.Steps()+v.noops[i] >= e.MaxSteps() {
+		trunc = true // refused actions count towards the step limit
+	}
 	v.Rewards[i], v.Terminated[i], v.Truncated[i] = r, term, trunc
 	if !term && !trunc {
 		v.write(i)
@@ -401,11 +505,15 @@ func (v *Vector) stepOne(i int) {
 		v.write(i)
 		return
 	}
-	copy(v.FinalObs[i*v.obsLen:(i+1)*v.obsLen], e.Observation())
-	v.HasFinal[i] = true
+	obs := v.FinalObs[i*v.obsLen : (i+1)*v.obsLen]
+	e.game.Observe(obs)
+	if v.FinalOneHot != nil {
+		v.spec.OneHot(obs, v.FinalOneHot[i*v.oneHotLen:(i+1)*v.oneHotLen])
+	}
+	illegal := v.Illegal[i]
 	v.seeds[i] += uint64(len(v.envs))
 	v.resetOne(i)
-	v.Rewards[i], v.Terminated[i], v.Truncated[i], v.HasFinal[i] = r, term, trunc, true
+	v.Rewards[i], v.Terminated[i], v.Truncated[i], v.HasFinal[i], v.Illegal[i] = r, term, trunc, true, illegal
 }
 
 // write puts environment i's observation and mask into the buffers. The
@@ -413,6 +521,108 @@ func (v *Vector) stepOne(i int) {
 // built only if someone asks it for its observation).
 func (v *Vector) write(i int) {
 	e := v.envs[i]
-	e.game.Observe(v.Obs[i*v.obsLen : (i+1)*v.obsLen])
+	obs := v.Obs[i*v.obsLen : (i+1)*v.obsLen]
+	e.game.Observe(obs)
 	copy(v.MaskWords[i*v.words:(i+1)*v.words], e.mask.words)
+	if v.MaskBytes != nil {
+		a := v.spec.Actions
+		maskBytes(v.MaskBytes[i*a:(i+1)*a], e.mask.words)
+	}
+	if v.OneHot != nil {
+		v.spec.OneHot(obs, v.OneHot[i*v.oneHotLen:(i+1)*v.oneHotLen])
+	}
+}
+
+// maskBytes writes the mask words as one byte per action, 1 for a legal
+// action and 0 otherwise: it clears the row and sets the few legal ones.
+func maskBytes(dst []uint8, words []uint64) {
+	clear(dst)
+	for w, x := range words {
+		for x != 0 {
+			dst[w<<6+bits.TrailingZeros64(x)] = 1
+			x &= x - 1
+		}
+	}
+}
+
+// buffers returns the buffers the Vector writes into now.
+func (v *Vector) buffers() VectorBuffers {
+	return VectorBuffers{
+		Obs: v.Obs, Rewards: v.Rewards, Terminated: v.Terminated, Truncated: v.Truncated,
+		FinalObs: v.FinalObs, HasFinal: v.HasFinal, Illegal: v.Illegal,
+		MaskBytes: v.MaskBytes, OneHot: v.OneHot, FinalOneHot: v.FinalOneHot,
+	}
+}
+
+// OneHotLen returns the length of one environment's one-hot observation
+// (Spec.OneHotLen).
+func (v *Vector) OneHotLen() int { return v.oneHotLen }
+
+// SetBuffers makes the Vector write its results into b from the next call
+// on: each non-nil slice of b replaces the corresponding field (Obs,
+// Rewards, ...), and each nil one restores the Vector's own buffer (or, for
+// MaskBytes, OneHot and FinalOneHot, turns that output off). FinalObs and
+// FinalOneHot are written only in SameStep mode. The memory must stay valid
+// until the buffers are replaced again; it may be memory the Go runtime
+// does not manage (C or NumPy memory, via unsafe.Slice), in which case the
+// caller should call SetBuffers(VectorBuffers{}) before giving it back. The
+// current contents are not copied: a Step or Reset fills every buffer. A
+// slice of the wrong length is an error, and nothing is changed.
+func (v *Vector) SetBuffers(b VectorBuffers) error {
+	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
+	ok := fits(b.Obs, n*l) && fits(b.Rewards, n) && fits(b.Terminated, n) && fits(b.Truncated, n) &&
+		fits(b.FinalObs, n*l) && fits(b.HasFinal, n) && fits(b.Illegal, n) &&
+		fits(b.MaskBytes, n*v.spec.Actions) && fits(b.OneHot, n*h) && fits(b.FinalOneHot, n*h)
+	if !ok {
+		return v.bufferError(b)
+	}
+	v.Obs = orSlice(b.Obs, v.own.Obs)
+	v.Rewards = orSlice(b.Rewards, v.own.Rewards)
+	v.Terminated = orSlice(b.Terminated, v.own.Terminated)
+	v.Truncated = orSlice(b.Truncated, v.own.Truncated)
+	v.FinalObs = orSlice(b.FinalObs, v.own.FinalObs)
+	v.HasFinal = orSlice(b.HasFinal, v.own.HasFinal)
+	v.Illegal = orSlice(b.Illegal, v.own.Illegal)
+	v.MaskBytes, v.OneHot, v.FinalOneHot = b.MaskBytes, b.OneHot, b.FinalOneHot
+	if v.mode != SameStep {
+		v.FinalOneHot = nil
+	}
+	return nil
+}
+
+// fits reports whether s is nil or has length n.
+func fits[T any](s []T, n int) bool { return s == nil || len(s) == n }
+
+// bufferError names the first buffer of b with the wrong length.
+func (v *Vector) bufferError(b VectorBuffers) error {
+	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
+	for _, c := range []struct {
+		name      string
+		got, want int
+		set       bool
+	}{
+		{"Obs", len(b.Obs), n * l, b.Obs != nil},
+		{"Rewards", len(b.Rewards), n, b.Rewards != nil},
+		{"Terminated", len(b.Terminated), n, b.Terminated != nil},
+		{"Truncated", len(b.Truncated), n, b.Truncated != nil},
+		{"FinalObs", len(b.FinalObs), n * l, b.FinalObs != nil},
+		{"HasFinal", len(b.HasFinal), n, b.HasFinal != nil},
+		{"Illegal", len(b.Illegal), n, b.Illegal != nil},
+		{"MaskBytes", len(b.MaskBytes), n * v.spec.Actions, b.MaskBytes != nil},
+		{"OneHot", len(b.OneHot), n * h, b.OneHot != nil},
+		{"FinalOneHot", len(b.FinalOneHot), n * h, b.FinalOneHot != nil},
+	} {
+		if c.set && c.got != c.want {
+			return fmt.Errorf("vector of %s: buffer %s has length %d, want %d", v.spec.Name, c.name, c.got, c.want)
+		}
+	}
+	return nil
+}
+
+// orSlice returns s, or def if s is nil.
+func orSlice[T any](s, def []T) []T {
+	if s != nil {
+		return s
+	}
+	return def
 }

@@ -230,3 +230,161 @@ func TestVectorSampleActions(t *testing.T) {
 		t.Error("wrong length accepted")
 	}
 }
+
+// TestVectorBuffers steps two vectors on the same seeds and actions, one into
+// its own buffers and one into buffers set by SetBuffers with every optional
+// output, and checks that both agree and that the mask bytes and the one-hot
+// observations match the words and the observations.
+func TestVectorBuffers(t *testing.T) {
+	for _, mode := range []env.AutoresetMode{env.NextStep, env.SameStep} {
+		t.Run(mode.String(), func(t *testing.T) {
+			const n, maxSteps = 5, 20
+			opts := env.VectorOptions{Options: env.Options{MaxSteps: maxSteps}, Autoreset: mode, Workers: 2}
+			a, _ := env.NewVector("limited", n, opts)
+			b, _ := env.NewVector("limited", n, opts)
+			defer a.Close()
+			defer b.Close()
+			spec := b.Spec()
+			h := b.OneHotLen()
+			bufs := env.VectorBuffers{
+				Obs: make([]uint8, n*spec.ObsLen), Rewards: make([]float64, n),
+				Terminated: make([]bool, n), Truncated: make([]bool, n),
+				FinalObs: make([]uint8, n*spec.ObsLen), HasFinal: make([]bool, n), Illegal: make([]bool, n),
+				MaskBytes: make([]uint8, n*spec.Actions),
+				OneHot:    make([]float32, n*h), FinalOneHot: make([]float32, n*h),
+			}
+			if err := b.SetBuffers(bufs); err != nil {
+				t.Fatal(err)
+			}
+			a.Reset(3)
+			b.Reset(3)
+			actions := make([]int, n)
+			one := make([]float32, h)
+			for step := range 80 {
+				if err := a.SampleActions(actions); err != nil {
+					t.Fatal(err)
+				}
+				if step > 0 {
+					a.Step(actions)
+					if err := b.Step(actions); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !bytes.Equal(a.Obs, bufs.Obs) || !slices.Equal(a.Rewards, bufs.Rewards) ||
+					!slices.Equal(a.Terminated, bufs.Terminated) || !slices.Equal(a.Truncated, bufs.Truncated) ||
+					!slices.Equal(a.HasFinal, bufs.HasFinal) || !slices.Equal(a.MaskWords, b.MaskWords) {
+					t.Fatalf("step %d: results in the caller's buffers differ from the vector's own", step)
+				}
+				for i := range n {
+					for act := range spec.Actions {
+						if (bufs.MaskBytes[i*spec.Actions+act] == 1) != b.Mask(i).Has(act) || bufs.MaskBytes[i*spec.Actions+act] > 1 {
+							t.Fatalf("step %d env %d: mask byte of action %d wrong", step, i, act)
+						}
+					}
+					spec.OneHot(b.ObsOf(i), one)
+					if !slices.Equal(one, bufs.OneHot[i*h:(i+1)*h]) {
+						t.Fatalf("step %d env %d: one-hot observation wrong", step, i)
+					}
+					if bufs.HasFinal[i] {
+						fin := bufs.FinalObs[i*spec.ObsLen : (i+1)*spec.ObsLen]
+						if !bytes.Equal(fin, a.FinalObs[i*spec.ObsLen:(i+1)*spec.ObsLen]) {
+							t.Fatalf("step %d env %d: final observation differs", step, i)
+						}
+						spec.OneHot(fin, one)
+						if !slices.Equal(one, bufs.FinalOneHot[i*h:(i+1)*h]) {
+							t.Fatalf("step %d env %d: final one-hot observation wrong", step, i)
+						}
+					}
+				}
+			}
+			if err := b.SetBuffers(env.VectorBuffers{Obs: make([]uint8, 3)}); err == nil {
+				t.Error("a buffer of the wrong length accepted")
+			}
+			if err := b.SetBuffers(env.VectorBuffers{}); err != nil || len(b.Obs) != n*spec.ObsLen || b.MaskBytes != nil {
+				t.Errorf("own buffers not restored: %v", err)
+			}
+		})
+	}
+}
+
+// TestVectorIllegalNoOp checks that under IllegalNoOp a refused action
+// changes nothing, is flagged, pays the illegal reward and counts towards
+// the step limit; and that an id outside the action space is still an error.
+func TestVectorIllegalNoOp(t *testing.T) {
+	for _, mode := range []env.AutoresetMode{env.NextStep, env.SameStep} {
+		t.Run(mode.String(), func(t *testing.T) {
+			const maxSteps = 6
+			v, err := env.NewVector("cromwell", 2, env.VectorOptions{
+				Options: env.Options{MaxSteps: maxSteps}, Autoreset: mode,
+				Illegal: env.IllegalNoOp, IllegalReward: -0.5,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			v.ResetSeeds([]uint64{5, 6})
+			illegal := func(i int) int {
+				for a := range v.Spec().Actions {
+					if !v.Mask(i).Has(a) {
+						return a
+					}
+				}
+				t.Fatal("every action legal")
+				return -1
+			}
+			before := slices.Clone(v.ObsOf(0))
+			for step := 1; step <= maxSteps; step++ {
+				actions := []int{illegal(0), v.Mask(1).Next(0)}
+				if err := v.Step(actions); err != nil {
+					t.Fatalf("step %d: %v", step, err)
+				}
+				if !v.Illegal[0] || v.Illegal[1] || v.Rewards[0] != -0.5 || v.Terminated[0] {
+					t.Fatalf("step %d: illegal %v, reward %v, terminated %v", step, v.Illegal, v.Rewards[0], v.Terminated[0])
+				}
+				if v.Truncated[0] != (step == maxSteps) {
+					t.Fatalf("step %d: truncated = %v", step, v.Truncated[0])
+				}
+				if step < maxSteps && (!bytes.Equal(before, v.ObsOf(0)) || v.Env(0).Steps() != 0) {
+					t.Fatalf("step %d: a refused action changed the environment", step)
+				}
+			}
+			if mode == env.SameStep && (!v.HasFinal[0] || !bytes.Equal(before, v.FinalObs[:len(before)])) {
+				t.Error("the final observation of an episode truncated by refused actions is wrong")
+			}
+			if mode == env.NextStep {
+				v.Step([]int{-1, -1}) // the autoresets
+			}
+			if err := v.Step([]int{v.Spec().Actions, v.Mask(1).Next(0)}); err == nil {
+				t.Error("an action id outside the space accepted")
+			}
+		})
+	}
+	if _, err := env.NewVector("cromwell", 1, env.VectorOptions{Illegal: 7}); err == nil {
+		t.Error("unknown illegal-action policy accepted")
+	}
+}
+
+func BenchmarkVectorBuffersLimited(b *testing.B) {
+	const n = 256
+	v, err := env.NewVector("limited", n, env.VectorOptions{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	mask := make([]uint8, n*v.Spec().Actions)
+	v.Reset(0)
+	actions := make([]int, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := v.SetBuffers(env.VectorBuffers{MaskBytes: mask}); err != nil {
+			b.Fatal(err)
+		}
+		if err := v.SampleActions(actions); err != nil {
+			b.Fatal(err)
+		}
+		if err := v.Step(actions); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "steps/s")
+}

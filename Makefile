@@ -1,0 +1,32 @@
+# One command for every test: `make test` runs the Go tests, then installs
+# the Python package (building its Go core) with its test extra into a
+# virtual environment and runs the Python tests.
+
+PYTHON ?= python3
+VENV   ?= $(CURDIR)/.venv
+VPY    := $(VENV)/bin/python
+
+.PHONY: test test-go test-python python bench clean
+
+test: test-go test-python
+
+test-go:
+	go test ./...
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+# pip install ./python builds the shared library with the Go toolchain.
+python: $(VPY)
+	$(VPY) -m pip install --quiet --disable-pip-version-check "./python[test]"
+
+# Run from the repository root, so that the installed package is the one tested.
+test-python: python
+	$(VPY) -m pytest -q python/tests
+
+# The speed comparison in the README (installs the peers it compares with).
+bench: python
+	$(VPY) python/bench/bench.py
+
+clean:
+	rm -rf $(VENV) python/build python/*.egg-info python/patience_gym/libpatience.*

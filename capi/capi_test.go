@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden file the Python tests read")
+
+// goldenPath is the golden file python/tests reads.
+var goldenPath = filepath.Join("..", "python", "tests", "data", "golden.json")
+
+// golden is what the Python package must reproduce: first observations and
+// masks of several deals of every game, and one whole game per game played
+// by move names.
+type golden struct {
+	Games map[string]goldenGame `json:"games"`
+}
+
+type goldenGame struct {
+	Deals []goldenDeal `json:"deals"`
+	Game  goldenPlay   `json:"game"`
+}
+
+type goldenDeal struct {
+	Deal  uint64 `json:"deal"`
+	Obs   []int  `json:"obs"`
+	Legal []int  `json:"legal"`
+}
+
+// goldenPlay is one game: the deal, the moves by name (a random legal
+// action each step, drawn with cards.NewRand(deal)), and how it ended.
+type goldenPlay struct {
+	Deal       uint64   `json:"deal"`
+	Moves      []string `json:"moves"`
+	Actions    []int    `json:"actions"`
+	FinalObs   []int    `json:"final_obs"`
+	Return     float64  `json:"return"`
+	Progress   int      `json:"progress"`
+	Outcome    string   `json:"outcome"`
+	Terminated bool     `json:"terminated"`
+	Truncated  bool     `json:"truncated"`
+}
+
+// makeGolden computes the golden data with plain Envs (not the Vector the
+// library wraps, so that the two paths check each other).
+func makeGolden(t *testing.T) golden {
+	g := golden{Games: map[string]goldenGame{}}
+	for _, name := range env.Names() {
+		var gg goldenGame
+		for _, deal := range []uint64{0, 1, 7, 42, 999} {
+			e, err := env.Make(name, env.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs, _ := e.Reset(deal)
+			if e.Done() {
+				continue // a dead deal: the library would skip it
+			}
+			gg.Deals = append(gg.Deals, goldenDeal{Deal: deal, Obs: ints(obs), Legal: e.Mask().AppendActions(nil)})
+		}
+		e, _ := env.Make(name, env.Options{MaxSteps: 300})
+		p := goldenPlay{Deal: 3}
+		e.Reset(p.Deal)
+		rng := cards.NewRand(p.Deal)
+		for !e.Done() {
+			m := e.Mask()
+			a := m.Nth(rng.IntN(m.Count()))
+			p.Moves = append(p.Moves, e.ActionString(a))
+			p.Actions = append(p.Actions, a)
+			_, _, term, trunc, _, err := e.Step(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Terminated, p.Truncated = term, trunc
+		}
+		p.FinalObs = ints(e.Observation())
+		p.Return, p.Progress, p.Outcome = e.Return(), e.Progress(), e.Outcome().String()
+		gg.Game = p
+		g.Games[name] = gg
+	}
+	return g
+}
+
+// TestGolden checks python/tests/data/golden.json against the games (run
+// with -update to rewrite it after a rules change).
+func TestGolden(t *testing.T) {
+	want := makeGolden(t)
+	if *update {
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenPath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatalf("%v (go test ./capi -run TestGolden -update writes it)", err)
+	}
+	var got golden
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s is out of date: go test ./capi -run TestGolden -update rewrites it", goldenPath)
+	}
+}
+
+func TestCreateErrors(t *testing.T) {
+	for _, c := range []struct{ game, opts, want string }{
+		{"nosuch", "", "unknown game"},
+		{"cromwell", `{"max_steps": -1}`, "negative"},
+		{"cromwell", `{"reward": "dense"}`, "reward"},
+		{"cromwell", `{"autoreset": "sometimes"}`, "autoreset"},
+		{"cromwell", `{"illegal": "ignore"}`, "illegal"},
+		{"cromwell", `{"colour": 1}`, "unknown field"},
+		{"cromwell", `{`, "options"},
+	} {
+		if _, err := create(c.game, 2, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("create(%q, %q): %v, want an error containing %q", c.game, c.opts, err, c.want)
+		}
+	}
+	if _, err := create("cromwell", 0, ""); err == nil {
+		t.Error("a vector of 0 environments made")
+	}
+	id, err := create("Royal Parade", 3, `{"autoreset":"same-step","illegal":"noop","max_steps":10}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeHandle(id) || closeHandle(id) || lookup(id) != nil {
+		t.Error("a handle closed twice or still listed")
+	}
+}
+
+func TestSpecsJSON(t *testing.T) {
+	var specs []specJSON
+	if err := json.Unmarshal([]byte(specsJSON()), &specs); err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) != len(env.Names()) {
+		t.Fatalf("%d specs for %d games", len(specs), len(env.Names()))
+	}
+	for _, s := range specs {
+		want, _ := env.Lookup(s.Name)
+		if s.Actions != want.Actions || s.ObsLen != want.ObsLen || s.OneHotLen != want.OneHotLen() || s.RulesVersion != want.RulesVersion {
+			t.Errorf("%s: spec JSON differs from the spec", s.Name)
+		}
+	}
+}
+
+// ints copies bytes into ints (JSON arrays rather than base64).
+func ints(b []uint8) []int {
+	out := make([]int, len(b))
+	for i, v := range b {
+		out[i] = int(v)
+	}
+	return out
+}

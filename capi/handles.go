@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"github.com/patience-gym/patience/env"
+	_ "github.com/patience-gym/patience/env/all" // registers the games
+)
+
+// Options are the options of pg_create, given as a JSON object; every field
+// may be left out.
+type Options struct {
+	// MaxSteps is the step limit (0: the game's default).
+	MaxSteps int `json:"max_steps"`
+	// Reward is "progress" (the default) or "sparse".
+	Reward string `json:"reward"`
+	// Autoreset is "next-step" (the default) or "same-step".
+	Autoreset string `json:"autoreset"`
+	// Illegal is "refuse" (the default: an illegal action is an error and
+	// changes nothing) or "noop" (see env.IllegalNoOp).
+	Illegal string `json:"illegal"`
+	// IllegalReward is the reward of a refused action under "noop".
+	IllegalReward float64 `json:"illegal_reward"`
+	// Workers is the number of goroutines stepping the vector (0: one per
+	// core, at most one per environment).
+	Workers int `json:"workers"`
+}
+
+// parseOptions reads the options JSON ("" for the defaults) into
+// env.VectorOptions. Unknown fields are errors.
+func parseOptions(s string) (env.VectorOptions, error) {
+	var o Options
+	var vo env.VectorOptions
+	if s != "" {
+		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil {
+			return vo, fmt.Errorf("options %s: %w", s, err)
+		}
+	}
+	if o.MaxSteps < 0 {
+		return vo, fmt.Errorf("option max_steps: %d is negative", o.MaxSteps)
+	}
+	if o.Workers < 0 {
+		return vo, fmt.Errorf("option workers: %d is negative", o.Workers)
+	}
+	r, err := env.ParseRewardMode(o.Reward)
+	if err != nil {
+		return vo, fmt.Errorf("option reward: %w", err)
+	}
+	vo.Options = env.Options{MaxSteps: o.MaxSteps, Reward: r}
+	switch o.Autoreset {
+	case "", "next-step":
+		vo.Autoreset = env.NextStep
+	case "same-step":
+		vo.Autoreset = env.SameStep
+	default:
+		return vo, fmt.Errorf("option autoreset: unknown mode %q (want next-step or same-step)", o.Autoreset)
+	}
+	switch o.Illegal {
+	case "", "refuse":
+		vo.Illegal = env.IllegalRefuse
+	case "noop":
+		vo.Illegal = env.IllegalNoOp
+	default:
+		return vo, fmt.Errorf("option illegal: unknown policy %q (want refuse or noop)", o.Illegal)
+	}
+	vo.IllegalReward = o.IllegalReward
+	vo.Workers = o.Workers
+	return vo, nil
+}
+
+// handle is one vector behind an integer handle.
+type handle struct {
+	mu      sync.Mutex // held during every call on the handle
+	v       *env.Vector
+	actions []int
+	lastErr string
+	closed  bool
+	rows    bound // pg_bind1's rows
+}
+
+// handles is the table of open handles.
+var handles struct {
+	sync.RWMutex
+	m    map[int64]*handle
+	next int64
+}
+
+// maxEnvs bounds the size of one vector (a typo such as 1e9 environments
+// should be an error, not an out-of-memory crash).
+const maxEnvs = 1 << 20
+
+// create makes a vector and returns its new handle.
+func create(game string, n int64, options string) (int64, error) {
+	if n <= 0 || n > maxEnvs {
+		return 0, fmt.Errorf("%d environments (want 1 to %d)", n, maxEnvs)
+	}
+	opts, err := parseOptions(options)
+	if err != nil {
+		return 0, err
+	}
+	v, err := env.NewVector(game, int(n), opts)
+	if err != nil {
+		return 0, err
+	}
+	h := &handle{v: v, actions: make([]int, n)}
+	handles.Lock()
+	defer handles.Unlock()
+	if handles.m == nil {
+		handles.m = map[int64]*handle{}
+	}
+	handles.next++
+	handles.m[handles.next] = h
+	return handles.next, nil
+}
+
+// lookup returns the open handle id, or nil.
+func lookup(id int64) *handle {
+	handles.RLock()
+	h := handles.m[id]
+	handles.RUnlock()
+	return h
+}
+
+// closeHandle removes a handle from the table, waits for a call in progress
+// on it, and stops its vector. It reports false for an unknown handle.
+func closeHandle(id int64) bool {
+	handles.Lock()
+	h := handles.m[id]
+	delete(handles.m, id)
+	handles.Unlock()
+	if h == nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	h.v.Close()
+	return true
+}
+
+// withBuffers runs f with the vector writing into b, then points the vector
+// back at its own buffers, so that it keeps no pointer to the caller's
+// memory after the call.
+func (h *handle) withBuffers(b env.VectorBuffers, f func() error) error {
+	if err := h.v.SetBuffers(b); err != nil {
+		return err
+	}
+	defer h.v.SetBuffers(env.VectorBuffers{})
+	return f()
+}
+
+// checkIndex checks an environment index.
+func (h *handle) checkIndex(i int) error {
+	if i < 0 || i >= h.v.Len() {
+		return fmt.Errorf("environment %d of a vector of %d", i, h.v.Len())
+	}
+	return nil
+}
+
+// specJSON is the JSON form of an env.Spec.
+type specJSON struct {
+	Name         string        `json:"name"`
+	Title        string        `json:"title"`
+	Summary      string        `json:"summary"`
+	RulesVersion int           `json:"rules_version"`
+	Actions      int           `json:"actions"`
+	ActionRanges []rangeJSON   `json:"action_ranges"`
+	ObsLen       int           `json:"obs_len"`
+	Segments     []segmentJSON `json:"segments"`
+	MaxSteps     int           `json:"max_steps"`
+	Hidden       bool          `json:"hidden"`
+	Cards        int           `json:"cards"`
+	OneHotLen    int           `json:"one_hot_len"`
+}
+
+type rangeJSON struct {
+	First   int    `json:"first"`
+	Last    int    `json:"last"`
+	Meaning string `json:"meaning"`
+}
+
+type segmentJSON struct {
+	Name   string `json:"name"`
+	Offset int    `json:"offset"`
+	Len    int    `json:"len"`
+	Card   bool   `json:"card"`
+	Max    uint8  `json:"max"`
+	Doc    string `json:"doc"`
+}
+
+// specsJSON returns every registered game's spec as a JSON array, sorted by
+// name.
+func specsJSON() string {
+	var out []specJSON
+	for _, s := range env.Specs() {
+		j := specJSON{
+			Name: s.Name, Title: s.Title, Summary: s.Summary, RulesVersion: s.RulesVersion,
+			Actions: s.Actions, ObsLen: s.ObsLen, MaxSteps: s.MaxSteps, Hidden: s.Hidden,
+			Cards: s.Cards, OneHotLen: s.OneHotLen(),
+		}
+		for _, r := range s.ActionRanges {
+			j.ActionRanges = append(j.ActionRanges, rangeJSON{r.First, r.Last, r.Meaning})
+		}
+		for _, g := range s.Segments {
+			j.Segments = append(j.Segments, segmentJSON{g.Name, g.Offset, g.Len, g.Card, g.Max, g.Doc})
+		}
+		out = append(out, j)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		panic(err) // plain structs always marshal
+	}
+	return string(b)
+}
+
+// lengthError reports a buffer of the wrong length.
+func lengthError(what string, got, want int) error {
+	return fmt.Errorf("%d %s for a vector of %d environments", got, what, want)
+}
+
+// actionRangeError reports an action id outside the action space.
+func actionRangeError(s *env.Spec, a int64) error {
+	return fmt.Errorf("%s: no action %d (the ids are 0..%d)", s.Name, a, s.Actions-1)
+}
+
+// panicMessage turns a recovered panic into an error message with its stack.
+func panicMessage(r any) string {
+	return fmt.Sprintf("internal error (please report it): %v\n%s", r, debug.Stack())
+}

@@ -1,0 +1,288 @@
+"""The Go core, loaded with ctypes: the shared library, its functions, the
+game specs and the errors.
+
+ctypes releases the GIL for the whole of every call into the library (it is
+loaded with ``ctypes.CDLL``), so other Python threads run while Go steps.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import gymnasium
+import numpy as np
+
+__all__ = [
+    "PatienceError",
+    "IllegalActionError",
+    "ClosedEnvironmentError",
+    "GameSpec",
+    "Segment",
+    "SPECS",
+    "library_path",
+]
+
+if sys.platform == "darwin":
+    _LIBNAME = "libpatience.dylib"
+elif sys.platform == "win32":
+    _LIBNAME = "patience.dll"
+else:
+    _LIBNAME = "libpatience.so"
+
+# Status codes (capi/capi.go).
+OK = 0
+ERROR = -1
+BAD_HANDLE = -2
+ILLEGAL = -3
+BUSY = -4
+
+# Flags returned by pg_step1.
+TERMINATED = 1
+TRUNCATED = 2
+ILLEGAL_FLAG = 4
+
+
+class PatienceError(ValueError):
+    """An error reported by the Go core: a bad option, argument or state."""
+
+
+class IllegalActionError(PatienceError):
+    """An action the rules do not allow now (with ``illegal_action="raise"``).
+
+    The message names the move and the reason; nothing was changed.
+    """
+
+
+class ClosedEnvironmentError(PatienceError, gymnasium.error.ClosedEnvironmentError):
+    """A call on an environment after ``close()``."""
+
+
+def library_path() -> Path:
+    """The shared library: $PATIENCE_GYM_LIBRARY or the one in the package."""
+    env = os.environ.get("PATIENCE_GYM_LIBRARY")
+    return Path(env) if env else Path(__file__).with_name(_LIBNAME)
+
+
+class Buffers(ctypes.Structure):
+    """pg_buffers: pointers to the caller's result arrays (0 = not written)."""
+
+    _fields_ = [
+        ("obs", ctypes.c_void_p),
+        ("mask", ctypes.c_void_p),
+        ("rewards", ctypes.c_void_p),
+        ("terminated", ctypes.c_void_p),
+        ("truncated", ctypes.c_void_p),
+        ("final_obs", ctypes.c_void_p),
+        ("has_final", ctypes.c_void_p),
+        ("illegal", ctypes.c_void_p),
+        ("one_hot", ctypes.c_void_p),
+        ("final_one_hot", ctypes.c_void_p),
+    ]
+
+
+def _load() -> ctypes.CDLL:
+    path = library_path()
+    if not path.is_file():
+        raise ImportError(
+            f"patience_gym: the Go core {path} is missing. Install the package from a clone of "
+            "the repository with `pip install ./python` (it compiles the core; Go 1.26+ is needed)."
+        )
+    lib = ctypes.CDLL(str(path))
+    i64, u64p, i64p = ctypes.c_int64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_void_p
+    cp, vp = ctypes.c_char_p, ctypes.c_void_p
+    sigs: dict[str, list[Any] | None] = {
+        "pg_specs": [vp, i64],
+        "pg_create": [cp, i64, cp, vp, i64],
+        "pg_close": [i64],
+        "pg_error": [i64, vp, i64],
+        "pg_reset": [i64, u64p, i64, ctypes.POINTER(Buffers)],
+        "pg_step": [i64, i64p, i64, ctypes.POINTER(Buffers)],
+        "pg_bind1": [i64, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t, i64],
+        # pg_step1 takes three C ints: with no argtypes ctypes passes Python
+        # ints as C ints, its cheapest conversion (callers pass ints only).
+        "pg_step1": None,
+        "pg_deals": [i64, u64p, i64],
+        "pg_episode": [i64, i64, vp, vp, vp, i64],
+        "pg_render": [i64, i64, vp, i64],
+        "pg_action_name": [i64, i64, vp, i64],
+        "pg_parse_move": [i64, cp, i64p, i64],
+    }
+    for name, args in sigs.items():
+        f = getattr(lib, name)
+        if args is not None:
+            f.argtypes = args
+        f.restype = i64
+    return lib
+
+
+lib = _load()
+
+
+def read_string(call: Any, *args: Any) -> str:
+    """Calls a function that writes a string into (out, cap) and returns its
+    length, growing the buffer until the string fits."""
+    cap = 4096
+    while True:
+        buf = ctypes.create_string_buffer(cap)
+        n = call(*args, buf, cap)
+        if n < 0:
+            return _raise_code(n, args[0] if args else 0)
+        if n < cap:
+            return buf.raw[:n].decode()
+        cap = n + 1
+
+
+def last_error(handle: int) -> str:
+    """The message of the last failure on a handle."""
+    cap = 4096
+    while True:
+        buf = ctypes.create_string_buffer(cap)
+        n = lib.pg_error(handle, buf, cap)
+        if n < 0:
+            return "unknown error (the handle is no longer valid)"
+        if n < cap:
+            return buf.raw[:n].decode()
+        cap = n + 1
+
+
+def _raise_code(code: int, handle: int) -> NoReturn:
+    if code == BAD_HANDLE:
+        raise ClosedEnvironmentError("the environment is closed")
+    if code == BUSY:
+        raise RuntimeError("the environment is in use by another thread: an environment must not be used by two threads at once")
+    msg = last_error(handle)
+    if code == ILLEGAL:
+        raise IllegalActionError(msg)
+    raise PatienceError(msg)
+
+
+def check(code: int, handle: int) -> int:
+    """Returns a non-negative code; raises the error a negative one stands for."""
+    if code < 0:
+        _raise_code(code, handle)
+    return code
+
+
+def create(game: str, n: int, options: dict[str, Any]) -> int:
+    """Makes a vector of n environments and returns its handle."""
+    err = ctypes.create_string_buffer(4096)
+    h = lib.pg_create(game.encode(), n, json.dumps(options).encode(), err, len(err))
+    if h < 0:
+        raise PatienceError(err.value.decode())
+    return int(h)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A named run of observation cells."""
+
+    name: str
+    offset: int
+    len: int
+    card: bool
+    max: int
+    doc: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's description, from the Go core (env.Spec)."""
+
+    name: str
+    title: str
+    summary: str
+    rules_version: int
+    actions: int
+    action_ranges: tuple[tuple[int, int, str], ...]
+    obs_len: int
+    segments: tuple[Segment, ...]
+    max_steps: int
+    hidden: bool
+    cards: int
+    one_hot_len: int
+
+    @property
+    def env_name(self) -> str:
+        """The name in the Gymnasium id: the title without "The " and spaces."""
+        t = self.title
+        if t.startswith("The "):
+            t = t[4:]
+        return t.replace(" ", "")
+
+    @property
+    def env_id(self) -> str:
+        """The Gymnasium id, "patience/Cromwell-v1": the version is the rules version."""
+        return f"patience/{self.env_name}-v{self.rules_version}"
+
+    def obs_high(self) -> np.ndarray:
+        """The largest value of every observation cell (from the segments)."""
+        high = np.zeros(self.obs_len, np.uint8)
+        for s in self.segments:
+            high[s.offset : s.offset + s.len] = s.max
+        return high
+
+
+def _specs() -> dict[str, GameSpec]:
+    raw = json.loads(read_string(lib.pg_specs))
+    out = {}
+    for d in raw:
+        d["action_ranges"] = tuple((r["first"], r["last"], r["meaning"]) for r in d["action_ranges"])
+        d["segments"] = tuple(Segment(**s) for s in d["segments"])
+        out[d["name"]] = GameSpec(**d)
+    return out
+
+
+SPECS: dict[str, GameSpec] = _specs()
+"""Every game's spec, by registry name ("cromwell", "royalparade", ...)."""
+
+
+def normalize(name: str) -> str:
+    """The registry name of a game: lower case, letters and digits only."""
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def game_spec(game: str) -> GameSpec:
+    """The spec of a game named as Go accepts it ("Royal Parade", "royalparade", ...)."""
+    spec = SPECS.get(normalize(game))
+    if spec is None:
+        raise PatienceError(f"unknown game {game!r}; the known games are: {', '.join(sorted(SPECS))}")
+    return spec
+
+
+OUTCOMES = ("running", "won", "lost", "truncated")
+
+
+class EpisodeReader:
+    """Reads an environment's episode summary with pg_episode, into buffers
+    made once."""
+
+    def __init__(self) -> None:
+        self.nums = (ctypes.c_int64 * 6)()
+        self.ret = ctypes.c_double()
+        self.cls = ctypes.create_string_buffer(256)
+
+    def read(self, handle: int, i: int) -> dict[str, Any]:
+        """deal, steps, progress, cards, legal, outcome, class, episode_return."""
+        n = lib.pg_episode(handle, i, self.nums, ctypes.byref(self.ret), self.cls, len(self.cls))
+        if n < 0:
+            _raise_code(n, handle)
+        if n >= len(self.cls):
+            self.cls = ctypes.create_string_buffer(n + 1)
+            return self.read(handle, i)
+        d, s, p, c, legal, o = self.nums
+        return {
+            "deal": d,
+            "steps": s,
+            "progress": p,
+            "cards": c,
+            "legal": legal,
+            "outcome": OUTCOMES[o],
+            "class": self.cls.value.decode(),
+            "episode_return": self.ret.value,
+        }

@@ -1,0 +1,238 @@
+"""Reading the Parquet datasets written by ``patience generate`` into NumPy.
+
+    from patience_gym import datasets
+    ds = datasets.load("data/cromwell-random")
+    ds.obs            # (steps, obs_len) uint8: the observation before each action
+    ds.masks          # (steps, actions) bool: the legal actions before it
+    ds.actions        # (steps,) int32
+    ds.rewards, ds.terminated, ds.truncated, ds.episode_index, ds.step
+    for ep in ds.episodes():   # one Episode per episode, in order
+        ...
+
+Needs pyarrow (``pip install "patience-gym[datasets]"``). Every file's
+``patience`` key-value metadata is checked: the schema version must be one
+this module reads, and all files must belong to the same dataset.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "patience_gym.datasets needs pyarrow: pip install 'patience-gym[datasets]' (or pip install pyarrow)"
+    ) from e
+
+if TYPE_CHECKING:
+    import minari
+
+__all__ = ["SCHEMA_VERSIONS", "DatasetError", "Dataset", "Episode", "load", "file_metadata"]
+
+SCHEMA_VERSIONS = (1,)
+"""The dataset schema versions this module reads."""
+
+_STEP_COLUMNS = ["episode_index", "step", "obs", "legal_mask", "action", "reward", "terminated", "truncated"]
+
+
+class DatasetError(ValueError):
+    """A directory or file that is not a dataset this module can read."""
+
+
+def file_metadata(path: str | Path) -> dict[str, Any]:
+    """The ``patience`` metadata of one Parquet file, checked."""
+    path = Path(path)
+    try:
+        kv = pq.read_metadata(path).metadata or {}
+    except (OSError, pa.ArrowInvalid) as e:
+        raise DatasetError(f"{path}: not a readable Parquet file: {e}") from e
+    raw = kv.get(b"patience")
+    if raw is None:
+        raise DatasetError(f"{path}: no 'patience' metadata: not a file written by patience generate")
+    meta: dict[str, Any] = json.loads(raw)
+    v = meta.get("schema_version")
+    if v not in SCHEMA_VERSIONS:
+        raise DatasetError(
+            f"{path}: schema version {v}; this version of patience_gym reads {', '.join(map(str, SCHEMA_VERSIONS))}"
+        )
+    return meta
+
+
+def _fixed(col: pa.ChunkedArray, width: int, name: str) -> NDArray[np.uint8]:
+    """A binary column of equal-length values as an (n, width) uint8 array."""
+    arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if len(arr) == 0:
+        return np.zeros((0, width), np.uint8)
+    try:
+        fixed = arr.cast(pa.binary(width))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+        raise DatasetError(f"column {name}: values are not all {width} bytes long") from e
+    data = np.frombuffer(fixed.buffers()[1], np.uint8)
+    start = fixed.offset * width
+    return data[start : start + len(fixed) * width].reshape(len(fixed), width)
+
+
+@dataclass
+class Episode:
+    """One episode: its rows of the steps table and its row of the episodes table."""
+
+    index: int
+    deal: int
+    obs: NDArray[np.uint8]
+    masks: NDArray[np.bool_]
+    actions: NDArray[np.int32]
+    rewards: NDArray[np.float64]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    final_obs: NDArray[np.uint8]
+    outcome: str
+    progress: int
+    episode_return: float
+
+
+@dataclass
+class Dataset:
+    """A whole dataset in memory (see load)."""
+
+    path: Path
+    meta: dict[str, Any]
+    obs: NDArray[np.uint8]
+    masks: NDArray[np.bool_]
+    actions: NDArray[np.int32]
+    rewards: NDArray[np.float64]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    episode_index: NDArray[np.int64]
+    step: NDArray[np.int32]
+    episode_table: dict[str, NDArray[Any]] = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @property
+    def num_episodes(self) -> int:
+        return len(self.episode_table["episode_index"])
+
+    def episodes(self) -> Iterator[Episode]:
+        """The episodes in order, each a view of the dataset's arrays."""
+        ep = self.episode_table
+        idx = self.episode_index
+        bounds = np.searchsorted(idx, ep["episode_index"], side="left")
+        ends = np.searchsorted(idx, ep["episode_index"], side="right")
+        for k in range(len(ep["episode_index"])):
+            s = slice(int(bounds[k]), int(ends[k]))
+            yield Episode(
+                index=int(ep["episode_index"][k]),
+                deal=int(ep["deal_seed"][k]),
+                obs=self.obs[s],
+                masks=self.masks[s],
+                actions=self.actions[s],
+                rewards=self.rewards[s],
+                terminated=self.terminated[s],
+                truncated=self.truncated[s],
+                final_obs=ep["final_obs"][k],
+                outcome=str(ep["outcome"][k]),
+                progress=int(ep["progress"][k]),
+                episode_return=float(ep["return"][k]),
+            )
+
+    def to_minari(self, dataset_id: str, **kwargs: Any) -> "minari.MinariDataset":
+        """Writes the dataset as a Minari dataset (needs ``pip install
+        "patience-gym[minari]"``). Each episode's observations are its
+        observations before every action plus its final observation; its
+        infos hold ``action_mask`` (the final row, after the last action, is
+        all False). Extra keyword arguments go to
+        ``minari.create_dataset_from_buffers``."""
+        try:
+            import minari
+        except ImportError as e:
+            raise ImportError("to_minari needs minari: pip install 'patience-gym[minari]'") from e
+        from gymnasium import spaces
+
+        from ._lib import game_spec
+
+        spec = game_spec(self.meta["game"])
+        from minari.data_collector import EpisodeBuffer
+
+        buffers = []
+        for ep in self.episodes():
+            obs = np.concatenate([ep.obs, ep.final_obs[None, :]])
+            masks = np.concatenate([ep.masks, np.zeros((1, ep.masks.shape[1]), np.bool_)])
+            buffers.append(
+                EpisodeBuffer(
+                    id=ep.index,
+                    seed=ep.deal,
+                    observations=obs,
+                    actions=ep.actions.astype(np.int64),
+                    rewards=ep.rewards,
+                    terminations=ep.terminated,
+                    truncations=ep.truncated,
+                    infos={"action_mask": masks},
+                )
+            )
+        kwargs.setdefault("env", spec.env_id)
+        kwargs.setdefault("data_format", "arrow")  # minari[arrow]: pyarrow, already needed here
+        kwargs.setdefault("algorithm_name", str(self.meta.get("agent", "")))
+        kwargs.setdefault(
+            "observation_space", spaces.Box(np.zeros(spec.obs_len, np.uint8), spec.obs_high(), dtype=np.uint8)
+        )
+        kwargs.setdefault("action_space", spaces.Discrete(spec.actions))
+        return minari.create_dataset_from_buffers(dataset_id, buffers, **kwargs)
+
+
+def _parts(path: Path, table: str) -> list[Path]:
+    files = sorted((path / table).glob("part-*.parquet"))
+    if not files:
+        raise DatasetError(f"{path}: no {table}/part-*.parquet files: not a dataset directory")
+    return files
+
+
+def load(path: str | Path) -> Dataset:
+    """Reads a dataset directory (written by ``patience generate``) into NumPy
+    arrays, rows ordered by episode and step."""
+    path = Path(path)
+    info_file = path / "meta" / "info.json"
+    steps_files, episode_files = _parts(path, "steps"), _parts(path, "episodes")
+    metas = [file_metadata(f) for f in steps_files + episode_files]
+    meta = json.loads(info_file.read_text()) if info_file.is_file() else dict(metas[0])
+    if meta.get("schema_version") not in SCHEMA_VERSIONS:
+        raise DatasetError(f"{info_file}: schema version {meta.get('schema_version')}")
+    for f, m in zip(steps_files + episode_files, metas):
+        for key in ("game", "rules_version", "obs_len", "actions", "seed_start"):
+            if m.get(key) != meta.get(key):
+                raise DatasetError(f"{f}: {key} = {m.get(key)!r}, but the dataset's is {meta.get(key)!r}")
+    L, A, mb = int(meta["obs_len"]), int(meta["actions"]), int(meta["mask_bytes"])
+
+    steps = pa.concat_tables([pq.read_table(f, columns=_STEP_COLUMNS) for f in steps_files])
+    steps = steps.sort_by([("episode_index", "ascending"), ("step", "ascending")])
+    episodes = pa.concat_tables([pq.read_table(f) for f in episode_files]).sort_by("episode_index")
+
+    packed = _fixed(steps.column("legal_mask"), mb, "legal_mask")
+    masks = np.unpackbits(packed, axis=1, bitorder="little")[:, :A].view(np.bool_)
+    ep_table: dict[str, NDArray[Any]] = {}
+    for name in episodes.column_names:
+        if name == "final_obs":
+            ep_table[name] = _fixed(episodes.column(name), L, name)
+        else:
+            ep_table[name] = episodes.column(name).to_numpy()
+    return Dataset(
+        path=path,
+        meta=meta,
+        obs=_fixed(steps.column("obs"), L, "obs"),
+        masks=masks,
+        actions=steps.column("action").to_numpy(),
+        rewards=steps.column("reward").to_numpy(),
+        terminated=steps.column("terminated").to_numpy(),
+        truncated=steps.column("truncated").to_numpy(),
+        episode_index=steps.column("episode_index").to_numpy(),
+        step=steps.column("step").to_numpy(),
+        episode_table=ep_table,
+    )

@@ -1,0 +1,281 @@
+"""PatienceVectorEnv: N environments of one game stepped by the Go core."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from . import _lib
+from .env import TRAINING_DEALS, IllegalActionMode, RewardMode, _options, observation_space
+
+__all__ = ["PatienceVectorEnv"]
+
+
+class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]):
+    """N environments of one game, stepped together by the Go core in one
+    call (with the GIL released) into NumPy arrays that Go writes directly.
+
+    Made by ``gymnasium.make_vec("patience/Cromwell-v1", num_envs=N)`` or
+    directly. The arguments after ``num_envs`` are PatienceEnv's, plus:
+
+    Args:
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (the default) or
+            ``SAME_STEP`` (or their string values), declared in
+            ``metadata["autoreset_mode"]``. Next-step: the step that ends an
+            episode returns its last observation with terminated or
+            truncated set; the next step ignores that environment's action
+            and returns the first observation of its next episode, reward 0.
+            Same-step: the ending step returns the next episode's first
+            observation with the ended episode's reward and flags, and puts
+            the last observation in ``info["final_obs"]`` (a NumPy object
+            array, None where no episode ended; ``info["_final_obs"]`` marks
+            the ended ones), as Gymnasium's own vector environments do.
+        workers: goroutines that step the environments (0: one per core).
+        copy: return copies of the arrays (Gymnasium's SyncVectorEnv
+            default). False by default: the observations, rewards, flags and
+            ``info["action_mask"]`` returned are the arrays Go writes, reused
+            by the next step; copy what you keep.
+
+    ``reset(seed=S)`` deals S+i to environment i (a list gives each its
+    deal); each environment's next episodes are dealt its previous deal + N.
+    With seed None, S is drawn from ``np_random`` among the training deals
+    (below 1,000,000). Illegal actions: with ``illegal_action="raise"`` one
+    refuses the whole step (IllegalActionError, nothing changes); with
+    "noop" (the default) each refused action leaves its environment as it
+    was and is flagged in ``info["illegal_action"]``. Actions must be an
+    integer array of shape (N,) with ids in the action space.
+    """
+
+    def __init__(
+        self,
+        game: str = "cromwell",
+        num_envs: int = 1,
+        *,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        reward: RewardMode = "progress",
+        one_hot: bool = False,
+        illegal_action: IllegalActionMode = "noop",
+        illegal_reward: float = 0.0,
+        workers: int = 0,
+        copy: bool = False,
+    ) -> None:
+        self._h = -1
+        spec = _lib.game_spec(game)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r}: want a positive integer")
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode={mode}: want NEXT_STEP or SAME_STEP")
+        if render_mode is not None and render_mode != "ansi":
+            raise ValueError(f"render_mode={render_mode!r}: want None or 'ansi'")
+        n = int(num_envs)
+        opts = _options(max_steps, reward, illegal_action, illegal_reward)
+        opts["autoreset"] = "same-step" if mode == AutoresetMode.SAME_STEP else "next-step"
+        opts["workers"] = int(workers)
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
+        self.game_spec = spec
+        self.num_envs = n
+        self.render_mode = render_mode
+        self.one_hot = bool(one_hot)
+        self.copy = bool(copy)
+        self.max_steps: int = opts["max_steps"] or spec.max_steps
+        self.single_observation_space = observation_space(spec, self.one_hot)
+        self.single_action_space = spaces.Discrete(spec.actions)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+        self._h = _lib.create(spec.name, n, opts)
+
+        # The arrays Go writes into, for the life of the environment.
+        L, A, H = spec.obs_len, spec.actions, spec.one_hot_len
+        same = mode == AutoresetMode.SAME_STEP
+        self._obs = np.zeros((n, L), np.uint8)
+        self._mask = np.zeros((n, A), np.uint8)
+        self._rewards = np.zeros(n, np.float64)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._final_obs = np.zeros((n, L), np.uint8) if same else None
+        self._has_final = np.zeros(n, np.bool_)
+        self._illegal = np.zeros(n, np.bool_)
+        self._one_hot = np.zeros((n, H), np.float32) if self.one_hot else None
+        self._final_one_hot = np.zeros((n, H), np.float32) if self.one_hot and same else None
+        self._mask_i8 = self._mask.view(np.int8)
+        self._all = np.ones(n, np.bool_)
+        self._seeds = np.zeros(n, np.uint64)
+        self._actions = np.zeros(n, np.int64)
+
+        def addr(a: NDArray[Any] | None) -> int | None:
+            return None if a is None else a.ctypes.data
+
+        self._bufs = _lib.Buffers(
+            obs=addr(self._obs),
+            mask=addr(self._mask),
+            rewards=addr(self._rewards),
+            terminated=addr(self._terminated),
+            truncated=addr(self._truncated),
+            final_obs=addr(self._final_obs),
+            has_final=addr(self._has_final),
+            illegal=addr(self._illegal),
+            one_hot=addr(self._one_hot),
+            final_one_hot=addr(self._final_one_hot),
+        )
+        self._bufs_ref = ctypes.byref(self._bufs)
+        self._step = _lib.lib.pg_step
+        self._started = False
+        self._same = same
+        self._noop = illegal_action == "noop"
+
+    @property
+    def observations(self) -> NDArray[Any]:
+        """The array Go writes the observations into (N×obs_len bytes, or
+        N×one_hot_len floats)."""
+        return self._one_hot if self._one_hot is not None else self._obs
+
+    @property
+    def final_observations(self) -> NDArray[Any] | None:
+        """Same-step mode: the array Go writes final observations into; row
+        i is valid where ``has_final[i]``."""
+        return self._final_one_hot if self._final_one_hot is not None else self._final_obs
+
+    @property
+    def has_final(self) -> NDArray[np.bool_]:
+        """Same-step mode: which rows of ``final_observations`` the last step set."""
+        return self._has_final
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int] | NDArray[np.integer] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[NDArray[Any], dict[str, Any]]:
+        """Deals every environment (see the class doc) and returns the first
+        observations and ``{"action_mask", "deal"}``."""
+        if options:
+            raise ValueError(f"reset options {sorted(options)} are not supported (there are none)")
+        n = self.num_envs
+        if seed is None:
+            base = int(self.np_random.integers(0, max(1, TRAINING_DEALS - n)))
+            seeds = base + np.arange(n, dtype=np.uint64)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if not 0 <= seed <= (1 << 64) - n:
+                raise ValueError(f"seed {seed} is not a deal number (0 to 2**64-1, less the number of environments)")
+            super().reset(seed=int(seed))
+            seeds = np.uint64(seed) + np.arange(n, dtype=np.uint64)
+        else:
+            s = np.asarray(seed)
+            if s.shape != (n,) or s.dtype.kind not in "iu" or (s < 0).any():
+                raise ValueError(f"seed: want one deal number or {n} of them (non-negative integers), got {seed!r}")
+            super().reset(seed=int(s[0]))
+            seeds = s.astype(np.uint64)
+        self._seeds[:] = seeds
+        _lib.check(
+            _lib.lib.pg_reset(self._h, self._seeds.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), n, self._bufs_ref),
+            self._h,
+        )
+        self._started = True
+        obs = self.observations
+        info = {"action_mask": self._mask_i8, "_action_mask": self._all, "deal": self.deals(), "_deal": self._all}
+        if self.copy:
+            return obs.copy(), {k: v.copy() for k, v in info.items()}
+        return obs, info
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[Any], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """Plays actions[i] in environment i (an environment waiting for its
+        next-step autoreset ignores its action)."""
+        a = actions
+        if type(a) is not np.ndarray or a.dtype != np.int64 or a.shape != (self.num_envs,) or not a.flags.c_contiguous:
+            a = self._coerce(actions)
+        code = self._step(self._h, a.ctypes.data, self.num_envs, self._bufs_ref)
+        if code < 0:
+            self._failed(code, a)
+        obs = self.observations
+        info: dict[str, Any] = {"action_mask": self._mask_i8, "_action_mask": self._all}
+        if self._noop:
+            info["illegal_action"] = self._illegal
+            info["_illegal_action"] = self._all
+        if self._same and self._has_final.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            fo = self.final_observations
+            assert fo is not None
+            for i in np.flatnonzero(self._has_final):
+                final[i] = fo[i].copy()
+            info["final_obs"] = final
+            info["_final_obs"] = self._has_final.copy()
+            info["final_info"] = {}
+            info["_final_info"] = self._has_final.copy()
+        if self.copy:
+            info["action_mask"] = self._mask_i8.copy()
+            if self._noop:
+                info["illegal_action"] = self._illegal.copy()
+            return obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), info
+        return obs, self._rewards, self._terminated, self._truncated, info
+
+    def _coerce(self, actions: Any) -> NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions: want an integer array, got dtype {a.dtype}")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions: want shape ({self.num_envs},), got {a.shape}")
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    def _failed(self, code: int, a: NDArray[np.int64]) -> None:
+        if code != _lib.BAD_HANDLE:
+            bad = np.flatnonzero((a < 0) | (a >= self.game_spec.actions))
+            if len(bad):
+                i = int(bad[0])
+                raise ValueError(
+                    f"actions[{i}] = {int(a[i])} is outside the action space: the ids are 0..{self.game_spec.actions - 1}"
+                )
+            if not self._started:
+                raise gym.error.ResetNeeded("call reset() before step()")
+        _lib.check(code, self._h)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of every environment, N×actions bools (a view
+        of the array Go writes)."""
+        return self._mask.view(np.bool_)
+
+    def deals(self) -> NDArray[np.uint64]:
+        """The deal of each environment's current episode."""
+        out = np.zeros(self.num_envs, np.uint64)
+        _lib.check(_lib.lib.pg_deals(self._h, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), self.num_envs), self._h)
+        return out
+
+    def episode_info(self, i: int) -> dict[str, Any]:
+        """Environment i's episode so far (see PatienceEnv.episode_info)."""
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"environment {i} of {self.num_envs}")
+        return _lib.EpisodeReader().read(self._h, int(i))
+
+    def action_name(self, action: int) -> str:
+        """The name of an action as a person types it."""
+        return _lib.read_string(_lib.lib.pg_action_name, self._h, int(action))
+
+    def render(self) -> tuple[str, ...] | None:
+        """Every environment's text board (render_mode "ansi")."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
+            return None
+        return tuple(_lib.read_string(_lib.lib.pg_render, self._h, i) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Frees the Go environments."""
+        if self._h >= 0:
+            _lib.lib.pg_close(self._h)
+            self._h = -1
+
+    def __del__(self) -> None:
+        try:
+            self.close_extras()
+        except Exception:
+            pass

@@ -1,0 +1,107 @@
+"""patience_gym.datasets on a dataset written by `patience generate`."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyarrow")
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from patience_gym import PatienceEnv, datasets
+
+
+@pytest.fixture(scope="module")
+def dataset(patience_cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ds") / "limited-random"
+    subprocess.run(
+        [str(patience_cli), "generate", "--game", "limited", "--episodes", "60", "--part-size", "25", "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+def inspect_totals(patience_cli: Path, path: Path) -> dict[str, float]:
+    """The totals `patience inspect` prints."""
+    out = subprocess.run([str(patience_cli), "inspect", str(path)], check=True, capture_output=True, text=True).stdout
+    m = re.search(r"read ([\d,]+) episodes, ([\d,]+) steps", out)
+    o = re.search(r"outcomes: won (\d+), lost (\d+), truncated (\d+)", out)
+    r = re.search(r"\n\s+return\s+(-?[\d.]+)", out)
+    assert m and o and r, out
+    num = lambda s: int(s.replace(",", ""))  # noqa: E731
+    return {
+        "episodes": num(m[1]),
+        "steps": num(m[2]),
+        "won": int(o[1]),
+        "lost": int(o[2]),
+        "truncated": int(o[3]),
+        "mean_return": float(r[1]),
+    }
+
+
+def test_totals_equal_inspect(dataset: Path, patience_cli: Path) -> None:
+    ds = datasets.load(dataset)
+    want = inspect_totals(patience_cli, dataset)
+    ep = ds.episode_table
+    assert ds.num_episodes == want["episodes"] and len(ds) == want["steps"]
+    assert (ep["outcome"] == "won").sum() == want["won"]
+    assert (ep["outcome"] == "lost").sum() == want["lost"]
+    assert (ep["outcome"] == "truncated").sum() == want["truncated"]
+    assert round(ds.rewards.sum() / ds.num_episodes, 4) == pytest.approx(want["mean_return"], abs=1e-4)
+    assert ds.terminated.sum() == want["won"] + want["lost"] and ds.truncated.sum() == want["truncated"]
+
+
+def test_arrays(dataset: Path) -> None:
+    ds = datasets.load(dataset)
+    spec = PatienceEnv("limited").game_spec
+    assert ds.obs.shape == (len(ds), spec.obs_len) and ds.obs.dtype == np.uint8
+    assert ds.masks.shape == (len(ds), spec.actions) and ds.masks.dtype == np.bool_
+    assert ds.masks[np.arange(len(ds)), ds.actions].all()  # every action taken was legal
+    assert (np.diff(ds.episode_index) >= 0).all()
+    # Each episode replays in the environment: same observations, masks, rewards.
+    env = PatienceEnv("limited", illegal_action="raise")
+    episodes = list(ds.episodes())
+    assert len(episodes) == ds.num_episodes
+    for ep in episodes[:10]:
+        obs, info = env.reset(seed=ep.deal)
+        for t in range(len(ep.actions)):
+            np.testing.assert_array_equal(obs, ep.obs[t])
+            np.testing.assert_array_equal(info["action_mask"].astype(bool), ep.masks[t])
+            obs, r, te, tr, info = env.step(int(ep.actions[t]))
+            assert (r, te, tr) == (ep.rewards[t], ep.terminated[t], ep.truncated[t])
+        np.testing.assert_array_equal(obs, ep.final_obs)
+        assert info["outcome"] == ep.outcome and info["progress"] == ep.progress
+
+
+def test_refuses_other_schema(dataset: Path, tmp_path: Path) -> None:
+    src = dataset / "steps" / "part-00000.parquet"
+    table = pq.read_table(src)
+    meta = json.loads(table.schema.metadata[b"patience"])
+    meta["schema_version"] = 99
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(table.replace_schema_metadata({b"patience": json.dumps(meta).encode()}), bad)
+    with pytest.raises(datasets.DatasetError, match="schema version 99"):
+        datasets.file_metadata(bad)
+    plain = tmp_path / "plain.parquet"
+    pq.write_table(pa.table({"x": [1]}), plain)
+    with pytest.raises(datasets.DatasetError, match="no 'patience' metadata"):
+        datasets.file_metadata(plain)
+    with pytest.raises(datasets.DatasetError, match="not a dataset directory"):
+        datasets.load(tmp_path)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # minari's advice to name an author, a description...
+def test_to_minari(dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("minari")
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
+    ds = datasets.load(dataset)
+    m = ds.to_minari("patience/limited-random-v0")
+    assert m.total_episodes == ds.num_episodes and m.total_steps == len(ds)

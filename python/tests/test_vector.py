@@ -1,0 +1,176 @@
+"""PatienceVectorEnv against single PatienceEnvs, zero copy, bad input."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import patience_gym
+from patience_gym import ClosedEnvironmentError, IllegalActionError, PatienceEnv, PatienceVectorEnv
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row (0 where none is legal),
+    vectorized: the k-th legal action with k drawn below the row's count."""
+    counts = masks.sum(axis=1)
+    k = (rng.random(len(masks)) * counts).astype(np.int64)
+    cum = masks.cumsum(axis=1)
+    return np.where(counts > 0, (cum <= k[:, None]).sum(axis=1), 0).astype(np.int64)
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("game", ["limited", "fourquarters", "royalparade"])
+def test_vector_matches_single_envs(game: str, mode: AutoresetMode) -> None:
+    n, max_steps, seed = 5, 25, 100
+    vec = gym.make_vec(f"patience/{patience_gym.SPECS[game].env_name}-v1", num_envs=n, autoreset_mode=mode, max_steps=max_steps)
+    assert isinstance(vec, PatienceVectorEnv) and vec.metadata["autoreset_mode"] == mode
+    singles = [PatienceEnv(game, max_steps=max_steps, illegal_action="raise") for _ in range(n)]
+    obs, info = vec.reset(seed=seed)
+    deals = [seed + i for i in range(n)]
+    pending = [False] * n
+    for i, e in enumerate(singles):
+        o, inf = e.reset(seed=deals[i])
+        assert inf["deal"] == deals[i]
+        np.testing.assert_array_equal(obs[i], o)
+        np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
+    np.testing.assert_array_equal(info["deal"], deals)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(120):
+        actions = random_legal(vec.action_masks(), rng)
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        for i, e in enumerate(singles):
+            if pending[i]:  # next-step autoreset
+                pending[i] = False
+                deals[i] += n
+                o, inf = e.reset(seed=deals[i])
+                r, te, tr = 0.0, False, False
+            else:
+                o, r, te, tr, inf = e.step(int(actions[i]))
+                if te or tr:
+                    ends += 1
+                    if mode == AutoresetMode.NEXT_STEP:
+                        pending[i] = True
+                    else:
+                        assert info["_final_obs"][i]
+                        np.testing.assert_array_equal(info["final_obs"][i], o)
+                        deals[i] += n
+                        o, inf = e.reset(seed=deals[i])
+            assert (rewards[i], terminated[i], truncated[i]) == (r, te, tr), f"step {step} env {i}"
+            np.testing.assert_array_equal(obs[i], o)
+            np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
+            if mode == AutoresetMode.SAME_STEP and not (te or tr):
+                assert "final_obs" not in info or info["final_obs"][i] is None
+        np.testing.assert_array_equal(vec.deals(), deals)
+    assert ends > 0
+    vec.close()
+
+
+def test_zero_copy() -> None:
+    vec = PatienceVectorEnv("cromwell", 8)
+    obs, info = vec.reset(seed=3)
+    mask = info["action_mask"]
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        o, r, te, tr, inf = vec.step(random_legal(vec.action_masks(), rng))
+        assert o is obs and inf["action_mask"] is mask  # the arrays Go writes, every step
+    assert np.shares_memory(vec.action_masks(), mask)
+    assert o.dtype == np.uint8 and r.dtype == np.float64 and te.dtype == np.bool_ and mask.dtype == np.int8
+    copies = PatienceVectorEnv("cromwell", 8, copy=True)
+    o1, _ = copies.reset(seed=3)
+    o2, *_ = copies.step(random_legal(copies.action_masks(), rng))
+    assert not np.shares_memory(o1, o2)
+
+
+def test_one_hot_vector() -> None:
+    vec = PatienceVectorEnv("fourquarters", 4, one_hot=True, autoreset_mode="SameStep", max_steps=5)
+    single = PatienceEnv("fourquarters", one_hot=True)
+    obs, _ = vec.reset(seed=9)
+    assert obs.dtype == np.float32 and obs.shape == (4, single.game_spec.one_hot_len)
+    np.testing.assert_array_equal(obs[2], single.reset(seed=11)[0])
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(12):
+        obs, _, te, tr, info = vec.step(random_legal(vec.action_masks(), rng))
+        np.testing.assert_array_equal(info.get("_final_obs", te | tr), te | tr)
+        for i in np.flatnonzero(te | tr):
+            ended += 1
+            final = info["final_obs"][i]
+            assert final.dtype == np.float32 and final.sum() == vec.game_spec.obs_len
+    assert ended > 0
+
+
+def test_vector_illegal() -> None:
+    vec = PatienceVectorEnv("cromwell", 3, illegal_action="raise")
+    obs, info = vec.reset(seed=[5, 6, 7])
+    before = obs.copy()
+    legal = vec.action_masks().argmax(axis=1)
+    bad = legal.copy()
+    bad[1] = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalActionError, match="environment 1"):
+        vec.step(bad)
+    np.testing.assert_array_equal(obs, before)  # the whole step was refused
+    noop = PatienceVectorEnv("cromwell", 3, illegal_reward=-1.0)
+    noop.reset(seed=[5, 6, 7])
+    _, r, _, _, inf = noop.step(bad)
+    assert list(inf["illegal_action"]) == [False, True, False] and r[1] == -1.0
+
+
+def test_vector_bad_input() -> None:
+    vec = PatienceVectorEnv("limited", 4)
+    with pytest.raises(gym.error.ResetNeeded):
+        vec.step(np.zeros(4, np.int64))
+    vec.reset(seed=1)
+    a = vec.action_masks().argmax(axis=1)
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        vec.step(a[:3])
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        vec.step(a.reshape(2, 2))
+    with pytest.raises(TypeError, match="integer"):
+        vec.step(a.astype(np.float32))
+    big = a.copy()
+    big[2] = 10_000
+    with pytest.raises(ValueError, match=r"actions\[2\] = 10000 is outside"):
+        vec.step(big)
+    neg = a.copy()
+    neg[0] = -5
+    with pytest.raises(ValueError, match=r"actions\[0\] = -5"):
+        vec.step(neg)
+    vec.step(a.astype(np.int32))  # other integer types are converted
+    vec.step(list(vec.action_masks().argmax(axis=1)))
+    with pytest.raises(ValueError):
+        vec.reset(seed=[1, 2])
+    with pytest.raises(ValueError):
+        PatienceVectorEnv("limited", 0)
+    with pytest.raises(ValueError):
+        PatienceVectorEnv("limited", 2, autoreset_mode="Sometimes")
+    vec.close()
+    with pytest.raises(ClosedEnvironmentError):
+        vec.step(a)
+    with pytest.raises(ClosedEnvironmentError):
+        vec.reset(seed=1)
+
+
+def test_make_vec_sync_mode_agrees() -> None:
+    # Gymnasium's own SyncVectorEnv over PatienceEnvs gives the same results.
+    ours = gym.make_vec("patience/Limited-v1", num_envs=3)
+    sync = gym.make_vec("patience/Limited-v1", num_envs=3, vectorization_mode="sync")
+    o1, _ = ours.reset(seed=[1, 2, 3])
+    o2, _ = sync.reset(seed=[1, 2, 3])
+    np.testing.assert_array_equal(o1, o2)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        a = random_legal(ours.unwrapped.action_masks(), rng)  # type: ignore[attr-defined]
+        r1 = ours.step(a)
+        r2 = sync.step(a)
+        for x, y in zip(r1[:4], r2[:4]):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_render_vector() -> None:
+    vec = PatienceVectorEnv("ladder", 2, render_mode="ansi")
+    vec.reset(seed=1)
+    boards = vec.render()
+    assert boards is not None and len(boards) == 2 and boards[0] != boards[1]
