@@ -10,7 +10,11 @@ VPY    := $(VENV)/bin/python
 
 test: test-go test-python
 
+# The browser tests (web/e2e) need Chromium at /usr/bin/chromium and the
+# npm packages of web/e2e; without them they skip and say why.
+# `web/e2e/setup.sh` installs both (as root: apt-get install chromium).
 test-go:
+	@if command -v npm >/dev/null && [ ! -d web/e2e/node_modules ]; then (cd web/e2e && npm ci --no-audit --no-fund --silent); fi
 	go test ./...
 
 $(VPY):
