@@ -58,6 +58,7 @@ import (
 	"unsafe"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/render"
 )
 
 // The status codes, as Go constants.
@@ -383,6 +384,46 @@ func pg_render(id C.int64_t, i C.int64_t, out *C.char, cap C.int64_t) (code C.in
 		return status(h, err)
 	}
 	return putString(h.v.Env(int(i)).Render(), out, cap)
+}
+
+// pg_render_rgb draws environment i's table as an H×W×3 RGB image into
+// out (cap bytes, at least H*W*3) and writes the image's height and width
+// into size[0] and size[1]. With out null it only writes the size, which is
+// fixed per game. The image is the same for the same state, and shows only
+// what the observation shows.
+//
+//export pg_render_rgb
+func pg_render_rgb(id C.int64_t, i C.int64_t, out *C.uint8_t, cap C.int64_t, size *C.int64_t) (code C.int64_t) {
+	h, code := acquire(int64(id))
+	if h == nil {
+		return code
+	}
+	defer h.release(&code)
+	if err := h.checkIndex(int(i)); err != nil {
+		return status(h, err)
+	}
+	if h.canvas == nil {
+		c, err := render.NewGameCanvas(h.v.Spec().Name, render.Options{})
+		if err != nil {
+			return status(h, err)
+		}
+		h.canvas = c
+	}
+	w, ht := h.canvas.Size()
+	if size != nil {
+		dst := unsafe.Slice((*int64)(unsafe.Pointer(size)), 2)
+		dst[0], dst[1] = int64(ht), int64(w)
+	}
+	if out == nil {
+		return codeOK
+	}
+	if int(cap) < w*ht*3 {
+		return status(h, fmt.Errorf("pg_render_rgb: the buffer holds %d bytes, the %d×%d image needs %d", cap, ht, w, w*ht*3))
+	}
+	if err := h.canvas.EnvRGB(h.v.Env(int(i)), view((*uint8)(unsafe.Pointer(out)), w*ht*3)); err != nil {
+		return status(h, err)
+	}
+	return codeOK
 }
 
 // pg_action_name writes the name of action a into out and returns its

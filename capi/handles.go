@@ -9,6 +9,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all" // registers the games
+	"github.com/patience-gym/patience/render"
 )
 
 // Options are the options of pg_create, given as a JSON object; every field
@@ -81,7 +82,8 @@ type handle struct {
 	actions []int
 	lastErr string
 	closed  bool
-	rows    bound // pg_bind1's rows
+	rows    bound          // pg_bind1's rows
+	canvas  *render.Canvas // pg_render_rgb's, made on its first call
 }
 
 // handles is the table of open handles.

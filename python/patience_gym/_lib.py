@@ -110,6 +110,7 @@ def _load() -> ctypes.CDLL:
         "pg_deals": [i64, u64p, i64],
         "pg_episode": [i64, i64, vp, vp, vp, i64],
         "pg_render": [i64, i64, vp, i64],
+        "pg_render_rgb": [i64, i64, vp, i64, vp],
         "pg_action_name": [i64, i64, vp, i64],
         "pg_parse_move": [i64, cp, i64p, i64],
     }

@@ -60,7 +60,10 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     Args:
         game: the game ("cromwell", "fifteen", "fourquarters", "ladder",
             "limited", "royalparade"; case, spaces and dashes are ignored).
-        render_mode: None or "ansi" (render() returns the text board).
+        render_mode: None, "ansi" (render() returns the text board) or
+            "rgb_array" (render() returns the table as an H×W×3 uint8 image,
+            the same size for every state of a game, showing only what the
+            observation shows; gymnasium's RecordVideo records it).
         max_steps: the step limit (None: the game's own, ``spec.max_steps``);
             reaching it truncates the episode.
         reward: "progress" (the change of cards in their final place over
@@ -99,7 +102,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     stepping after the end raises ``gymnasium.error.ResetNeeded``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -274,11 +277,15 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | None:
-        """The text board (render_mode "ansi"); None without a render mode."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The text board (render_mode "ansi"), the table as a new H×W×3
+        uint8 image (render_mode "rgb_array"), or None without a render
+        mode."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
+            gym.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'rgb_array'")
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(self._h, 0)
         return _lib.read_string(_lib.lib.pg_render, self._h, 0)
 
     def close(self) -> None:
@@ -293,3 +300,12 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
             self.close()
         except Exception:
             pass
+
+
+def render_rgb(handle: int, i: int) -> NDArray[np.uint8]:
+    """Draws environment i of a Go handle as a new H×W×3 uint8 image."""
+    size = np.zeros(2, dtype=np.int64)
+    _lib.check(_lib.lib.pg_render_rgb(handle, i, None, 0, size.ctypes.data), handle)
+    frame = np.empty((int(size[0]), int(size[1]), 3), dtype=np.uint8)
+    _lib.check(_lib.lib.pg_render_rgb(handle, i, frame.ctypes.data, frame.size, None), handle)
+    return frame

@@ -218,6 +218,49 @@ def test_render_ansi() -> None:
     assert isinstance(text, str) and len(text.splitlines()) > 3
 
 
+# The image shapes (height, width) of the tables; fixed per game.
+RGB_SHAPES = {
+    "cromwell": (576, 672), "fifteen": (448, 768), "fourquarters": (1008, 720),
+    "ladder": (432, 688), "limited": (368, 624), "royalparade": (528, 560),
+}
+
+
+@pytest.mark.parametrize("game", sorted(RGB_SHAPES))
+def test_render_rgb_array_fixed_shape_and_deterministic(game: str) -> None:
+    env = PatienceEnv(game, render_mode="rgb_array")
+    _, info = env.reset(seed=11)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8
+    assert first.shape == (*RGB_SHAPES[game], 3)
+    assert first.std() > 10  # a picture, not a blank frame
+    again = env.render()
+    assert isinstance(again, np.ndarray) and np.array_equal(first, again) and again is not first
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    later = env.render()
+    assert isinstance(later, np.ndarray) and later.shape == first.shape
+    other = PatienceEnv(game, render_mode="rgb_array")
+    other.reset(seed=11)
+    assert np.array_equal(other.render(), first)  # the same state, the same picture
+    env.close()
+    other.close()
+
+
+@pytest.mark.filterwarnings("ignore:.*Overwriting existing videos")
+def test_record_video(tmp_path: Path) -> None:
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers import RecordVideo
+
+    env = RecordVideo(gym.make("patience/Limited-v1", render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda _: True)
+    _, info = env.reset(seed=3)
+    for _ in range(5):
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    env.close()
+    videos = list(tmp_path.glob("*.mp4"))
+    assert videos and videos[0].stat().st_size > 1000
+
+
 def test_gil_released_and_threads() -> None:
     # The library is loaded with ctypes.CDLL, whose calls release the GIL
     # (PyDLL's would hold it).
