@@ -320,8 +320,6 @@ func metaFor(spec *env.Spec, maxSteps int, reward env.RewardMode) Meta {
 // partName returns the file name of part p ("part-00003.parquet").
 func partName(p int) string { return fmt.Sprintf("part-%05d.parquet", p) }
 
-// DealSeed returns the deal seed of episode i.
-func (m *Meta) DealSeed(i int64) int64 { return m.SeedStart + i }
 
 // PartOf returns the part holding episode i.
 func (m *Meta) PartOf(i int64) int { return int(i / int64(m.PartSize)) }
