@@ -320,7 +320,6 @@ func metaFor(spec *env.Spec, maxSteps int, reward env.RewardMode) Meta {
 // partName returns the file name of part p ("part-00003.parquet").
 func partName(p int) string { return fmt.Sprintf("part-%05d.parquet", p) }
 
-
 // PartOf returns the part holding episode i.
 func (m *Meta) PartOf(i int64) int { return int(i / int64(m.PartSize)) }
 
