@@ -117,6 +117,9 @@ type Game struct {
 	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
 	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
 	hash  uint64
+	// noswap selects the variant without the swap (see SetVariant): the
+	// swap is then marked used from the deal on.
+	noswap bool
 }
 
 var (
@@ -138,8 +141,13 @@ func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{pick: -1} }
 
-// Spec returns the game's description.
-func (g *Game) Spec() *env.Spec { return spec }
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if g.noswap {
+		return specNoSwap
+	}
+	return spec
+}
 
 // Deal sets up deal number seed.
 func (g *Game) Deal(seed uint64) {
@@ -152,7 +160,10 @@ func (g *Game) Deal(seed uint64) {
 // the foundations are empty and the swap unused. Use SetFoundation and
 // SetSwapUsed to complete the position.
 func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
-	*g = Game{pick: -1}
+	*g = Game{pick: -1, noswap: g.noswap}
+	if g.noswap {
+		g.swap = swapDone
+	}
 	for f := range NumFans {
 		for k := 0; k < depth && k < MaxDepth; k++ {
 			c := card(f, k)
@@ -186,10 +197,11 @@ func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.hash = g.fullHash()
 }
 
-// SetSwapUsed marks the swap used (or unused), for tests.
+// SetSwapUsed marks the swap used (or unused), for tests. In the variant
+// without the swap it stays used.
 func (g *Game) SetSwapUsed(used bool) {
 	g.swap = swapUnused
-	if used {
+	if used || g.noswap {
 		g.swap = swapDone
 	}
 	g.pick = -1
