@@ -34,6 +34,7 @@ func init() {
 		{"check", "GAME|all [--games N]", "play random games and verify every game property; exit 1 on a failure", cmdCheck},
 		{"speed", "[GAME|all] [--duration D]", "steps per second: one environment, and the vector environment on 1 and all cores", cmdSpeed},
 		{"bench", "[--games G,..] [--agents A,..] [--deals N]", "agents measured on the same deals: tables, CSV, JSON, chart", cmdBench},
+		{"solve", "GAME [--deals N --budget 10s|5M --show --verify]", "how many deals can be won: the solver's verdict per deal and the winnable share", cmdSolve},
 	}
 }
 
