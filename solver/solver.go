@@ -248,16 +248,16 @@ type Solver struct {
 	// completions.
 	look     env.Game
 	lookMask env.Mask
-	ctx     context.Context
-	start   time.Time
-	limit   uint8 // this pass's limit (the slack of the start)
-	disc    bool  // this pass counts discrepancies
+	ctx      context.Context
+	start    time.Time
+	limit    uint8 // this pass's limit (the slack of the start)
+	disc     bool  // this pass counts discrepancies
 	// passNodes and passTime end a limited pass (node count and time since
 	// the start), 0 for none: a limited pass may use half of what is left
 	// of the budget, so the unlimited pass always gets some.
 	passNodes int64
 	passTime  time.Duration
-	cut     bool  // this pass left out a move for lack of slack
+	cut       bool // this pass left out a move for lack of slack
 }
 
 // New returns a Solver with the given options.
