@@ -1,3 +1,5 @@
+//go:build solverexp
+
 package solver
 
 import (
