@@ -18,8 +18,9 @@ type table struct {
 	gen     uint8  // entries of another generation are empty
 	clock   uint32 // advances at every insert and hit, for LRU
 	// overflow holds pinned keys that found no room in their bucket (all
-	// four entries pinned): a path position is never forgotten.
-	overflow []uint64
+	// four entries pinned): a path position is never forgotten. It is
+	// almost always empty.
+	overflow map[uint64]struct{}
 	// pathOnly makes unpin forget the position (the search without a
 	// table, where only the path is remembered).
 	pathOnly bool
@@ -54,7 +55,7 @@ func (t *table) reset() {
 		clear(t.buckets)
 		t.gen = 1
 	}
-	t.overflow = t.overflow[:0]
+	clear(t.overflow)
 	t.used = 0
 }
 
@@ -71,10 +72,9 @@ func (t *table) has(key uint64, check uint16, slack uint8) bool {
 			return e.allow&pinBit != 0 || e.allow >= slack
 		}
 	}
-	for _, k := range t.overflow {
-		if k == key {
-			return true
-		}
+	if len(t.overflow) > 0 {
+		_, ok := t.overflow[key]
+		return ok
 	}
 	return false
 }
@@ -114,7 +114,10 @@ func (t *table) insert(key uint64, check uint16, slack uint8, pin bool) bool {
 	}
 	if victim < 0 {
 		if pin {
-			t.overflow = append(t.overflow, key)
+			if t.overflow == nil {
+				t.overflow = map[uint64]struct{}{}
+			}
+			t.overflow[key] = struct{}{}
 		}
 		return true
 	}
@@ -145,10 +148,5 @@ func (t *table) unpin(key uint64, check uint16) {
 			return
 		}
 	}
-	for i, k := range t.overflow {
-		if k == key {
-			t.overflow = append(t.overflow[:i], t.overflow[i+1:]...)
-			return
-		}
-	}
+	delete(t.overflow, key)
 }

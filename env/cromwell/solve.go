@@ -48,24 +48,25 @@ func (g *Game) SetVariant(name string) error {
 
 // SafeMove returns a fan-to-foundation move that never costs a win, or -1.
 // Once the swap is no longer available (used, or the noswap variant), a
-// fan's top card c of rank r that fits a foundation (one of its suit's two
-// foundations shows r−1) is safe to send home when the suit's other
-// foundation shows r−2 or more (for an ace or a two, always).
+// fan's top card c of rank r that fits a foundation is safe to send home
+// when it is an ace, or when both copies of the card one rank below it are
+// home already (the suit's lower foundation shows r−1 or more).
 //
-// Why it is safe: only the other copy c′ of the card one rank below c could
-// ever be built on c; the other copy of c's own rank below that is home. If
-// c′ is home, nothing can lie on c. Otherwise c′ fits the other foundation
-// (it shows r−2) whenever it is uncovered, and nothing lies on c′ either
-// (both copies of rank r−2 are home). Take any winning line from the
-// position and play it with c home at once: skip c's own moves (a move of a
-// run that carried c moves the same run without it), and when the line
-// would build c′ on c, send c′ home instead (it was on top of its fan,
-// since nothing lies on it). Every other move stays legal: fan tops differ
-// only where c or c′ would lie, and a foundation that took a card in the
-// line still takes it, since c and c′ arriving early only fill places no
-// other card could use (the other copy of c still finds a foundation at
-// r−1). While the swap is available the argument fails (the line might
-// swap c with a buried card), so no move is declared safe then.
+// Why it is safe: nothing can ever be built on c, since only a card one rank
+// below it, of its suit, could be, and both are home; so c stays on top of
+// whatever fan it lies in. Take any winning line from the position and play
+// it with c home at once, skipping c's own moves (a move of a run that
+// carried c moves the same run without it). Every other move stays legal:
+// fan tops differ only where c lay on top, and the foundations take every
+// card they took in the line. For the other copy c′ of c this needs care:
+// with c home early, c′ needs the suit's other foundation at r−1, and that
+// is where it is, since both copies of r−1 are home and the foundation
+// holding c′ would hold c otherwise. (A weaker rule, allowing c home while
+// one copy of r−1 is still in play, is wrong: c′ may lie on that copy, and
+// then c′ has to go home first, on the one foundation showing r−1. Aces need
+// no such care: a suit has two foundations and two aces.) While the swap is
+// available the argument fails (the line might swap c with a buried card),
+// so no move is declared safe then.
 func (g *Game) SafeMove() int {
 	if g.swap != swapDone {
 		return -1
@@ -80,7 +81,7 @@ func (g *Game) SafeMove() int {
 			continue
 		}
 		// found[2s+1] is the lower of the suit's two foundations.
-		if r := uint8(c.Rank()); r <= 2 || g.found[2*int(c.Suit())+1] >= r-2 {
+		if r := uint8(c.Rank()); r == uint8(cards.Ace) || g.found[2*int(c.Suit())+1] >= r-1 {
 			return ActFoundation + f
 		}
 	}
