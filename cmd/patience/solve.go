@@ -150,7 +150,7 @@ func parseBudget(s string) (budget, error) {
 	if t == "" {
 		return budget{}, bad
 	}
-	if d, err := time.ParseDuration(t); err == nil {
+	if d, err := time.ParseDuration(t); err == nil && strings.ContainsAny(t, "hmsuµn") {
 		if d <= 0 {
 			return budget{}, fmt.Errorf("invalid budget %q: the time must be positive", s)
 		}
