@@ -82,6 +82,16 @@ type Evaluator interface {
 	Evaluate() float64
 }
 
+// SearchEvaluator is implemented by games with an evaluation meant for a
+// search that decides deals (the solver) rather than for playing: it may
+// cost more than Evaluate and may read hidden cards. The solver ranks moves
+// by it when a game has it, and by Evaluate otherwise.
+type SearchEvaluator interface {
+	// SearchEvaluate scores the state, higher is better, in cards. It must
+	// not allocate.
+	SearchEvaluate() float64
+}
+
 // Evaluate returns g's evaluation when it is an Evaluator, and its progress
 // otherwise.
 func Evaluate(g Game) float64 {

@@ -219,10 +219,11 @@ const unlimited uint8 = 127
 // its limit). Cromwell's wins come mostly from discrepancy passes, The
 // Fifteen's from slack passes.
 var DefaultPasses = []Pass{
-	{Discrepancy: true, Limit: 0}, {Limit: 2},
-	{Discrepancy: true, Limit: 1}, {Limit: 4},
-	{Discrepancy: true, Limit: 2}, {Limit: 8},
-	{Discrepancy: true, Limit: 4}, {Limit: 16},
+	{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1},
+	{Limit: 2}, {Discrepancy: true, Limit: 2},
+	{Limit: 4}, {Discrepancy: true, Limit: 3},
+	{Limit: 8}, {Discrepancy: true, Limit: 4},
+	{Limit: 16},
 }
 
 // Solver searches games. It keeps its table and buffers from one search
@@ -242,6 +243,7 @@ type Solver struct {
 	useSafe bool // the game is an env.SafeMover and safe moves are on
 	useDead bool // the game is an env.DeadTester and the test is on
 	useEval bool // the game is an env.Evaluator
+	useSrch bool // the game is an env.SearchEvaluator
 	usePrun bool // the game is an env.Pruner and pruning is on
 	useStag bool // the game is an env.Staged
 	// look is a position buffer for scoring a midway child by its
@@ -253,8 +255,8 @@ type Solver struct {
 	limit    uint8 // this pass's limit (the slack of the start)
 	disc     bool  // this pass counts discrepancies
 	// passNodes and passTime end a limited pass (node count and time since
-	// the start), 0 for none: a limited pass may use half of what is left
-	// of the budget, so the unlimited pass always gets some.
+	// the start), 0 for none: a limited pass may use a third of what is
+	// left of the budget, so the unlimited pass always gets some.
 	passNodes int64
 	passTime  time.Duration
 	cut       bool // this pass left out a move for lack of slack
@@ -283,6 +285,10 @@ func (s *Solver) Options() Options { return s.opts }
 // errFound ends the search when a won position is reached.
 var errFound = errors.New("found")
 
+// passShare is the share of what is left of the budget that a limited
+// pass may use: one third.
+const passShare = 3
+
 // errPassCap ends a limited pass that used its share of the budget.
 var errPassCap = errors.New("pass cap")
 
@@ -309,11 +315,11 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		if i < len(passes) {
 			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
 			if s.opts.Nodes > 0 {
-				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/2
+				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/passShare
 			}
 			if s.opts.Time > 0 {
 				el := time.Since(s.start)
-				s.passTime = el + (s.opts.Time-el)/2
+				s.passTime = el + (s.opts.Time-el)/passShare
 			}
 		}
 		s.res.Passes++
@@ -391,6 +397,7 @@ func (s *Solver) bind(g env.Game) {
 	_, s.useSafe = g.(env.SafeMover)
 	_, s.useDead = g.(env.DeadTester)
 	_, s.useEval = g.(env.Evaluator)
+	_, s.useSrch = g.(env.SearchEvaluator)
 	_, s.usePrun = g.(env.Pruner)
 	_, s.useStag = g.(env.Staged)
 	s.usePrun = s.usePrun && !s.opts.NoPrune
@@ -560,6 +567,9 @@ func (s *Solver) midway(g env.Game) bool {
 
 // score is the evaluation the search ranks a position by.
 func (s *Solver) score(g env.Game) float64 {
+	if s.useSrch {
+		return g.(env.SearchEvaluator).SearchEvaluate()
+	}
 	if s.useEval {
 		return g.(env.Evaluator).Evaluate()
 	}

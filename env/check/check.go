@@ -99,7 +99,7 @@ func Run(name string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	c := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 	if err := c.names(); err != nil {
 		return nil, err
 	}

@@ -251,6 +251,9 @@ type Game struct {
 	removed uint8     // cards removed
 	occ     uint64    // bit i set when cell i holds a card
 	hash    uint64
+	// variant is the variant of the rules (see SetVariant); "" is the
+	// default.
+	variant string
 }
 
 var (
@@ -264,14 +267,19 @@ func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{} }
 
-// Spec returns the game's description.
-func (g *Game) Spec() *env.Spec { return spec }
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if v := variantSpecs[g.variant]; v != nil {
+		return v
+	}
+	return spec
+}
 
 // Deal sets up deal number seed: deal cards 0…47 into cells 0…47, the rest
 // into the stock in deal order.
 func (g *Game) Deal(seed uint64) {
 	d := cards.Deal(seed)
-	*g = Game{}
+	*g = Game{variant: g.variant}
 	for i := range NumCells {
 		g.cells[i] = d[i]
 	}
@@ -285,7 +293,7 @@ func (g *Game) Deal(seed uint64) {
 // to be the rest of the double deck: for each card, two copies less those on
 // the cross and in the stock (never below zero).
 func (g *Game) Setup(cells [NumCells]cards.Card, stock []cards.Card) {
-	*g = Game{}
+	*g = Game{variant: g.variant}
 	g.cells = cells
 	if len(stock) > StockSize {
 		stock = stock[:StockSize]

@@ -76,12 +76,23 @@ func (g *Game) anyMove() bool {
 	if g.closeChanges() {
 		return true
 	}
+	if g.variant == VariantAnyPair {
+		return g.anyPairAny()
+	}
 	lo, hi := g.pairMask()
 	return lo|hi != 0
 }
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
+	if g.variant == VariantAnyPair {
+		m.Clear()
+		g.anyPairMask(m)
+		if g.closeChanges() {
+			m.Set(ActAnyClose)
+		}
+		return
+	}
 	lo, hi := g.pairMask()
 	if g.closeChanges() {
 		hi |= 1 << (ActClose - 64)
@@ -103,6 +114,9 @@ func (g *Game) Legal(m *env.Mask) {
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of RULES.md §5 directly.
 func (g *Game) Explain(a int) error {
+	if g.variant == VariantAnyPair {
+		return g.explainAny(a)
+	}
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
 	}
@@ -120,6 +134,24 @@ func (g *Game) Explain(a int) error {
 	if ri-rj > 1 || rj-ri > 1 || ci-cj > 1 || cj-ci > 1 {
 		return fmt.Errorf("%s and %s do not touch", CellName(i), CellName(j))
 	}
+	return g.explainCards(i, j)
+}
+
+// explainAny is Explain in the variant anypair: a pair is any two cards of
+// equal rank in one arm.
+func (g *Game) explainAny(a int) error {
+	if a < 0 || a >= NumAnyActions {
+		return fmt.Errorf("no such action (the ids are 0..%d)", NumAnyActions-1)
+	}
+	if a == ActAnyClose {
+		return g.explainClose()
+	}
+	i, j := int(anyPairCells[a-ActPair][0]), int(anyPairCells[a-ActPair][1])
+	return g.explainCards(i, j)
+}
+
+// explainCards says why cells i and j (of one arm) hold no pair.
+func (g *Game) explainCards(i, j int) error {
 	x, y := g.cells[i], g.cells[j]
 	switch {
 	case x == cards.None && y == cards.None:
@@ -161,6 +193,15 @@ func (g *Game) explainClose() error {
 
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
+	if g.variant == VariantAnyPair {
+		if a == ActAnyClose {
+			g.closeUp()
+			return
+		}
+		g.take(int(anyPairCells[a-ActPair][0]))
+		g.take(int(anyPairCells[a-ActPair][1]))
+		return
+	}
 	if a == ActClose {
 		g.closeUp()
 		return

@@ -33,8 +33,20 @@ func ParseCell(s string) (int, error) {
 	return a*ArmCells + n - 1, nil
 }
 
-// ActionString names action a: "N3-N4" or "close".
-func (g *Game) ActionString(a int) string { return ActionName(a) }
+// ActionString names action a: "N3-N4" or "close" (in the variant anypair
+// too, whose pairs need not touch: "N3-N9").
+func (g *Game) ActionString(a int) string {
+	if g.variant == VariantAnyPair {
+		switch {
+		case a == ActAnyClose:
+			return "close"
+		case a >= ActPair && a < ActAnyClose:
+			return CellName(int(anyPairCells[a-ActPair][0])) + "-" + CellName(int(anyPairCells[a-ActPair][1]))
+		}
+		return fmt.Sprintf("#%d", a)
+	}
+	return ActionName(a)
+}
 
 // ActionName names action a (see the package doc for the forms).
 func ActionName(a int) string {
@@ -55,6 +67,9 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch t {
 	case "close", "close up", "closeup", "close-up":
+		if g.variant == VariantAnyPair {
+			return []int{ActAnyClose}, nil
+		}
 		return []int{ActClose}, nil
 	}
 	parts := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '-' || r == ',' })
@@ -80,6 +95,8 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 		return nil, fmt.Errorf("parse move %q: a pair needs two different cells", s)
 	case i/ArmCells != j/ArmCells:
 		return nil, fmt.Errorf("parse move %q: %s and %s are in different arms, and a pair belongs to one arm", s, CellName(i), CellName(j))
+	case g.variant == VariantAnyPair:
+		return []int{ActPair + int(anyPairIndex[i][j])}, nil
 	case pairIndex[i][j] < 0:
 		return nil, fmt.Errorf("parse move %q: %s and %s do not touch (a pair touches by a side or a corner)", s, CellName(i), CellName(j))
 	}
