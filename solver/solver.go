@@ -324,9 +324,6 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		}
 		s.res.Passes++
 		err = s.pass(g)
-		if debugPass != nil {
-			debugPass(s.res)
-		}
 		if err == errPassCap {
 			err = nil
 			continue
@@ -351,9 +348,6 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 	}
 	return s.finish()
 }
-
-var debugPass func(Result)
-var debugBest func(env.Game)
 
 // pass runs one depth-first search from g with the current slack limit.
 func (s *Solver) pass(g env.Game) error {
@@ -536,9 +530,6 @@ func (s *Solver) enter(d int, a int, slack uint8) error {
 	fr.slack = slack
 	if fr.progress > s.res.Best {
 		s.res.Best = fr.progress
-		if debugBest != nil {
-			debugBest(st)
-		}
 	}
 	if s.useDead && st.(env.DeadTester).Dead() {
 		s.res.Dead++
