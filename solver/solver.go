@@ -1,23 +1,43 @@
 // Package solver decides whether a deal of a patience game can be won, by
 // depth-first search over any env.Game.
 //
-// The search tries every legal move, best first by the game's evaluation
-// (env.Evaluate), and remembers every position it has visited in a
-// transposition table keyed by the game's full-state hash (bounded memory,
-// least recently used entries evicted first), so no position is searched
-// twice while it is remembered and no cycle is followed. Where a game names
-// a safe move (env.SafeMover), the search plays it without trying the
-// alternatives; where a game proves a position lost (env.DeadTester), the
-// search goes no deeper. The solver never names a game: all game knowledge
-// comes through those optional interfaces.
+// The search tries the legal moves of a position best first, by the
+// evaluation of the positions they lead to (env.SearchEvaluator where a game
+// has one, env.Evaluator otherwise, else progress), and remembers every
+// position it has visited in a transposition table keyed by the game's
+// full-state hash. The table has a fixed size (Options.TableBits); a full
+// bucket evicts its least recently used entry, as Solvitaire's cache does,
+// and the positions on the current path are pinned, so cycles are always
+// detected. A position evicted after its search may be searched again: that
+// costs time, never correctness.
+//
+// Game knowledge comes only through optional interfaces of package env; the
+// solver never names a game. Where a game names a safe move
+// (env.SafeMover), the search plays it without trying the alternatives;
+// where a game proves a position lost (env.DeadTester), the search goes no
+// deeper; where a game knows moves that other lines make redundant
+// (env.Pruner), the search leaves them out; where a move of the rules takes
+// several actions (env.Staged), its parts are ranked by the positions they
+// complete. Each game states its rules, with their reasons, in its package
+// documentation, and the tests check on many small positions that they
+// never change a verdict.
+//
+// A search runs in passes (DefaultPasses). The limited passes leave out the
+// moves beyond a limit: a discrepancy pass allows few moves that are not the
+// best-ranked one of their position (limited discrepancy search), a slack
+// pass allows few moves in a row that place no card. Each may use a third of
+// what is left of the budget. The last pass has no limit and alone can
+// prove a deal unsolvable. Wins are mostly found by the limited passes:
+// Cromwell's by discrepancy passes, The Fifteen's by slack passes.
 //
 // A search ends with one of three verdicts: Solved, with the line of moves
-// from the start to a win (replayed through the game before it is
-// reported); Unsolvable, every position reachable from the start searched
-// without a win; or Unknown, when a budget (nodes or time) ran out first. A
-// search with a node budget is deterministic: the same position and options
-// give the same verdict, line and node count on every machine. Time budgets
-// are a convenience whose results depend on the machine.
+// from the start to a win (shortened where the search wandered, and replayed
+// through an env.Env before it is reported); Unsolvable, every position
+// reachable from the start searched without a win; or Unknown, when a budget
+// (nodes or time) ran out first. A search with a node budget is
+// deterministic: the same position and options give the same verdict, line
+// and node count on every machine. Time budgets are a convenience whose
+// results depend on the machine.
 //
 // Games with hidden cards are solved clairvoyantly: the Game holds the true
 // order of its hidden cards, and the search sees it. Such a verdict is an
@@ -25,10 +45,11 @@
 //
 // The transposition table stores whole 64-bit hashes with the position's
 // progress as a second check. Two different positions are confused only if
-// both agree; with at most 2^24 stored positions and 10^8 probes the chance
-// of any such confusion in one search is below 10^-4. A confusion can only
-// prune a position that was not in fact searched, so it can turn a Solved
-// into an Unsolvable, never the reverse: every reported line is replayed.
+// both agree; with 2^22 stored positions and 10^7 probes (a search of ten
+// seconds) the chance of any such confusion in one search is about 10^-5. A
+// confusion can only prune a position that was not in fact searched, so it
+// can turn a Solved into an Unsolvable, never the reverse: every reported
+// line is replayed.
 package solver
 
 import (

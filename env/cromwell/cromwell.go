@@ -41,6 +41,29 @@
 //	swap           3  [stage: 0 unused, 1 choosing the first card, 2 choosing
 //	                  the second, 3 used; first pick's fan 1..26 and depth
 //	                  1..16 during stage 2, else 0]
+//
+// # Variant
+//
+// The variant "noswap" (env.Options{Variant: "noswap"}, or the game name
+// "cromwell:noswap") is Cromwell without rule 7: the swap is never offered,
+// and the observation's swap segment shows it used (stage 3) from the deal
+// on. Its Spec has Variant "noswap" and rules "v1+noswap"; the default game
+// is unchanged.
+//
+// # Solver
+//
+// The game gives the solver (package solver) four kinds of knowledge, each
+// with its reason in the method's documentation:
+//   - safe moves (SafeMove): once the swap is no longer available, a top
+//     card goes home without trying alternatives when it is an ace or both
+//     copies of the card one rank below it are home;
+//   - a dead test (Dead): once the swap is no longer available, a relaxed
+//     game in which nothing is ever lost must still get every card home;
+//   - pruning (Prune): a swap is offered only at the start of a search or
+//     right after a move from fan to fan, with one of that move's cards;
+//     every swap can be moved back to such a point;
+//   - the swap is one move of three actions (Midway), and positions are
+//     ranked for search by SearchEvaluate.
 package cromwell
 
 import (

@@ -68,6 +68,23 @@
 // lost (it is not Won) and Class() returns "second-class". Class() returns
 // "first-class" after the first-class win and "" otherwise: while the game
 // runs and at an ordinary loss (the Env's outcome already says lost).
+//
+// # Variant
+//
+// The variant "anypair" (env.Options{Variant: "anypair"}, or the game name
+// "fourquarters:anypair") drops "touching" from rule 2: a pair is any two
+// cards of equal rank in one quarter. Its action space holds the 66 pairs
+// of cells of each arm and closing up (265 actions); everything else is as
+// in the default rules. Its Spec has Variant "anypair" and rules
+// "v1+anypair"; the default game is unchanged. See SetVariant.
+//
+// # Solver
+//
+// A dead test (Dead, used by package solver): a position is lost when, for
+// some rank, more quarters hold an odd number of cards of that rank than
+// there are cards of that rank left in the stock. The solver sees the stock:
+// its verdicts are upper bounds on what a player can do. No move is declared
+// safe: removing a pair changes how the next close-up slides the files.
 package fourquarters
 
 import (
