@@ -71,12 +71,13 @@
 //
 // # Variant
 //
-// The variant "anypair" (env.Options{Variant: "anypair"}, or the game name
-// "fourquarters:anypair") drops "touching" from rule 2: a pair is any two
-// cards of equal rank in one quarter. Its action space holds the 66 pairs
-// of cells of each arm and closing up (265 actions); everything else is as
-// in the default rules. Its Spec has Variant "anypair" and rules
-// "v1+anypair"; the default game is unchanged. See SetVariant.
+// The variant "hub" (env.Options{Variant: "hub"}, or the game name
+// "fourquarters:hub") adds a fifth group to rule 2: any two cards of equal
+// rank in the eight cells next to the hub (N1, N2, E1, E2, S1, S2, W1, W2)
+// pair, across quarters. Its action space is the default's 104 pairs, the
+// 24 new pairs (ids 104..127) and closing up (128); everything else is as in
+// the default rules. Its Spec has Variant "hub" and rules "v1+hub"; the
+// default game is unchanged. See SetVariant.
 //
 // # Solver
 //

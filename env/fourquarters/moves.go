@@ -76,8 +76,8 @@ func (g *Game) anyMove() bool {
 	if g.closeChanges() {
 		return true
 	}
-	if g.variant == VariantAnyPair {
-		return g.anyPairAny()
+	if t := pairTables[g.variant]; t != nil {
+		return g.tableAny(t)
 	}
 	lo, hi := g.pairMask()
 	return lo|hi != 0
@@ -85,11 +85,11 @@ func (g *Game) anyMove() bool {
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
-	if g.variant == VariantAnyPair {
+	if t := pairTables[g.variant]; t != nil {
 		m.Clear()
-		g.anyPairMask(m)
+		g.tablePairs(t, m)
 		if g.closeChanges() {
-			m.Set(ActAnyClose)
+			m.Set(t.close)
 		}
 		return
 	}
@@ -114,8 +114,8 @@ func (g *Game) Legal(m *env.Mask) {
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of RULES.md §5 directly.
 func (g *Game) Explain(a int) error {
-	if g.variant == VariantAnyPair {
-		return g.explainAny(a)
+	if t := pairTables[g.variant]; t != nil {
+		return g.explainTable(t, a)
 	}
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
@@ -137,17 +137,15 @@ func (g *Game) Explain(a int) error {
 	return g.explainCards(i, j)
 }
 
-// explainAny is Explain in the variant anypair: a pair is any two cards of
-// equal rank in one arm.
-func (g *Game) explainAny(a int) error {
-	if a < 0 || a >= NumAnyActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumAnyActions-1)
+// explainTable is Explain in a variant with a pair table.
+func (g *Game) explainTable(t *pairTable, a int) error {
+	if a < 0 || a > t.close {
+		return fmt.Errorf("no such action (the ids are 0..%d)", t.close)
 	}
-	if a == ActAnyClose {
+	if a == t.close {
 		return g.explainClose()
 	}
-	i, j := int(anyPairCells[a-ActPair][0]), int(anyPairCells[a-ActPair][1])
-	return g.explainCards(i, j)
+	return g.explainCards(int(t.cells[a-ActPair][0]), int(t.cells[a-ActPair][1]))
 }
 
 // explainCards says why cells i and j (of one arm) hold no pair.
@@ -193,13 +191,13 @@ func (g *Game) explainClose() error {
 
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
-	if g.variant == VariantAnyPair {
-		if a == ActAnyClose {
+	if t := pairTables[g.variant]; t != nil {
+		if a == t.close {
 			g.closeUp()
 			return
 		}
-		g.take(int(anyPairCells[a-ActPair][0]))
-		g.take(int(anyPairCells[a-ActPair][1]))
+		g.take(int(t.cells[a-ActPair][0]))
+		g.take(int(t.cells[a-ActPair][1]))
 		return
 	}
 	if a == ActClose {

@@ -36,12 +36,12 @@ func ParseCell(s string) (int, error) {
 // ActionString names action a: "N3-N4" or "close" (in the variant anypair
 // too, whose pairs need not touch: "N3-N9").
 func (g *Game) ActionString(a int) string {
-	if g.variant == VariantAnyPair {
+	if t := pairTables[g.variant]; t != nil {
 		switch {
-		case a == ActAnyClose:
+		case a == t.close:
 			return "close"
-		case a >= ActPair && a < ActAnyClose:
-			return CellName(int(anyPairCells[a-ActPair][0])) + "-" + CellName(int(anyPairCells[a-ActPair][1]))
+		case a >= ActPair && a < t.close:
+			return CellName(int(t.cells[a-ActPair][0])) + "-" + CellName(int(t.cells[a-ActPair][1]))
 		}
 		return fmt.Sprintf("#%d", a)
 	}
@@ -67,8 +67,8 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch t {
 	case "close", "close up", "closeup", "close-up":
-		if g.variant == VariantAnyPair {
-			return []int{ActAnyClose}, nil
+		if t := pairTables[g.variant]; t != nil {
+			return []int{t.close}, nil
 		}
 		return []int{ActClose}, nil
 	}
@@ -93,10 +93,10 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	switch {
 	case i == j:
 		return nil, fmt.Errorf("parse move %q: a pair needs two different cells", s)
+	case pairTables[g.variant] != nil && pairTables[g.variant].index[i][j] >= 0:
+		return []int{ActPair + int(pairTables[g.variant].index[i][j])}, nil
 	case i/ArmCells != j/ArmCells:
 		return nil, fmt.Errorf("parse move %q: %s and %s are in different arms, and a pair belongs to one arm", s, CellName(i), CellName(j))
-	case g.variant == VariantAnyPair:
-		return []int{ActPair + int(anyPairIndex[i][j])}, nil
 	case pairIndex[i][j] < 0:
 		return nil, fmt.Errorf("parse move %q: %s and %s do not touch (a pair touches by a side or a corner)", s, CellName(i), CellName(j))
 	}
