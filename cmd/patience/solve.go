@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -505,6 +506,40 @@ type solveJSON struct {
 	Results     []dealResult      `json:"results"`
 }
 
+// marshalSolveJSON lays the document out for people and diffs: the fields
+// indented, each deal's result on one line.
+func marshalSolveJSON(doc solveJSON) ([]byte, error) {
+	results := doc.Results
+	doc.Results = nil
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
+	enc.SetEscapeHTML(false) // move names hold ">"
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	// Replace the empty results with one line per deal.
+	h := bytes.TrimSuffix(head.Bytes(), []byte("\n}\n"))
+	h = bytes.TrimSuffix(h, []byte(",\n  \"results\": null"))
+	var b bytes.Buffer
+	b.Write(h)
+	b.WriteString(",\n  \"results\": [")
+	line := json.NewEncoder(&b)
+	line.SetEscapeHTML(false)
+	for i, r := range results {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		if err := line.Encode(r); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode ends with a newline
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes(), nil
+}
+
 // saveJSON writes the run to path atomically (a temporary file renamed).
 func (r *solveRun) saveJSON(path string, results []dealResult, sum solveSummaryStats, interrupted bool, cmd string) error {
 	doc := solveJSON{
@@ -512,7 +547,7 @@ func (r *solveRun) saveJSON(path string, results []dealResult, sum solveSummaryS
 		SeedStart: r.seedStart, Deals: r.deals, Budget: r.budget, Workers: r.workers, Interrupted: interrupted,
 		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Summary: sum, Results: results,
 	}
-	data, err := json.MarshalIndent(doc, "", " ")
+	data, err := marshalSolveJSON(doc)
 	if err != nil {
 		return err
 	}
@@ -524,7 +559,7 @@ func (r *solveRun) saveJSON(path string, results []dealResult, sum solveSummaryS
 	if err != nil {
 		return fmt.Errorf("--json: %w", err)
 	}
-	_, err = f.Write(append(data, '\n'))
+	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -24,7 +24,7 @@ func TestSolveReportsVerifiesAndWritesJSON(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Command: `patience solve cromwell --deals 3", "deals 0 to 2, budget 20k nodes a deal",
-		"deal 0: solved in ", "deal 1: solved in ", "    swap\n",
+		"deal 0: solved in ", "deal 1: solved in ", "    7>F\n",
 		"cromwell: 3 deals: solved", "Winnable: ", "counting the unknown deals as lost and as won",
 		"nodes/s", "median", "95th percentile",
 		"Verify: all ", "Wrote " + path,
