@@ -221,7 +221,7 @@ func latePositions(t *testing.T, game string, deals int) []env.Game {
 	}
 	a, _ := agents.New("heuristic", agents.Options{})
 	var out []env.Game
-	s, _ := solver.New(solver.Options{Nodes: 100000, TableBits: 18})
+	s, _ := solver.New(solver.Options{Nodes: 50000, TableBits: 18})
 	for seed := uint64(0); seed < uint64(deals); seed++ {
 		var hist []env.Game
 		if _, err := agents.Play(e, a, seed, seed, func(e *env.Env, _ int) bool {
@@ -257,14 +257,14 @@ func latePositions(t *testing.T, game string, deals int) []env.Game {
 func TestLatePositionsKeepVerdicts(t *testing.T) {
 	deals := 12
 	if testing.Short() {
-		deals = 5
+		deals = 3
 	}
 	if *stress > 0 {
 		deals = *stress / 10
 	}
 	for _, game := range env.Names() {
 		t.Run(game, func(t *testing.T) {
-			solved, unsolvable := compare(t, latePositions(t, game, deals), 100000)
+			solved, unsolvable := compare(t, latePositions(t, game, deals), 50000)
 			if solved+unsolvable == 0 {
 				t.Error("no position decided")
 			}
