@@ -560,6 +560,9 @@ func (r *solveRun) saveJSON(path string, results []dealResult, sum solveSummaryS
 		return fmt.Errorf("--json: %w", err)
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644) // CreateTemp makes it private
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
