@@ -8,11 +8,28 @@ import (
 
 // shorten returns a shorter winning line than line, which wins from g:
 // depth-first search wanders, and where a position further along the line
-// can be reached in one move, the moves in between are cut out. The
-// result is replayed from g; if it does not win (it relies on hashes, so
-// only a hash collision could break it), line itself is returned.
+// can be reached in one or two moves, the moves in between are cut out. It
+// repeats while that helps. The result is replayed from g; if it does not
+// win (it relies on hashes, so only a hash collision could break it), line
+// itself is returned.
 func (s *Solver) shorten(g env.Game, line []int) []int {
 	orig := append([]int(nil), line...)
+	for {
+		out := s.shortcut(g, line)
+		if len(out) >= len(line) {
+			break
+		}
+		line = out
+	}
+	if err := Replay(g, line); err != nil {
+		return orig
+	}
+	return line
+}
+
+// shortcut makes one pass of shorten: from each position of the line, the
+// furthest later position that one or two moves reach is jumped to.
+func (s *Solver) shortcut(g env.Game, line []int) []int {
 	// at[h] is the last index i such that the position after line[:i] has
 	// hash h.
 	at := make(map[uint64]int, len(line)+1)
@@ -23,25 +40,37 @@ func (s *Solver) shorten(g env.Game, line []int) []int {
 		at[st.Hash()] = i + 1
 	}
 	out := make([]int, 0, len(line))
-	cur := g.Clone()
-	c := g.Clone()
-	mask := env.NewMask(g.Spec().Actions)
+	cur, c1, c2 := g.Clone(), g.Clone(), g.Clone()
+	m1, m2 := env.NewMask(g.Spec().Actions), env.NewMask(g.Spec().Actions)
 	for i := 0; i < len(line); {
-		best, bestA := i+1, line[i]
-		cur.Legal(&mask)
-		for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
-			c.CopyFrom(cur)
-			c.Apply(a)
-			if j, ok := at[c.Hash()]; ok && j > best {
-				best, bestA = j, a
+		best, seq := i+1, [2]int{line[i], -1}
+		cur.Legal(&m1)
+		for a := m1.Next(0); a >= 0; a = m1.Next(a + 1) {
+			c1.CopyFrom(cur)
+			c1.Apply(a)
+			if j, ok := at[c1.Hash()]; ok && j > best {
+				best, seq = j, [2]int{a, -1}
+			}
+			if c1.Won() {
+				continue
+			}
+			c1.Legal(&m2)
+			for b := m2.Next(0); b >= 0; b = m2.Next(b + 1) {
+				c2.CopyFrom(c1)
+				c2.Apply(b)
+				// Two moves pay only if they replace three or more.
+				if j, ok := at[c2.Hash()]; ok && j > best && j >= i+3 {
+					best, seq = j, [2]int{a, b}
+				}
 			}
 		}
-		out = append(out, bestA)
-		cur.Apply(bestA)
+		for _, a := range seq {
+			if a >= 0 {
+				out = append(out, a)
+				cur.Apply(a)
+			}
+		}
 		i = best
-	}
-	if err := Replay(g, out); err != nil {
-		return orig
 	}
 	return out
 }
