@@ -24,7 +24,9 @@ func (s *Solver) shorten(g env.Game, line []int) []int {
 	if err := Replay(g, line); err != nil {
 		return orig
 	}
-	return line
+	// A copy: line may be the search's own buffer, which the next search
+	// reuses.
+	return append([]int(nil), line...)
 }
 
 // shortcut makes one pass of shorten: from each position of the line, the

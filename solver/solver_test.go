@@ -312,3 +312,30 @@ func TestVerdictStrings(t *testing.T) {
 		t.Error("stop names")
 	}
 }
+
+// TestLinesAreNotReused: a result's line is the caller's, untouched by
+// the next search of the same Solver.
+func TestLinesAreNotReused(t *testing.T) {
+	s := newSolver(t, Options{Nodes: 20000})
+	var lines [][]int
+	var copies [][]int
+	for _, name := range []string{"cromwell:noswap", "cromwell", "fifteen"} {
+		g, _ := env.NewGame(name)
+		for seed := uint64(0); seed < 3; seed++ {
+			g.Deal(seed)
+			r := s.Solve(context.Background(), g)
+			if r.Verdict == Solved {
+				lines = append(lines, r.Line)
+				copies = append(copies, slices.Clone(r.Line))
+			}
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("only %d lines", len(lines))
+	}
+	for i := range lines {
+		if !slices.Equal(lines[i], copies[i]) {
+			t.Errorf("line %d changed after later searches", i)
+		}
+	}
+}
