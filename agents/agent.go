@@ -68,6 +68,13 @@ func (v View) Sample(dst *env.Env, rng *cards.Rand) {
 // nothing hidden.
 func (v View) key() uint64 { return visibleHash(v.e) }
 
+// Peek returns the true game state, hidden cards included. It is for
+// clairvoyant agents only (the solver agent): an agent that calls it must
+// report Clairvoyant() true, and its results in games with hidden cards are
+// a ceiling, not a fair player's (see IsClairvoyant). Do not modify the
+// state.
+func (v View) Peek() env.Game { return v.e.Game() }
+
 // Scratch returns a new Env of the view's game for use with Sample.
 func (v View) Scratch() *env.Env { return v.e.Clone() }
 

@@ -209,11 +209,11 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if slices.Contains(games, spec.Name) {
-			return nil, nil, nil, fmt.Errorf("game %s is listed twice", spec.Name)
+		if slices.Contains(games, spec.ID()) {
+			return nil, nil, nil, fmt.Errorf("game %s is listed twice", spec.ID())
 		}
-		games = append(games, spec.Name)
-		titles[spec.Name] = spec.Title
+		games = append(games, spec.ID())
+		titles[spec.ID()] = spec.Title
 	}
 	cfg.Games = games
 	if len(cfg.Agents) == 0 {

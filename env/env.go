@@ -105,6 +105,9 @@ type Options struct {
 	MaxSteps int
 	// Reward selects the reward mode.
 	Reward RewardMode
+	// Variant selects a variant of the game's rules (see Varianter); ""
+	// means the default rules.
+	Variant string
 }
 
 // Outcome is where an episode stands.
@@ -188,7 +191,8 @@ type Env struct {
 	started  bool
 }
 
-// New wraps game in an Env with the given options.
+// New wraps game in an Env with the given options. opts.Variant is not
+// read: game is already of its variant (Make and NewGameOf choose it).
 func New(game Game, opts Options) *Env {
 	spec := game.Spec()
 	e := &Env{
@@ -333,7 +337,7 @@ func (e *Env) Return() float64 { return e.ret }
 
 // illegal builds the error for an action the mask refuses.
 func (e *Env) illegal(a int) error {
-	err := &IllegalActionError{Game: e.spec.Name, Action: a}
+	err := &IllegalActionError{Game: e.spec.ID(), Action: a}
 	if a < 0 || a >= e.spec.Actions {
 		err.Reason = fmt.Errorf("no such action (the ids are 0..%d)", e.spec.Actions-1)
 		return err
@@ -446,7 +450,7 @@ func (e *Env) ActionString(a int) string {
 func (e *Env) ParseMove(s string) ([]int, error) {
 	ids, err := e.game.ParseActions(s)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.spec.Name, err)
+		return nil, fmt.Errorf("%s: %w", e.spec.ID(), err)
 	}
 	return ids, nil
 }
@@ -458,7 +462,7 @@ func (e *Env) ParseAction(s string) (int, error) {
 		return 0, err
 	}
 	if len(ids) != 1 {
-		return 0, fmt.Errorf("%s: %q is a move of %d actions, not one", e.spec.Name, s, len(ids))
+		return 0, fmt.Errorf("%s: %q is a move of %d actions, not one", e.spec.ID(), s, len(ids))
 	}
 	return ids[0], nil
 }

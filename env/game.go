@@ -82,6 +82,16 @@ type Evaluator interface {
 	Evaluate() float64
 }
 
+// SearchEvaluator is implemented by games with an evaluation meant for a
+// search that decides deals (the solver) rather than for playing: it may
+// cost more than Evaluate and may read hidden cards. The solver ranks moves
+// by it when a game has it, and by Evaluate otherwise.
+type SearchEvaluator interface {
+	// SearchEvaluate scores the state, higher is better, in cards. It must
+	// not allocate.
+	SearchEvaluate() float64
+}
+
 // Evaluate returns g's evaluation when it is an Evaluator, and its progress
 // otherwise.
 func Evaluate(g Game) float64 {
@@ -98,4 +108,86 @@ func Class(g Game) string {
 		return c.Class()
 	}
 	return ""
+}
+
+// SafeMover is implemented by games that know moves a search may play
+// without trying the alternatives (the solver's dominance moves). A safe move
+// never turns a position from which the game can be won into one from which
+// it cannot; each game states its rule, with the reason it holds, in its
+// package documentation. A safe move makes progress (it never leads back to a
+// position seen before), so a chain of safe moves ends.
+type SafeMover interface {
+	// SafeMove returns a legal action that is safe in the current state, or
+	// -1 when the game knows none. It may read hidden cards: it serves
+	// clairvoyant search. It must not allocate.
+	SafeMove() int
+}
+
+// DeadTester is implemented by games with a cheap test that proves a
+// position lost before the search runs out of moves.
+type DeadTester interface {
+	// Dead reports that the game can no longer be won from the current
+	// state. False proves nothing. It may read hidden cards (it serves
+	// clairvoyant search) and must not allocate.
+	Dead() bool
+}
+
+// Pruner is implemented by games that know legal moves a search may leave
+// out because every position they lead to is reached by another line the
+// search also tries (the moves commute with earlier ones, for example).
+// A search calls Prune at every position it expands, with the moves that
+// led there.
+//
+// The contract, which makes a search that remembers positions (and so
+// meets each position by one line only) still reach every position: if a
+// position p is reached by a line whose every move survived Prune, then for
+// every legal move a at p, the position after a is reached by some line
+// whose every move survives Prune. Each game states its rule, with the
+// reason it keeps the contract, in its package documentation.
+type Pruner interface {
+	// Prune clears from m, which holds the legal actions now, the actions
+	// the search may leave out. line holds the actions that led to the
+	// current state from where the search started, the latest last (empty
+	// at the start). It must not allocate.
+	Prune(line []int, m *Mask)
+}
+
+// Staged is implemented by games in which one move of the rules may take
+// several actions (Cromwell's swap: begin, then pick two cards). A search
+// does not count the actions inside such a move as moves of their own, and
+// ranks them by the positions they complete.
+type Staged interface {
+	// Midway reports that a move of several actions is under way: the
+	// next action continues it. It must not allocate.
+	Midway() bool
+}
+
+// Varianter is implemented by games that offer variants of their rules
+// besides the default. A variant is chosen before dealing (Options.Variant,
+// or "game:variant" as the name given to Make); the game's Spec then
+// describes the variant (Spec.Variant is its name).
+type Varianter interface {
+	// Variants returns the names of the game's variants, the default ("")
+	// excluded.
+	Variants() []string
+	// SetVariant selects a variant by name, "" for the default rules; an
+	// unknown name is an error. It resets the state to an empty game.
+	SetVariant(name string) error
+}
+
+// SafeMove returns g's safe move when it is a SafeMover, and -1 otherwise.
+func SafeMove(g Game) int {
+	if s, ok := g.(SafeMover); ok {
+		return s.SafeMove()
+	}
+	return -1
+}
+
+// Dead reports whether g, a DeadTester, proves its position lost; false for
+// games without the test.
+func Dead(g Game) bool {
+	if d, ok := g.(DeadTester); ok {
+		return d.Dead()
+	}
+	return false
 }

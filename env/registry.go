@@ -68,32 +68,84 @@ func lookup(name string) (entry, error) {
 }
 
 // Make returns a new Env for the named game. Names are matched ignoring case,
-// spaces and dashes; an unknown name is an error listing the known ones.
+// spaces and dashes; an unknown name is an error listing the known ones. A
+// variant of the rules is chosen by opts.Variant or by naming the game
+// "game:variant" (both at once must agree).
 func Make(name string, opts Options) (*Env, error) {
-	e, err := lookup(name)
+	g, err := NewGameOf(name, opts.Variant)
 	if err != nil {
 		return nil, err
 	}
+	spec := g.Spec()
 	if opts.MaxSteps < 0 {
-		return nil, fmt.Errorf("%s: step limit %d is negative", e.spec.Name, opts.MaxSteps)
+		return nil, fmt.Errorf("%s: step limit %d is negative", spec.ID(), opts.MaxSteps)
 	}
 	if opts.Reward > RewardSparse {
-		return nil, fmt.Errorf("%s: unknown reward mode %d", e.spec.Name, opts.Reward)
+		return nil, fmt.Errorf("%s: unknown reward mode %d", spec.ID(), opts.Reward)
 	}
-	return New(e.newGame(), opts), nil
+	return New(g, opts), nil
 }
 
-// NewGame returns a fresh Game of the named game (not yet dealt).
-func NewGame(name string) (Game, error) {
+// NewGame returns a fresh Game of the named game (not yet dealt); the name
+// may carry a variant, "cromwell:noswap".
+func NewGame(name string) (Game, error) { return NewGameOf(name, "") }
+
+// NewGameOf returns a fresh Game of the named game under the given variant
+// of its rules ("" for the default, or the variant the name carries after a
+// colon). An unknown variant is an error listing the game's variants.
+func NewGameOf(name, variant string) (Game, error) {
+	base, v, hasV := strings.Cut(name, ":")
+	switch {
+	case hasV && variant != "" && !strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(variant)):
+		return nil, fmt.Errorf("game %q names variant %q, but variant %q was asked for", name, v, variant)
+	case hasV:
+		variant = v
+	}
+	e, err := lookup(base)
+	if err != nil {
+		return nil, err
+	}
+	g := e.newGame()
+	variant = strings.ToLower(strings.TrimSpace(variant))
+	if variant == "" {
+		return g, nil
+	}
+	vr, ok := g.(Varianter)
+	if !ok {
+		return nil, fmt.Errorf("%s has no variants (asked for %q)", e.spec.Name, variant)
+	}
+	if err := vr.SetVariant(variant); err != nil {
+		return nil, fmt.Errorf("%s: %w (the variants are: %s)", e.spec.Name, err, strings.Join(vr.Variants(), ", "))
+	}
+	if err := g.Spec().validate(); err != nil {
+		return nil, fmt.Errorf("%s variant %s: %w", e.spec.Name, variant, err)
+	}
+	return g, nil
+}
+
+// Variants returns the names of the named game's variants besides its
+// default rules (none for most games).
+func Variants(name string) ([]string, error) {
 	e, err := lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	return e.newGame(), nil
+	if vr, ok := e.newGame().(Varianter); ok {
+		return vr.Variants(), nil
+	}
+	return nil, nil
 }
 
-// Lookup returns the Spec of the named game.
+// Lookup returns the Spec of the named game; "game:variant" returns the
+// variant's.
 func Lookup(name string) (*Spec, error) {
+	if strings.Contains(name, ":") {
+		g, err := NewGame(name)
+		if err != nil {
+			return nil, err
+		}
+		return g.Spec(), nil
+	}
 	e, err := lookup(name)
 	if err != nil {
 		return nil, err

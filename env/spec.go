@@ -17,6 +17,10 @@ type Spec struct {
 	Summary string
 	// RulesVersion is bumped whenever a rule fix changes play.
 	RulesVersion int
+	// Variant names the variant of the rules this Spec describes ("" for
+	// the default rules; see Varianter). A variant's Spec has the default's
+	// Name and RulesVersion; ID and Rules tell them apart.
+	Variant string
 	// Actions is the size of the flat discrete action space.
 	Actions int
 	// ActionRanges documents the action space: id ranges and their meaning.
@@ -56,6 +60,25 @@ type Segment struct {
 	Max uint8
 	// Doc says what the cells hold and in which order.
 	Doc string
+}
+
+// ID returns the game's name with its variant, "cromwell:noswap", or the
+// name alone for the default rules. Make accepts it as a game name.
+func (s *Spec) ID() string {
+	if s.Variant == "" {
+		return s.Name
+	}
+	return s.Name + ":" + s.Variant
+}
+
+// Rules returns the rules version as people read it: "v1" for the default
+// rules, "v1+noswap" for a variant.
+func (s *Spec) Rules() string {
+	v := fmt.Sprintf("v%d", s.RulesVersion)
+	if s.Variant != "" {
+		v += "+" + s.Variant
+	}
+	return v
 }
 
 // Segment returns the segment with the given name, or false.

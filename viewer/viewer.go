@@ -18,11 +18,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/render"
 )
 
@@ -96,24 +96,10 @@ func (r *Recorder) FinishAfterLast() {
 	}
 }
 
-// WriteFile writes the page to path, through a temporary file renamed when
-// complete.
+// WriteFile writes the page to path; the file appears whole or not at all.
 func (r *Recorder) WriteFile(path string) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
+	if err := atomicfile.Write(path, r.WriteHTML); err != nil {
 		return fmt.Errorf("viewer: %w", err)
-	}
-	err = r.WriteHTML(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("viewer: write %s: %w", path, err)
 	}
 	return nil
 }

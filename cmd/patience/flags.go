@@ -146,7 +146,7 @@ func gameList(s string) ([]string, error) {
 		if err != nil {
 			return nil, usageError{err}
 		}
-		out = append(out, spec.Name)
+		out = append(out, spec.ID())
 	}
 	return out, nil
 }

@@ -114,7 +114,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	first := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	first := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 	if err := first.names(); err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 		lo, hi := w*opts.Games/workers, (w+1)*opts.Games/workers
 		c := first
 		if w > 0 {
-			c = &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+			c = &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 		}
 		reps[w] = c.rep
 		c.ctx = ctx
@@ -157,7 +157,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	total := &Report{Game: spec.Name}
+	total := &Report{Game: spec.ID()}
 	for _, r := range reps {
 		total.Games += r.Games
 		total.Steps += r.Steps
@@ -186,7 +186,7 @@ func Sequence(name string, seed uint64, data []byte, opts Options) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{name: spec.Name, opts: opts, rep: &Report{Game: spec.Name}}
+	c := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 	c.choose = func(m *env.Mask) int {
 		if len(data) == 0 {
 			return -1

@@ -41,6 +41,29 @@
 //	swap           3  [stage: 0 unused, 1 choosing the first card, 2 choosing
 //	                  the second, 3 used; first pick's fan 1..26 and depth
 //	                  1..16 during stage 2, else 0]
+//
+// # Variant
+//
+// The variant "noswap" (env.Options{Variant: "noswap"}, or the game name
+// "cromwell:noswap") is Cromwell without rule 7: the swap is never offered,
+// and the observation's swap segment shows it used (stage 3) from the deal
+// on. Its Spec has Variant "noswap" and rules "v1+noswap"; the default game
+// is unchanged.
+//
+// # Solver
+//
+// The game gives the solver (package solver) four kinds of knowledge, each
+// with its reason in the method's documentation:
+//   - safe moves (SafeMove): once the swap is no longer available, a top
+//     card goes home without trying alternatives when it is an ace or both
+//     copies of the card one rank below it are home;
+//   - a dead test (Dead): once the swap is no longer available, a relaxed
+//     game in which nothing is ever lost must still get every card home;
+//   - pruning (Prune): a swap is offered only at the start of a search or
+//     right after a move from fan to fan, with one of that move's cards;
+//     every swap can be moved back to such a point;
+//   - the swap is one move of three actions (Midway), and positions are
+//     ranked for search by SearchEvaluate.
 package cromwell
 
 import (
@@ -117,6 +140,9 @@ type Game struct {
 	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
 	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
 	hash  uint64
+	// noswap selects the variant without the swap (see SetVariant): the
+	// swap is then marked used from the deal on.
+	noswap bool
 }
 
 var (
@@ -138,8 +164,13 @@ func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{pick: -1} }
 
-// Spec returns the game's description.
-func (g *Game) Spec() *env.Spec { return spec }
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if g.noswap {
+		return specNoSwap
+	}
+	return spec
+}
 
 // Deal sets up deal number seed.
 func (g *Game) Deal(seed uint64) {
@@ -152,7 +183,10 @@ func (g *Game) Deal(seed uint64) {
 // the foundations are empty and the swap unused. Use SetFoundation and
 // SetSwapUsed to complete the position.
 func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
-	*g = Game{pick: -1}
+	*g = Game{pick: -1, noswap: g.noswap}
+	if g.noswap {
+		g.swap = swapDone
+	}
 	for f := range NumFans {
 		for k := 0; k < depth && k < MaxDepth; k++ {
 			c := card(f, k)
@@ -186,10 +220,11 @@ func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.hash = g.fullHash()
 }
 
-// SetSwapUsed marks the swap used (or unused), for tests.
+// SetSwapUsed marks the swap used (or unused), for tests. In the variant
+// without the swap it stays used.
 func (g *Game) SetSwapUsed(used bool) {
 	g.swap = swapUnused
-	if used {
+	if used || g.noswap {
 		g.swap = swapDone
 	}
 	g.pick = -1

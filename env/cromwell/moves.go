@@ -133,6 +133,8 @@ func (g *Game) Explain(a int) error {
 	}
 	kind, x, y := decode(a)
 	switch {
+	case g.noswap && (kind == ActSwap || kind == ActSwapBegin):
+		return errors.New("this variant (noswap) has no swap")
 	case (g.swap == swapFirst || g.swap == swapSecond) && kind != ActSwap:
 		return errors.New("a swap is under way: pick its cards first")
 	case kind == ActSwap && g.swap == swapUnused:

@@ -13,7 +13,11 @@ func (g *Game) Render() string {
 	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
 	switch g.swap {
 	case swapDone:
-		sb.WriteString("used")
+		if g.noswap {
+			sb.WriteString("none (variant noswap)")
+		} else {
+			sb.WriteString("used")
+		}
 	case swapFirst:
 		sb.WriteString("under way: pick the first card (pick fan:card)")
 	case swapSecond:

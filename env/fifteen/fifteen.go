@@ -84,6 +84,14 @@
 // the emergency rule took its sixth card from at most 5 cards + a walk of 25
 // = 30, since the rule is used once per game. The bound is met: six cards
 // over an ace, then 2..K..2, A of its suit (TestMaxHeightReachable).
+//
+// # Solver
+//
+// Safe moves (SafeMove, used by package solver): a card goes to its suit's
+// up pile without trying alternatives when the down pile already holds its
+// rank and the rank below, and to the down pile when the up pile already
+// holds its rank and the rank above. The method's documentation gives the
+// reason.
 package fifteen
 
 import (

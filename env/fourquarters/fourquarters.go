@@ -68,6 +68,24 @@
 // lost (it is not Won) and Class() returns "second-class". Class() returns
 // "first-class" after the first-class win and "" otherwise: while the game
 // runs and at an ordinary loss (the Env's outcome already says lost).
+//
+// # Variant
+//
+// The variant "hub" (env.Options{Variant: "hub"}, or the game name
+// "fourquarters:hub") adds a fifth group to rule 2: any two cards of equal
+// rank in the eight cells next to the hub (N1, N2, E1, E2, S1, S2, W1, W2)
+// pair, across quarters. Its action space is the default's 104 pairs, the
+// 24 new pairs (ids 104..127) and closing up (128); everything else is as in
+// the default rules. Its Spec has Variant "hub" and rules "v1+hub"; the
+// default game is unchanged. See SetVariant.
+//
+// # Solver
+//
+// A dead test (Dead, used by package solver): a position is lost when, for
+// some rank, more quarters hold an odd number of cards of that rank than
+// there are cards of that rank left in the stock. The solver sees the stock:
+// its verdicts are upper bounds on what a player can do. No move is declared
+// safe: removing a pair changes how the next close-up slides the files.
 package fourquarters
 
 import (
@@ -251,6 +269,9 @@ type Game struct {
 	removed uint8     // cards removed
 	occ     uint64    // bit i set when cell i holds a card
 	hash    uint64
+	// variant is the variant of the rules (see SetVariant); "" is the
+	// default.
+	variant string
 }
 
 var (
@@ -264,14 +285,19 @@ func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{} }
 
-// Spec returns the game's description.
-func (g *Game) Spec() *env.Spec { return spec }
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if v := variantSpecs[g.variant]; v != nil {
+		return v
+	}
+	return spec
+}
 
 // Deal sets up deal number seed: deal cards 0…47 into cells 0…47, the rest
 // into the stock in deal order.
 func (g *Game) Deal(seed uint64) {
 	d := cards.Deal(seed)
-	*g = Game{}
+	*g = Game{variant: g.variant}
 	for i := range NumCells {
 		g.cells[i] = d[i]
 	}
@@ -285,7 +311,7 @@ func (g *Game) Deal(seed uint64) {
 // to be the rest of the double deck: for each card, two copies less those on
 // the cross and in the stock (never below zero).
 func (g *Game) Setup(cells [NumCells]cards.Card, stock []cards.Card) {
-	*g = Game{}
+	*g = Game{variant: g.variant}
 	g.cells = cells
 	if len(stock) > StockSize {
 		stock = stock[:StockSize]

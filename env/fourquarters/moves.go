@@ -76,12 +76,23 @@ func (g *Game) anyMove() bool {
 	if g.closeChanges() {
 		return true
 	}
+	if t := pairTables[g.variant]; t != nil {
+		return g.tableAny(t)
+	}
 	lo, hi := g.pairMask()
 	return lo|hi != 0
 }
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
+	if t := pairTables[g.variant]; t != nil {
+		m.Clear()
+		g.tablePairs(t, m)
+		if g.closeChanges() {
+			m.Set(t.close)
+		}
+		return
+	}
 	lo, hi := g.pairMask()
 	if g.closeChanges() {
 		hi |= 1 << (ActClose - 64)
@@ -103,6 +114,9 @@ func (g *Game) Legal(m *env.Mask) {
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of RULES.md §5 directly.
 func (g *Game) Explain(a int) error {
+	if t := pairTables[g.variant]; t != nil {
+		return g.explainTable(t, a)
+	}
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
 	}
@@ -120,6 +134,22 @@ func (g *Game) Explain(a int) error {
 	if ri-rj > 1 || rj-ri > 1 || ci-cj > 1 || cj-ci > 1 {
 		return fmt.Errorf("%s and %s do not touch", CellName(i), CellName(j))
 	}
+	return g.explainCards(i, j)
+}
+
+// explainTable is Explain in a variant with a pair table.
+func (g *Game) explainTable(t *pairTable, a int) error {
+	if a < 0 || a > t.close {
+		return fmt.Errorf("no such action (the ids are 0..%d)", t.close)
+	}
+	if a == t.close {
+		return g.explainClose()
+	}
+	return g.explainCards(int(t.cells[a-ActPair][0]), int(t.cells[a-ActPair][1]))
+}
+
+// explainCards says why cells i and j (of one arm) hold no pair.
+func (g *Game) explainCards(i, j int) error {
 	x, y := g.cells[i], g.cells[j]
 	switch {
 	case x == cards.None && y == cards.None:
@@ -161,6 +191,15 @@ func (g *Game) explainClose() error {
 
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
+	if t := pairTables[g.variant]; t != nil {
+		if a == t.close {
+			g.closeUp()
+			return
+		}
+		g.take(int(t.cells[a-ActPair][0]))
+		g.take(int(t.cells[a-ActPair][1]))
+		return
+	}
 	if a == ActClose {
 		g.closeUp()
 		return

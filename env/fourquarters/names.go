@@ -33,8 +33,20 @@ func ParseCell(s string) (int, error) {
 	return a*ArmCells + n - 1, nil
 }
 
-// ActionString names action a: "N3-N4" or "close".
-func (g *Game) ActionString(a int) string { return ActionName(a) }
+// ActionString names action a: "N3-N4" or "close" (in the variant anypair
+// too, whose pairs need not touch: "N3-N9").
+func (g *Game) ActionString(a int) string {
+	if t := pairTables[g.variant]; t != nil {
+		switch {
+		case a == t.close:
+			return "close"
+		case a >= ActPair && a < t.close:
+			return CellName(int(t.cells[a-ActPair][0])) + "-" + CellName(int(t.cells[a-ActPair][1]))
+		}
+		return fmt.Sprintf("#%d", a)
+	}
+	return ActionName(a)
+}
 
 // ActionName names action a (see the package doc for the forms).
 func ActionName(a int) string {
@@ -55,6 +67,9 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch t {
 	case "close", "close up", "closeup", "close-up":
+		if t := pairTables[g.variant]; t != nil {
+			return []int{t.close}, nil
+		}
 		return []int{ActClose}, nil
 	}
 	parts := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '-' || r == ',' })
@@ -78,6 +93,8 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	switch {
 	case i == j:
 		return nil, fmt.Errorf("parse move %q: a pair needs two different cells", s)
+	case pairTables[g.variant] != nil && pairTables[g.variant].index[i][j] >= 0:
+		return []int{ActPair + int(pairTables[g.variant].index[i][j])}, nil
 	case i/ArmCells != j/ArmCells:
 		return nil, fmt.Errorf("parse move %q: %s and %s are in different arms, and a pair belongs to one arm", s, CellName(i), CellName(j))
 	case pairIndex[i][j] < 0:

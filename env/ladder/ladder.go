@@ -84,6 +84,14 @@
 // all of them among those places, keeping each place's count. A player who
 // remembers every turned card knows more (the waste's order, and after the
 // redeal the stock's); the observation leaves that memory to the agent.
+//
+// # Solver
+//
+// Safe moves (SafeMove, used by package solver): an available card goes
+// home without trying alternatives when it is an ace, or when both copies of
+// the card below it in its suit and all four cards that could be built on it
+// are home. The method's documentation gives the reason. The solver sees the
+// hidden cards: its verdicts are upper bounds on what a player can do.
 package ladder
 
 import (

@@ -84,6 +84,14 @@
 // row at most twice, and there are at most 68 turns, one second deal and 64
 // fifth cards: at most 68*3 + 24*3 + 12*2 + 68 + 1 + 64 = 433 steps. The
 // default limit, 500, is never reached.
+//
+// # Solver
+//
+// Limited declares no safe moves to package solver: rule 9 (the fifth card
+// may be turned only when no privileged card has a move) makes a move that
+// looks harmless, such as a card home that uncovers another, change which
+// moves are legal later, so no simple dominance holds. The solver sees the
+// stock and the pile: its verdicts are upper bounds on what a player can do.
 package limited
 
 import (

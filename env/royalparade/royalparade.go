@@ -56,6 +56,14 @@
 //	aces       4  discarded aces per suit, clubs, diamonds, hearts, spades (0..2)
 //
 // The stock order is the only hidden information.
+//
+// # Solver
+//
+// Safe moves (SafeMove, used by package solver): a card is built on its base
+// pile without trying alternatives when its twin is built already or both
+// of its piles take it now. The method's documentation gives the reason. The
+// solver sees the stock: its verdicts are upper bounds on what a player can
+// do.
 package royalparade
 
 import (

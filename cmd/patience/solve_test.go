@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/solver"
+)
+
+func TestSolveReportsVerifiesAndWritesJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	code, out, errs := runCLI(t, "solve", "cromwell", "--deals", "3", "--seed-start", "0", "--budget", "20k",
+		"--workers", "2", "--json", path, "--verify", "--show")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"Command: `patience solve cromwell --deals 3", "deals 0 to 2, budget 20k nodes a deal",
+		"deal 0: solved in ", "deal 1: solved in ", "    7>F\n",
+		"cromwell: 3 deals: solved", "Winnable: ", "counting the unknown deals as lost and as won",
+		"nodes/s", "median", "95th percentile",
+		"Verify: all ", "Wrote " + path,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Clairvoyant") {
+		t.Error("an open game labelled clairvoyant")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc solveJSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Game != "cromwell" || len(doc.Results) != 3 || doc.Summary.Deals != 3 || doc.Budget != "20k nodes" || doc.Rules != "v1" {
+		t.Errorf("JSON: %+v", doc)
+	}
+	for _, r := range doc.Results {
+		if r.Verdict == "solved" && len(r.Line) != r.Moves {
+			t.Errorf("deal %d: %d moves, %d names", r.Seed, r.Moves, len(r.Line))
+		}
+	}
+	// No temporary file is left beside it.
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+		t.Errorf("the directory holds %d files", len(ents))
+	}
+}
+
+// TestSolveShowPlays: the moves --show prints are moves `patience play`
+// accepts, and they win.
+func TestSolveShowPlays(t *testing.T) {
+	code, out, _ := runCLI(t, "solve", "cromwell", "--deals", "1", "--seed-start", "5", "--budget", "20k", "--show")
+	if code != 0 || !strings.Contains(out, "deal 5: solved") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var moves []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "    ") {
+			moves = append(moves, line)
+		}
+	}
+	in := strings.NewReader(strings.Join(moves, "\n") + "\nquit\n")
+	code, played, errs := runCtx(context.Background(), in, "play", "cromwell", "--seed", "5")
+	if code != 0 {
+		t.Fatalf("play: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(played, "You won") {
+		t.Errorf("playing the line did not win:\n%s", tail(played, 800))
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// TestSolveIsDeterministic: a node budget gives the same verdicts and
+// node counts on every run, whatever the number of workers.
+func TestSolveIsDeterministic(t *testing.T) {
+	strip := regexp.MustCompile(`, [0-9.]+ s\)`)
+	verdicts := func(out string) string {
+		var keep []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "deal ") {
+				keep = append(keep, strip.ReplaceAllString(l, ")"))
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	_, a, _ := runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "5k", "--workers", "1")
+	_, b, _ := runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "5k", "--workers", "3")
+	if verdicts(a) == "" || verdicts(a) != verdicts(b) {
+		t.Errorf("runs differ:\n%s\n---\n%s", verdicts(a), verdicts(b))
+	}
+}
+
+func TestSolveHiddenGameIsClairvoyant(t *testing.T) {
+	code, out, _ := runCLI(t, "solve", "limited", "--deals", "2", "--budget", "3k")
+	if code != 0 || !strings.Contains(out, "Clairvoyant: the solver sees the hidden cards") || !strings.Contains(out, "(clairvoyant: an upper bound)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestSolveVariant(t *testing.T) {
+	for _, args := range [][]string{{"cromwell", "--variant", "noswap"}, {"cromwell:noswap"}} {
+		code, out, errs := runCLI(t, append([]string{"solve", "--deals", "2", "--budget", "2k"}, args...)...)
+		if code != 0 || !strings.Contains(out, "Cromwell (no swap) (cromwell:noswap, rules v1+noswap)") || !strings.Contains(out, "cromwell:noswap: 2 deals") {
+			t.Errorf("%v: exit %d %s\n%s", args, code, errs, out)
+		}
+	}
+}
+
+func TestSolveErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve"}, "missing GAME"},
+		{[]string{"solve", "solitaire"}, "unknown game \"solitaire\"; the known games are: cromwell"},
+		{[]string{"solve", "cromwell", "--budget", "5x"}, "invalid budget \"5x\""},
+		{[]string{"solve", "cromwell", "--budget", "0"}, "the node count must be a whole number"},
+		{[]string{"solve", "cromwell", "--budget", "1.5"}, "the node count must be a whole number"},
+		{[]string{"solve", "cromwell", "--budget", "-2s"}, "the time must be positive"},
+		{[]string{"solve", "cromwell", "--seed-start", "x"}, "invalid seed \"x\""},
+		{[]string{"solve", "cromwell", "--seed-start", "-1"}, "invalid seed \"-1\""},
+		{[]string{"solve", "cromwell", "--deals", "0"}, "--deals must be positive"},
+		{[]string{"solve", "cromwell", "--workers", "0"}, "--workers must be positive"},
+		{[]string{"solve", "cromwell", "--memory", "2"}, "--memory 2 is out of range"},
+		{[]string{"solve", "cromwell", "--variant", "wide"}, "unknown variant \"wide\" (the variants are: noswap)"},
+		{[]string{"solve", "fifteen", "--variant", "noswap"}, "fifteen has no variants"},
+		{[]string{"solve", "cromwell:noswap", "--variant", "other"}, "names variant \"noswap\", but variant \"other\" was asked for"},
+		{[]string{"solve", "cromwell", "--seed-start", "18446744073709551615", "--deals", "2"}, "deal numbers run from 0 to 2^63-1"},
+		{[]string{"solve", "cromwell", "--json", "/no/such/dir/x.json"}, "the directory /no/such/dir does not exist"},
+	}
+	for _, tc := range tests {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+func TestParseBudget(t *testing.T) {
+	for in, want := range map[string]budget{
+		"10s": {time: 10 * time.Second}, "2m": {time: 2 * time.Minute}, "5M": {nodes: 5_000_000},
+		"500k": {nodes: 500_000}, "2.5M": {nodes: 2_500_000}, "1_000_000": {nodes: 1_000_000}, "42": {nodes: 42},
+	} {
+		got, err := parseBudget(in)
+		if err != nil || got != want {
+			t.Errorf("parseBudget(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "M", "ten", "1e20", "NaNk", "-5", "0s"} {
+		if _, err := parseBudget(in); err == nil {
+			t.Errorf("parseBudget(%q) accepted", in)
+		}
+	}
+	if (budget{nodes: 3_000_000}).String() != "3M nodes" || (budget{nodes: 1234}).String() != "1234 nodes" {
+		t.Error("budget names")
+	}
+	if tableBits(64) != 22 || tableBits(8) != 19 {
+		t.Errorf("tableBits(64) = %d, tableBits(8) = %d", tableBits(64), tableBits(8))
+	}
+}
+
+// TestSolveInterrupted: a cancelled run (Ctrl-C) returns what finished and
+// prints a summary of it.
+func TestSolveInterrupted(t *testing.T) {
+	spec, _ := env.Lookup("fifteen")
+	run := solveRun{game: "fifteen", spec: spec, seedStart: 0, deals: 50, workers: 2, opts: solver.Options{Nodes: 1000, TableBits: 12}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	res, _, err := run.solve(ctx, &out, &errb, false)
+	if err != nil || len(res) != 0 {
+		t.Fatalf("%d results, %v", len(res), err)
+	}
+	summarize(res, 0).write(&out, spec)
+	if !strings.Contains(out.String(), "No deal finished") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func TestSummaryCountsUnknownBothWays(t *testing.T) {
+	res := []dealResult{{Verdict: "solved", Seconds: 1}, {Verdict: "unknown", Seconds: 3}, {Verdict: "unsolvable", Seconds: 2}, {Verdict: "solved", Seconds: 4}}
+	s := summarize(res, time.Second)
+	if s.Solved != 2 || s.Unknown != 1 || s.Unsolvable != 1 || s.Winnable != 0.5 || !(s.Low < 0.5 && s.High > 0.75) {
+		t.Errorf("%+v", s)
+	}
+	if s.MedianSeconds != 2 || s.P95Seconds != 4 {
+		t.Errorf("median %v, p95 %v", s.MedianSeconds, s.P95Seconds)
+	}
+}

@@ -1,0 +1,661 @@
+// Package solver decides whether a deal of a patience game can be won, by
+// depth-first search over any env.Game.
+//
+// The search tries the legal moves of a position best first, by the
+// evaluation of the positions they lead to (env.SearchEvaluator where a game
+// has one, env.Evaluator otherwise, else progress), and remembers every
+// position it has visited in a transposition table keyed by the game's
+// full-state hash. The table has a fixed size (Options.TableBits); a full
+// bucket evicts its least recently used entry, as Solvitaire's cache does,
+// and the positions on the current path are pinned, so cycles are always
+// detected. A position evicted after its search may be searched again: that
+// costs time, never correctness.
+//
+// Game knowledge comes only through optional interfaces of package env; the
+// solver never names a game. Where a game names a safe move
+// (env.SafeMover), the search plays it without trying the alternatives;
+// where a game proves a position lost (env.DeadTester), the search goes no
+// deeper; where a game knows moves that other lines make redundant
+// (env.Pruner), the search leaves them out; where a move of the rules takes
+// several actions (env.Staged), its parts are ranked by the positions they
+// complete. Each game states its rules, with their reasons, in its package
+// documentation, and the tests check on many small positions that they
+// never change a verdict.
+//
+// A search runs in passes (DefaultPasses). The limited passes leave out the
+// moves beyond a limit: a discrepancy pass allows few moves that are not the
+// best-ranked one of their position (limited discrepancy search), a slack
+// pass allows few moves in a row that place no card. Each may use a third of
+// what is left of the budget. The last pass has no limit and alone can
+// prove a deal unsolvable. Wins are mostly found by the limited passes:
+// Cromwell's by discrepancy passes, The Fifteen's by slack passes.
+//
+// A search ends with one of three verdicts: Solved, with the line of moves
+// from the start to a win (shortened where the search wandered, and replayed
+// through an env.Env before it is reported); Unsolvable, every position
+// reachable from the start searched without a win; or Unknown, when a budget
+// (nodes or time) ran out first. A search with a node budget is
+// deterministic: the same position and options give the same verdict, line
+// and node count on every machine. Time budgets are a convenience whose
+// results depend on the machine.
+//
+// Games with hidden cards are solved clairvoyantly: the Game holds the true
+// order of its hidden cards, and the search sees it. Such a verdict is an
+// upper bound on what a player can achieve (Result.Clairvoyant).
+//
+// The transposition table stores whole 64-bit hashes with the position's
+// progress as a second check. Two different positions are confused only if
+// both agree; with 2^22 stored positions and 10^7 probes (a search of ten
+// seconds) the chance of any such confusion in one search is about 10^-5. A
+// confusion can only prune a position that was not in fact searched, so it
+// can turn a Solved into an Unsolvable, never the reverse: every reported
+// line is replayed.
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/patience-gym/patience/env"
+)
+
+// Verdict is the outcome of a search.
+type Verdict uint8
+
+// The verdicts.
+const (
+	// Unknown: a budget ran out before the search could decide.
+	Unknown Verdict = iota
+	// Solved: the game can be won; Result.Line wins it.
+	Solved
+	// Unsolvable: every reachable position was searched and none is won.
+	Unsolvable
+)
+
+// String returns "unknown", "solved" or "unsolvable".
+func (v Verdict) String() string {
+	return [...]string{"unknown", "solved", "unsolvable"}[v]
+}
+
+// DefaultTableBits is the default size of the transposition table: 2^22
+// entries of 16 bytes, 64 MiB.
+const DefaultTableBits = 22
+
+// Options tune a search. The zero value searches without budgets, with
+// the default table, the game's safe moves and its dead test.
+type Options struct {
+	// Nodes is the node budget: the most positions the search expands
+	// (0 = no limit). A search with a node budget is deterministic.
+	Nodes int64
+	// Time is the time budget (0 = no limit).
+	Time time.Duration
+	// TableBits sets the transposition table to 2^TableBits entries of 16
+	// bytes (0 = DefaultTableBits; 10 to 30).
+	TableBits int
+	// NoSafeMoves ignores the game's safe moves (env.SafeMover).
+	NoSafeMoves bool
+	// NoDeadTest ignores the game's dead test (env.DeadTester).
+	NoDeadTest bool
+	// NoPrune ignores the game's pruning of moves (env.Pruner).
+	NoPrune bool
+	// NoTable searches without a transposition table, remembering only the
+	// positions on the current path (to avoid cycles): an exhaustive search
+	// of every path, exponential, for tests on tiny positions.
+	NoTable bool
+	// Passes are the limited passes run before the last, unlimited one
+	// (nil = DefaultPasses; empty = the unlimited pass alone).
+	Passes []Pass
+}
+
+// Pass is one limited pass of a search (see DefaultPasses).
+type Pass struct {
+	// Discrepancy counts, against the limit, the moves that are not the
+	// best-ranked child of their position; otherwise the limit counts moves
+	// in a row that place no card.
+	Discrepancy bool
+	// Limit is the most such moves allowed (0 to 126).
+	Limit int
+}
+
+// Check reports an option out of range.
+func (o Options) Check() error {
+	switch {
+	case o.Nodes < 0:
+		return fmt.Errorf("node budget %d is negative", o.Nodes)
+	case o.Time < 0:
+		return fmt.Errorf("time budget %v is negative", o.Time)
+	case o.TableBits != 0 && (o.TableBits < 10 || o.TableBits > 30):
+		return fmt.Errorf("table size 2^%d is out of range (2^10 to 2^30 entries)", o.TableBits)
+	}
+	for _, p := range o.Passes {
+		if p.Limit < 0 || p.Limit >= int(unlimited) {
+			return fmt.Errorf("pass limit %d is out of range (0 to %d)", p.Limit, unlimited-1)
+		}
+	}
+	return nil
+}
+
+// Stop says why a search ended without a decision.
+type Stop uint8
+
+// The reasons a search stops early.
+const (
+	// NotStopped: the search decided (Solved or Unsolvable).
+	NotStopped Stop = iota
+	// NodeBudget: the node budget ran out.
+	NodeBudget
+	// TimeBudget: the time budget ran out.
+	TimeBudget
+	// Cancelled: the context was cancelled.
+	Cancelled
+	// Unverified: the search found a win whose line did not replay to a
+	// win through env.Env (a hash collision or a faulty game; Result.Err
+	// says what went wrong).
+	Unverified
+)
+
+// String returns "", "nodes", "time" or "cancelled".
+func (s Stop) String() string {
+	return [...]string{"", "nodes", "time", "cancelled", "unverified"}[s]
+}
+
+// Result is the outcome of one search.
+type Result struct {
+	// Verdict is the outcome.
+	Verdict Verdict
+	// Line is the winning line from the start (Solved only): action ids,
+	// safe moves included, shortened where the search wandered, and
+	// verified by replay.
+	Line []int
+	// Stop says which budget ended an Unknown search.
+	Stop Stop
+	// Nodes is the number of positions expanded.
+	Nodes int64
+	// SafeMoves is the number of safe moves played without branching.
+	SafeMoves int64
+	// Dead is the number of positions the game's dead test cut off.
+	Dead int64
+	// MaxDepth is the deepest the search went, in moves from the start.
+	MaxDepth int
+	// Best is the most progress (cards placed) of any position the search
+	// expanded.
+	Best int
+	// Passes is the number of passes begun (see DefaultPasses).
+	Passes int
+	// Elapsed is the wall time of the search.
+	Elapsed time.Duration
+	// Clairvoyant is set for games with hidden cards: the search saw them,
+	// so a Solved verdict is an upper bound on what a player can do.
+	Clairvoyant bool
+	// Err says why a line found did not verify (Stop == Unverified).
+	Err string
+}
+
+// NodesPerSecond is the search speed.
+func (r Result) NodesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Nodes) / r.Elapsed.Seconds()
+}
+
+// move is a child of a node: its action and the evaluation of the position
+// it leads to.
+type move struct {
+	action int32
+	score  float32
+}
+
+// frame is a node on the search path.
+type frame struct {
+	lo, next, hi int    // its children: moves[lo:hi], next the next to try
+	line         int    // len(line) at this node
+	keys         [2]key // the positions pinned for it (reached, after safe moves)
+	nkeys        int
+	progress     int   // the position's progress
+	slack        uint8 // moves without progress still allowed below it
+}
+
+type key struct {
+	hash  uint64
+	check uint16
+}
+
+// unlimited is the slack of a search without a limit on moves without
+// progress; it is never used up.
+const unlimited uint8 = 127
+
+// DefaultPasses are the limited passes a search runs before its last pass,
+// which has no limit. Each pass is a complete depth-first search that leaves
+// out the moves beyond its limit: a discrepancy pass allows at most Limit
+// moves, on any line, that are not the best-ranked move of their position
+// (limited discrepancy search: the evaluation is trusted but not blindly),
+// and a slack pass allows at most Limit moves in a row that place no card
+// (winning lines seldom need long detours). Passes that alternate the two
+// kinds find most wins long before an exhaustive search would; only the
+// last pass can prove a deal unsolvable (or a limited pass that never met
+// its limit). Cromwell's wins come mostly from discrepancy passes, The
+// Fifteen's from slack passes.
+var DefaultPasses = []Pass{
+	{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1},
+	{Limit: 2}, {Discrepancy: true, Limit: 2},
+	{Limit: 4}, {Discrepancy: true, Limit: 3},
+	{Limit: 8}, {Discrepancy: true, Limit: 4},
+	{Limit: 16},
+}
+
+// Solver searches games. It keeps its table and buffers from one search
+// to the next; it is not safe for concurrent use (give each goroutine its
+// own).
+type Solver struct {
+	opts    Options
+	tt      *table
+	states  []env.Game // states[d] is the position at depth d of the path
+	scratch env.Game
+	spec    *env.Spec
+	mask    env.Mask
+	moves   []move
+	path    []frame
+	line    []int
+	res     Result
+	useSafe bool // the game is an env.SafeMover and safe moves are on
+	useDead bool // the game is an env.DeadTester and the test is on
+	useEval bool // the game is an env.Evaluator
+	useSrch bool // the game is an env.SearchEvaluator
+	usePrun bool // the game is an env.Pruner and pruning is on
+	useStag bool // the game is an env.Staged
+	// look is a position buffer for scoring a midway child by its
+	// completions.
+	look     env.Game
+	lookMask env.Mask
+	ctx      context.Context
+	start    time.Time
+	limit    uint8 // this pass's limit (the slack of the start)
+	disc     bool  // this pass counts discrepancies
+	// passNodes and passTime end a limited pass (node count and time since
+	// the start), 0 for none: a limited pass may use a third of what is
+	// left of the budget, so the unlimited pass always gets some.
+	passNodes int64
+	passTime  time.Duration
+	cut       bool // this pass left out a move for lack of slack
+}
+
+// New returns a Solver with the given options.
+func New(opts Options) (*Solver, error) {
+	if err := opts.Check(); err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
+	}
+	bits := opts.TableBits
+	if bits == 0 {
+		bits = DefaultTableBits
+	}
+	if opts.NoTable {
+		bits = 12 // only the path is kept
+	}
+	t := newTable(bits)
+	t.pathOnly = opts.NoTable
+	return &Solver{opts: opts, tt: t}, nil
+}
+
+// Options returns the solver's options.
+func (s *Solver) Options() Options { return s.opts }
+
+// errFound ends the search when a won position is reached.
+var errFound = errors.New("found")
+
+// passShare is the share of what is left of the budget that a limited
+// pass may use: one third.
+const passShare = 3
+
+// errPassCap ends a limited pass that used its share of the budget.
+var errPassCap = errors.New("pass cap")
+
+// Solve searches the position g (which it does not change) and returns the
+// verdict. A cancelled ctx stops the search with an Unknown verdict.
+func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
+	s.start = time.Now()
+	s.ctx = ctx
+	s.res = Result{Clairvoyant: g.Spec().Hidden}
+	s.bind(g)
+	if g.Won() {
+		s.res.Verdict = Solved
+		s.res.Line = []int{}
+		return s.finish()
+	}
+	passes := s.opts.Passes
+	if passes == nil {
+		passes = DefaultPasses
+	}
+	var err error
+	for i := 0; i <= len(passes); i++ {
+		s.limit, s.disc = unlimited, false
+		s.passNodes, s.passTime = 0, 0
+		if i < len(passes) {
+			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
+			if s.opts.Nodes > 0 {
+				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/passShare
+			}
+			if s.opts.Time > 0 {
+				el := time.Since(s.start)
+				s.passTime = el + (s.opts.Time-el)/passShare
+			}
+		}
+		s.res.Passes++
+		err = s.pass(g)
+		if err == errPassCap {
+			err = nil
+			continue
+		}
+		if err != nil || !s.cut {
+			break // a win, a budget, or a pass that searched everything
+		}
+	}
+	switch {
+	case errors.Is(err, errFound):
+		line := s.shorten(g, s.line)
+		if err := VerifyEnv(g, 0, line); err != nil {
+			s.res.Verdict, s.res.Stop, s.res.Err = Unknown, Unverified, err.Error()
+			break
+		}
+		s.res.Verdict = Solved
+		s.res.Line = line
+	case err == nil:
+		s.res.Verdict = Unsolvable
+	default:
+		s.res.Verdict = Unknown
+	}
+	return s.finish()
+}
+
+// pass runs one depth-first search from g with the current slack limit.
+func (s *Solver) pass(g env.Game) error {
+	s.tt.reset()
+	s.path = s.path[:0]
+	s.moves = s.moves[:0]
+	s.line = s.line[:0]
+	s.cut = false
+	s.state(0).CopyFrom(g)
+	err := s.enter(0, -1, s.limit)
+	for err == nil && len(s.path) > 0 {
+		f := &s.path[len(s.path)-1]
+		if f.next == f.hi {
+			s.leave()
+			continue
+		}
+		a := int(s.moves[f.next].action)
+		f.next++
+		err = s.enter(len(s.path), a, f.slack)
+	}
+	return err
+}
+
+func (s *Solver) finish() Result {
+	s.res.Elapsed = time.Since(s.start)
+	s.ctx = nil
+	return s.res
+}
+
+// bind detects the game's optional interfaces and sizes the buffers.
+func (s *Solver) bind(g env.Game) {
+	spec := g.Spec()
+	if s.spec != spec || len(s.states) == 0 {
+		s.spec = spec
+		s.states = s.states[:0]
+		s.scratch = g.Clone()
+		s.look = g.Clone()
+		s.mask = env.NewMask(spec.Actions)
+		s.lookMask = env.NewMask(spec.Actions)
+	}
+	_, s.useSafe = g.(env.SafeMover)
+	_, s.useDead = g.(env.DeadTester)
+	_, s.useEval = g.(env.Evaluator)
+	_, s.useSrch = g.(env.SearchEvaluator)
+	_, s.usePrun = g.(env.Pruner)
+	_, s.useStag = g.(env.Staged)
+	s.usePrun = s.usePrun && !s.opts.NoPrune
+	s.useSafe = s.useSafe && !s.opts.NoSafeMoves
+	s.useDead = s.useDead && !s.opts.NoDeadTest
+}
+
+// state returns the position buffer of depth d.
+func (s *Solver) state(d int) env.Game {
+	for len(s.states) <= d {
+		s.states = append(s.states, s.scratch.Clone())
+	}
+	return s.states[d]
+}
+
+// budget returns the reason to stop before expanding one more node, or nil.
+func (s *Solver) budget() error {
+	if s.opts.Nodes > 0 && s.res.Nodes >= s.opts.Nodes {
+		s.res.Stop = NodeBudget
+		return errors.New("node budget")
+	}
+	if s.passNodes > 0 && s.res.Nodes >= s.passNodes {
+		return errPassCap
+	}
+	if s.res.Nodes&255 == 0 {
+		if s.passTime > 0 && time.Since(s.start) >= s.passTime {
+			return errPassCap
+		}
+		if s.ctx != nil && s.ctx.Err() != nil {
+			s.res.Stop = Cancelled
+			return s.ctx.Err()
+		}
+		if s.opts.Time > 0 && time.Since(s.start) >= s.opts.Time {
+			s.res.Stop = TimeBudget
+			return errors.New("time budget")
+		}
+	}
+	return nil
+}
+
+// childSlack returns the slack below a position of progress p reached
+// from a node of progress from and slack slack, and false when no slack is
+// left for it.
+func (s *Solver) childSlack(from, p int, slack uint8, midway bool) (uint8, bool) {
+	switch {
+	case midway:
+		return slack, true
+	case p > from:
+		return s.limit, true
+	case slack == unlimited:
+		return unlimited, true
+	case slack == 0:
+		return 0, false
+	}
+	return slack - 1, true
+}
+
+// rankSlack returns the slack below the child of rank r (0 = the best)
+// of a node of slack slack, in a discrepancy pass.
+func (s *Solver) rankSlack(r int, slack uint8) (uint8, bool) {
+	switch {
+	case r == 0 || slack == unlimited:
+		return slack, true
+	case slack == 0:
+		return 0, false
+	}
+	return slack - 1, true
+}
+
+// enter makes the position reached from the path's last node by action a
+// (the root when a < 0) a node at depth d with the given slack: it plays
+// the safe moves, records the position, and lists its children. It returns
+// errFound when a win is reached, another error when a budget stops the
+// search, and nil otherwise (including when the position was searched
+// before).
+func (s *Solver) enter(d int, a int, slack uint8) error {
+	st := s.state(d)
+	if a >= 0 {
+		f := &s.path[d-1]
+		s.line = append(s.line[:f.line], a)
+		st.CopyFrom(s.states[d-1])
+		st.Apply(a)
+		var ok bool
+		if s.disc {
+			slack, ok = s.rankSlack(f.next-1-f.lo, f.slack)
+		} else {
+			slack, ok = s.childSlack(f.progress, st.Progress(), f.slack, s.midway(st))
+		}
+		if !ok {
+			return nil // cannot happen: children are listed with slack
+		}
+	}
+	k0 := key{st.Hash(), uint16(st.Progress())}
+	if a >= 0 && s.tt.has(k0.hash, k0.check, slack) {
+		return nil // searched since its parent listed it
+	}
+	if err := s.budget(); err != nil {
+		return err
+	}
+	s.res.Nodes++
+	s.tt.insert(k0.hash, k0.check, slack, true)
+	fr := frame{keys: [2]key{k0}, nkeys: 1}
+	if s.useSafe {
+		sm := st.(env.SafeMover)
+		p0 := st.Progress()
+		limit := 4 * s.spec.Cards // safe moves make progress; this only guards a faulty game
+		for n := 0; n < limit; n++ {
+			m := sm.SafeMove()
+			if m < 0 {
+				break
+			}
+			st.Apply(m)
+			s.line = append(s.line, m)
+			s.res.SafeMoves++
+		}
+		if st.Won() {
+			return errFound
+		}
+		if st.Progress() > p0 && !s.disc {
+			slack = s.limit
+		}
+		if k1 := (key{st.Hash(), uint16(st.Progress())}); k1 != k0 {
+			if !s.tt.insert(k1.hash, k1.check, slack, true) {
+				s.tt.unpin(k0.hash, k0.check)
+				return nil // reached before by another way
+			}
+			fr.keys[1], fr.nkeys = k1, 2
+		}
+	}
+	if len(s.line) > s.res.MaxDepth {
+		s.res.MaxDepth = len(s.line)
+	}
+	fr.line = len(s.line)
+	fr.lo = len(s.moves)
+	fr.progress = st.Progress()
+	fr.slack = slack
+	if fr.progress > s.res.Best {
+		s.res.Best = fr.progress
+	}
+	if s.useDead && st.(env.DeadTester).Dead() {
+		s.res.Dead++
+	} else if err := s.children(st, fr.progress, slack); err != nil {
+		return err
+	}
+	fr.next, fr.hi = fr.lo, len(s.moves)
+	s.path = append(s.path, fr)
+	return nil
+}
+
+// leave pops the path's last node.
+func (s *Solver) leave() {
+	f := &s.path[len(s.path)-1]
+	for _, k := range f.keys[:f.nkeys] {
+		s.tt.unpin(k.hash, k.check)
+	}
+	s.moves = s.moves[:f.lo]
+	s.path = s.path[:len(s.path)-1]
+}
+
+// midway reports whether g is inside a move of several actions.
+func (s *Solver) midway(g env.Game) bool {
+	return s.useStag && g.(env.Staged).Midway()
+}
+
+// score is the evaluation the search ranks a position by.
+func (s *Solver) score(g env.Game) float64 {
+	if s.useSrch {
+		return g.(env.SearchEvaluator).SearchEvaluate()
+	}
+	if s.useEval {
+		return g.(env.Evaluator).Evaluate()
+	}
+	return float64(g.Progress())
+}
+
+// completion scores a midway position c, reached inside a move of several
+// actions, by the best position one more action reaches (the positions an
+// unfinished move passes through all look alike to an evaluation).
+func (s *Solver) completion(c env.Game) float64 {
+	c.Legal(&s.lookMask)
+	best := math.Inf(-1)
+	for a := s.lookMask.Next(0); a >= 0; a = s.lookMask.Next(a + 1) {
+		s.look.CopyFrom(c)
+		s.look.Apply(a)
+		if v := s.score(s.look); v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// children lists the legal moves of st (of progress p and slack slack)
+// that lead to a position not searched before and within the slack, best
+// first: by the evaluation of the position each leads to, ties by action
+// id. A move that wins ends the search.
+func (s *Solver) children(st env.Game, p int, slack uint8) error {
+	st.Legal(&s.mask)
+	if s.usePrun {
+		st.(env.Pruner).Prune(s.line, &s.mask)
+	}
+	lo := len(s.moves)
+	c := s.scratch
+	for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
+		c.CopyFrom(st)
+		c.Apply(a)
+		if c.Won() {
+			s.line = append(s.line, a)
+			return errFound
+		}
+		cp := c.Progress()
+		cs, ok := slack, true
+		if !s.disc {
+			cs, ok = s.childSlack(p, cp, slack, s.midway(c))
+		}
+		if !ok {
+			s.cut = true
+			continue
+		}
+		if s.tt.has(c.Hash(), uint16(cp), cs) {
+			continue
+		}
+		var score float64
+		if s.useStag && s.midway(st) && s.midway(c) {
+			score = s.completion(c)
+		} else {
+			score = s.score(c)
+		}
+		s.moves = append(s.moves, move{action: int32(a), score: float32(score)})
+	}
+	// Insertion sort, stable: lists are short, and ties keep id order.
+	ms := s.moves[lo:]
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for j > 0 && ms[j-1].score < m.score {
+			ms[j] = ms[j-1]
+			j--
+		}
+		ms[j] = m
+	}
+	if s.disc && slack == 0 && len(ms) > 1 {
+		s.moves = s.moves[:lo+1] // no slack for any but the best
+		s.cut = true
+	}
+	return nil
+}

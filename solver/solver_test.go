@@ -1,0 +1,341 @@
+package solver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/patience-gym/patience/env"
+	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/env/fifteen"
+	"github.com/patience-gym/patience/env/fourquarters"
+	"github.com/patience-gym/patience/env/ladder"
+	"github.com/patience-gym/patience/env/royalparade"
+)
+
+func newSolver(t testing.TB, o Options) *Solver {
+	t.Helper()
+	if o.TableBits == 0 {
+		o.TableBits = 16
+	}
+	s, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// solve searches g and checks what every result must satisfy: a Solved
+// verdict's line replays to a win through env.Env, and a verdict other
+// than Unknown means the budget was not exhausted.
+func solve(t testing.TB, s *Solver, g env.Game) Result {
+	t.Helper()
+	before := g.Hash()
+	r := s.Solve(context.Background(), g)
+	if g.Hash() != before {
+		t.Fatal("Solve changed the position it was given")
+	}
+	switch r.Verdict {
+	case Solved:
+		if err := VerifyEnv(g, 0, r.Line); err != nil {
+			t.Fatalf("the winning line does not replay: %v\n%s", err, g.Render())
+		}
+	case Unknown:
+		if r.Stop == NotStopped {
+			t.Fatal("unknown verdict without a reason")
+		}
+	}
+	if o := s.Options(); o.Nodes > 0 && r.Nodes > o.Nodes {
+		t.Fatalf("expanded %d nodes on a budget of %d", r.Nodes, o.Nodes)
+	}
+	return r
+}
+
+// exhaustive is a search with no table, no safe moves, no dead test, no
+// pruning and no limited passes: every path, for tiny positions.
+var exhaustive = Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []Pass{}}
+
+func cromwellPos(t testing.TB, variant string, found map[cards.Suit][2]cards.Rank, fans ...string) *cromwell.Game {
+	t.Helper()
+	g := cromwell.New()
+	if err := g.SetVariant(variant); err != nil {
+		t.Fatal(err)
+	}
+	var fs [][]cards.Card
+	for _, f := range fans {
+		fs = append(fs, cards.MustParseList(f))
+	}
+	g.SetFans(fs...)
+	for s := range cards.NumSuits {
+		r := found[cards.Suit(s)]
+		if _, ok := found[cards.Suit(s)]; !ok {
+			r = [2]cards.Rank{cards.King, cards.King}
+		}
+		g.SetFoundation(cards.Suit(s), r[0], r[1])
+	}
+	if variant == "" {
+		g.SetSwapUsed(true)
+	}
+	return g
+}
+
+// TestKnownAnswers: hand-built positions whose answers are known.
+func TestKnownAnswers(t *testing.T) {
+	spades := func(a, b cards.Rank) map[cards.Suit][2]cards.Rank {
+		return map[cards.Suit][2]cards.Rank{cards.Spades: {a, b}}
+	}
+	fq := func(cells map[int]string, stock string) env.Game {
+		var cs [fourquarters.NumCells]cards.Card
+		for i, c := range cells {
+			cs[i] = cards.MustParse(c)
+		}
+		g := fourquarters.New()
+		g.Setup(cs, cards.MustParseList(stock))
+		return g
+	}
+	fifteenPos := func() env.Game {
+		g := fifteen.New()
+		g.SetColumns(cards.MustParseList("AS KS"))
+		for s := range cards.NumSuits {
+			g.SetFoundation(cards.Suit(s), cards.King, cards.Ace)
+		}
+		g.SetFoundation(cards.Spades, cards.Queen, 2)
+		return g
+	}
+	ladderPos := func() env.Game {
+		g := ladder.New()
+		g.SetRows(cards.MustParseList("KS QS"))
+		for s := range cards.NumSuits {
+			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
+		}
+		g.SetFoundation(cards.Spades, cards.King, cards.Jack)
+		return g
+	}
+	rpPos := func(t *testing.T) env.Game {
+		g := royalparade.New()
+		g.Clear()
+		tops := [3]cards.Rank{cards.Jack, cards.Queen, cards.King}
+		for i := range royalparade.NumCells {
+			top := cards.New(cards.Suit(i%8/2), tops[i/8])
+			if i == 0 {
+				top = cards.MustParse("8C")
+			}
+			if err := g.SetCell(i, top, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.SetAux(3, cards.MustParse("JC")); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.SetAces(2, 2, 2, 2); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	tests := []struct {
+		name  string
+		game  func(t *testing.T) env.Game
+		want  Verdict
+		moves int // the length of the winning line, when it is forced
+	}{
+		{"cromwell two home", func(t *testing.T) env.Game {
+			return cromwellPos(t, "noswap", spades(cards.Jack, cards.King), "KS QS")
+		}, Solved, 2},
+		{"cromwell king on its queen", func(t *testing.T) env.Game {
+			return cromwellPos(t, "noswap", spades(cards.Jack, cards.King), "QS KS")
+		}, Unsolvable, 0},
+		{"cromwell king on its queen, swap used", func(t *testing.T) env.Game {
+			return cromwellPos(t, "", spades(cards.Jack, cards.King), "QS KS")
+		}, Unsolvable, 0},
+		{"cromwell king on its queen, swap unused", func(t *testing.T) env.Game {
+			g := cromwellPos(t, "", spades(cards.Jack, cards.King), "QS KS")
+			g.SetSwapUsed(false)
+			return g
+		}, Solved, 5},
+		{"cromwell run onto its card, then home", func(t *testing.T) env.Game {
+			return cromwellPos(t, "noswap", spades(9, cards.King), "KS JS", "QS", "TS")
+		}, Solved, 0},
+		{"cromwell the queens under the kings", func(t *testing.T) env.Game {
+			// Each queen lies under a king of its suit: neither king can
+			// go home first.
+			return cromwellPos(t, "noswap", spades(cards.Jack, cards.Jack), "QS KS", "QS KS")
+		}, Unsolvable, 0},
+		{"fifteen king up, ace down", func(t *testing.T) env.Game { return fifteenPos() }, Solved, 2},
+		{"fourquarters one pair", func(t *testing.T) env.Game { return fq(map[int]string{0: "5S", 1: "5H"}, "") }, Solved, 1},
+		{"fourquarters an odd card", func(t *testing.T) env.Game {
+			return fq(map[int]string{0: "5S", 1: "5H", 2: "5D", 12: "5C"}, "")
+		}, Unsolvable, 0},
+		{"fourquarters pair after closing up", func(t *testing.T) env.Game {
+			return fq(map[int]string{0: "5S", 10: "5H"}, "")
+		}, Solved, 2},
+		{"fourquarters stock card completes a pair", func(t *testing.T) env.Game {
+			return fq(map[int]string{0: "5S", 1: "5H", 2: "9D", 4: "6C", 5: "6D", 6: "6S", 7: "6H",
+				8: "8C", 9: "8D", 10: "8S", 11: "8H"}, "9C")
+		}, Solved, 0},
+		{"ladder two home", func(t *testing.T) env.Game { return ladderPos() }, Solved, 2},
+		{"royalparade one build", func(t *testing.T) env.Game { return rpPos(t) }, Solved, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.game(t)
+			for _, o := range []Options{{}, {NoSafeMoves: true, NoDeadTest: true, NoPrune: true}, exhaustive} {
+				o.Nodes = 1_000_000
+				r := solve(t, newSolver(t, o), g)
+				if r.Verdict != tc.want {
+					t.Fatalf("%+v: %v after %d nodes, want %v\n%s", o, r.Verdict, r.Nodes, tc.want, g.Render())
+				}
+				if tc.moves > 0 && len(r.Line) != tc.moves {
+					t.Errorf("%+v: a line of %d moves (%s), want %d", o, len(r.Line), names(g, r.Line), tc.moves)
+				}
+			}
+		})
+	}
+}
+
+func names(g env.Game, line []int) string {
+	var out []string
+	for _, a := range line {
+		out = append(out, g.ActionString(a))
+	}
+	return strings.Join(out, ", ")
+}
+
+// TestDealsSolveAndReplay: real deals of every game, with a small budget:
+// every line found replays to a win through env.Env, and the hidden-card
+// games are labelled clairvoyant.
+func TestDealsSolveAndReplay(t *testing.T) {
+	deals := 4
+	if testing.Short() {
+		deals = 2
+	}
+	for _, name := range env.Names() {
+		t.Run(name, func(t *testing.T) {
+			g, _ := env.NewGame(name)
+			s := newSolver(t, Options{Nodes: 20000})
+			for seed := uint64(0); seed < uint64(deals); seed++ {
+				g.Deal(seed)
+				r := solve(t, s, g)
+				if r.Clairvoyant != g.Spec().Hidden {
+					t.Errorf("deal %d: clairvoyant %v for a game with hidden cards %v", seed, r.Clairvoyant, g.Spec().Hidden)
+				}
+			}
+		})
+	}
+}
+
+// TestNodeBudgetExact: an unknown verdict used the node budget exactly,
+// and the same budget gives the same search (a deterministic node count,
+// verdict and line).
+func TestNodeBudgetExact(t *testing.T) {
+	g, _ := env.NewGame("cromwell:noswap")
+	g.Deal(2) // not decided in a few thousand nodes
+	for _, budget := range []int64{1, 7, 1000, 3000} {
+		r1 := solve(t, newSolver(t, Options{Nodes: budget}), g)
+		r2 := solve(t, newSolver(t, Options{Nodes: budget}), g)
+		if r1.Verdict != Unknown || r1.Stop != NodeBudget || r1.Nodes != budget {
+			t.Errorf("budget %d: %v (%v) after %d nodes", budget, r1.Verdict, r1.Stop, r1.Nodes)
+		}
+		if r1.Nodes != r2.Nodes || r1.Verdict != r2.Verdict || r1.Best != r2.Best {
+			t.Errorf("budget %d: two searches differ: %+v and %+v", budget, r1, r2)
+		}
+	}
+	g.Deal(5) // solved in a few hundred nodes
+	r1 := solve(t, newSolver(t, Options{Nodes: 100000}), g)
+	r2 := solve(t, newSolver(t, Options{Nodes: 100000}), g)
+	if r1.Verdict != Solved || !slices.Equal(r1.Line, r2.Line) || r1.Nodes != r2.Nodes {
+		t.Errorf("deal 5: %v in %d nodes, then %v in %d nodes, lines equal %v", r1.Verdict, r1.Nodes, r2.Verdict, r2.Nodes, slices.Equal(r1.Line, r2.Line))
+	}
+}
+
+// TestTimeBudgetAndCancel: a time budget and a cancelled context stop the
+// search with an unknown verdict and say why (no assertion on the time
+// taken, which depends on the machine).
+func TestTimeBudgetAndCancel(t *testing.T) {
+	g, _ := env.NewGame("cromwell:noswap")
+	g.Deal(2)
+	r := solve(t, newSolver(t, Options{Time: 20 * time.Millisecond}), g)
+	if r.Verdict != Unknown || r.Stop != TimeBudget {
+		t.Errorf("time budget: %v (%v)", r.Verdict, r.Stop)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = newSolver(t, Options{}).Solve(ctx, g)
+	if r.Verdict != Unknown || r.Stop != Cancelled {
+		t.Errorf("cancelled: %v (%v)", r.Verdict, r.Stop)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, o := range []Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []Pass{{Limit: 127}}}, {Passes: []Pass{{Limit: -1}}}} {
+		if _, err := New(o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}
+
+// TestSolvedPositionIsSolved: a won position needs no move.
+func TestSolvedPositionIsSolved(t *testing.T) {
+	g := cromwellPos(t, "noswap", nil)
+	r := solve(t, newSolver(t, Options{}), g)
+	if r.Verdict != Solved || len(r.Line) != 0 {
+		t.Errorf("%v with %d moves", r.Verdict, len(r.Line))
+	}
+}
+
+// TestTableEviction: a table far too small for the search still finds
+// the same verdicts (evicted positions are searched again; positions on
+// the path are never evicted, so cycles are still caught).
+func TestTableEviction(t *testing.T) {
+	small := newSolver(t, Options{Nodes: 30000, TableBits: 10})
+	big := newSolver(t, Options{Nodes: 30000, TableBits: 18})
+	for _, name := range []string{"cromwell", "fifteen"} {
+		g, _ := env.NewGame(name)
+		for seed := uint64(0); seed < 3; seed++ {
+			g.Deal(seed)
+			r1, r2 := solve(t, small, g), solve(t, big, g)
+			if r1.Verdict != Unknown && r2.Verdict != Unknown && r1.Verdict != r2.Verdict {
+				t.Errorf("%s deal %d: %v with a small table, %v with a big one", name, seed, r1.Verdict, r2.Verdict)
+			}
+		}
+	}
+}
+
+func TestVerdictStrings(t *testing.T) {
+	if Solved.String() != "solved" || Unsolvable.String() != "unsolvable" || Unknown.String() != "unknown" {
+		t.Error("verdict names")
+	}
+	if NodeBudget.String() != "nodes" || TimeBudget.String() != "time" || Cancelled.String() != "cancelled" {
+		t.Error("stop names")
+	}
+}
+
+// TestLinesAreNotReused: a result's line is the caller's, untouched by
+// the next search of the same Solver.
+func TestLinesAreNotReused(t *testing.T) {
+	s := newSolver(t, Options{Nodes: 20000})
+	var lines [][]int
+	var copies [][]int
+	for _, name := range []string{"cromwell:noswap", "cromwell", "fifteen"} {
+		g, _ := env.NewGame(name)
+		for seed := uint64(0); seed < 3; seed++ {
+			g.Deal(seed)
+			r := s.Solve(context.Background(), g)
+			if r.Verdict == Solved {
+				lines = append(lines, r.Line)
+				copies = append(copies, slices.Clone(r.Line))
+			}
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("only %d lines", len(lines))
+	}
+	for i := range lines {
+		if !slices.Equal(lines[i], copies[i]) {
+			t.Errorf("line %d changed after later searches", i)
+		}
+	}
+}
