@@ -293,11 +293,14 @@ _REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "ob
              "onehot_len", "actions", "hidden", "activation", "command")
 
 
-def load_model(path: str | Path, game: str | None = None) -> tuple[PolicyNet, dict[str, str]]:
-    """Reads a policy file into a PolicyNet (float32) and returns it with the
-    file's metadata. With ``game``, the file must have been made for that
-    game (its rules version and sizes are checked against this build);
-    otherwise for the game it names. Raises ModelError saying what is wrong."""
+def load_model(
+    path: str | Path, game: str | None = None, *, dtype: torch.dtype = torch.float32
+) -> tuple[PolicyNet, dict[str, str]]:
+    """Reads a policy file into a PolicyNet (of dtype, float32 by default)
+    and returns it with the file's metadata. With ``game``, the file must
+    have been made for that game (its rules version and sizes are checked
+    against this build); otherwise for the game it names. Raises ModelError
+    saying what is wrong."""
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"model {path}: no such file")
@@ -357,7 +360,8 @@ def load_model(path: str | Path, game: str | None = None) -> tuple[PolicyNet, di
                 raise ModelError(f"model {path}: layers.{i}.{name} has dtype {t.dtype}; F32, F16 and BF16 are read")
             if not bool(torch.isfinite(t).all()):
                 raise ModelError(f"model {path}: layers.{i}.{name} holds a NaN or an infinity")
-        layers.append((w.float(), b.float()))
+        layers.append((w.to(dtype), b.to(dtype)))
+    net = net.to(dtype)
     with torch.no_grad():
         net.first.weight.copy_(layers[0][0].t())
         net.first_bias.copy_(layers[0][1])
