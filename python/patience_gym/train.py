@@ -817,7 +817,7 @@ def ppo(cfg: PPOConfig) -> Path:
                 break
         var_y = float(f_ret.var())
         stats = {
-            "pg": float(pg_loss), "v": float(v_loss), "ent": float(entropy), "kl": float(np.mean(kls)),
+            "pg": pg_loss.item(), "v": v_loss.item(), "ent": entropy.item(), "kl": float(np.mean(kls)),
             "clip": float(np.mean(clipfracs)),
             "ev": math.nan if var_y == 0 else 1 - float((f_ret - f_val).var()) / var_y,
         }
@@ -973,7 +973,7 @@ def bc(cfg: BCConfig) -> Path:
             sched.step()
             step += 1
             seen += len(i)
-            run_loss = 0.98 * run_loss + 0.02 * float(loss) if k else float(loss)
+            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
             if k % 20 == 0:
                 el = time.perf_counter() - t_start
                 _progress(f"bc epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
