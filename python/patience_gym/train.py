@@ -163,7 +163,7 @@ class PolicyNet(nn.Module):
         # Each first-layer unit sums obs_len rows (one hot input per cell).
         bound = 1.0 / math.sqrt(spec.obs_len)
         nn.init.uniform_(self.first.weight, -bound, bound)
-        for i, lin in enumerate(self.rest):
+        for i, lin in enumerate(self.linear_layers()):
             last = i == len(self.rest) - 1
             nn.init.orthogonal_(lin.weight, out_std if last else math.sqrt(2))
             nn.init.zeros_(lin.bias)
@@ -180,7 +180,7 @@ class PolicyNet(nn.Module):
         with torch.no_grad():
             W = self.first.weight
             z = W[self.index.offsets].clone()  # (obs_len, width): each cell's value-0 row
-            self.first_bias += z.sum(0)
+            self.first_bias.add_(z.sum(0))
             cell = torch.repeat_interleave(torch.arange(len(z)), self.index.maxes + 1)
             W -= z[cell]
 
@@ -193,14 +193,18 @@ class PolicyNet(nn.Module):
         counts = nz.sum(1)
         offsets = torch.cumsum(counts, 0) - counts
         h = F.embedding_bag(self.index(obs)[nz], self.first.weight, offsets, mode="sum") + self.first_bias
-        for lin in self.rest:
+        for lin in self.linear_layers():
             h = lin(torch.relu(h))
         return h
 
+    def linear_layers(self) -> list[nn.Linear]:
+        """The layers after the first, input side first."""
+        return [m for m in self.rest if isinstance(m, nn.Linear)]
+
     def linears(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
         """The layers in nn.Linear layout, input side first: (weight [out, in], bias)."""
-        layers = [(self.first.weight.t(), self.first_bias)]
-        for lin in self.rest:
+        layers: list[tuple[torch.Tensor, torch.Tensor]] = [(self.first.weight.t(), self.first_bias)]
+        for lin in self.linear_layers():
             layers.append((lin.weight, lin.bias))
         return [(w.detach(), b.detach()) for w, b in layers]
 
@@ -255,8 +259,9 @@ def export_model(
     tensors ``layers.0..K.weight/bias`` in nn.Linear layout, metadata with
     the game, rules version, encoding, widths and the command that trained it."""
     spec = net.spec
-    if net.rest and net.rest[-1].out_features != spec.actions:
-        raise ValueError(f"the network has {net.rest[-1].out_features} outputs; a policy has {spec.actions} (one per action)")
+    outputs = net.linears()[-1][1].shape[0]
+    if outputs != spec.actions:
+        raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action)")
     tensors: dict[str, torch.Tensor] = {}
     for i, (w, b) in enumerate(net.linears()):
         for name, t in (("weight", w), ("bias", b)):
@@ -365,7 +370,7 @@ def load_model(
     with torch.no_grad():
         net.first.weight.copy_(layers[0][0].t())
         net.first_bias.copy_(layers[0][1])
-        for lin, (w, b) in zip(net.rest, layers[1:]):
+        for lin, (w, b) in zip(net.linear_layers(), layers[1:]):
             lin.weight.copy_(w)
             lin.bias.copy_(b)
     net.fold_zero_rows()
@@ -405,12 +410,12 @@ def evaluate(
     """Plays one episode per deal with the masked argmax of net, all deals at
     once in one vector environment; returns each deal's return (its final
     progress fraction) and whether it was won."""
-    deals = np.asarray(deals, dtype=np.int64)
-    n = len(deals)
+    deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
+    n = len(deal_ids)
     t0 = time.perf_counter()
     envs = PatienceVectorEnv(net.spec.name, n, max_steps=max_steps, workers=workers)
     try:
-        obs, _ = envs.reset(seed=deals)
+        obs, _ = envs.reset(seed=deal_ids)
         masks = envs.action_masks()
         ret = np.zeros(n)
         steps = np.zeros(n, np.int64)
@@ -429,7 +434,7 @@ def evaluate(
                 done |= term | trunc
     finally:
         envs.close()
-    return EvalResult(deals, ret, won, steps, time.perf_counter() - t0)
+    return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
 
 
 def eval_deals(n: int, start: int = EVAL_DEALS) -> NDArray[np.int64]:
@@ -742,11 +747,12 @@ def ppo(cfg: PPOConfig) -> Path:
             b_mask[t].copy_(torch.from_numpy(mask_np))
             b_done[t] = next_done
             with torch.no_grad():
-                logits = masked_logits(actor(b_obs[t]), b_mask[t])
-                dist = torch.distributions.Categorical(logits=logits)
-                a = dist.sample()
+                logp_all = torch.log_softmax(masked_logits(actor(b_obs[t]), b_mask[t]), dim=1)
+                # Gumbel-max: a sample of the masked softmax.
+                gumbel = -torch.log(-torch.log(torch.rand_like(logp_all).clamp_min(1e-20)))
+                a = (logp_all + gumbel).argmax(dim=1)
                 b_act[t] = a
-                b_logp[t] = dist.log_prob(a)
+                b_logp[t] = logp_all.gather(1, a.unsqueeze(1)).squeeze(1)
                 b_val[t] = critic(b_obs[t]).squeeze(1)
             obs_np, rew, term, trunc, _ = envs.step(a.numpy())
             r = torch.from_numpy(rew).float()
@@ -968,7 +974,7 @@ def bc(cfg: BCConfig) -> Path:
             logits = masked_logits(net(t_obs[i]), t_mask[i])
             loss = F.cross_entropy(logits, t_act[i])
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
             sched.step()
             step += 1
