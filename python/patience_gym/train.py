@@ -290,6 +290,7 @@ def export_model(
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     save_file(tensors, str(tmp), metadata=meta)
+    os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path
 
