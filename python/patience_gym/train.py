@@ -407,10 +407,15 @@ def evaluate(
     *,
     max_steps: int | None = None,
     workers: int = 1,
+    temperature: float = 0.0,
+    seed: int = 0,
 ) -> EvalResult:
-    """Plays one episode per deal with the masked argmax of net, all deals at
-    once in one vector environment; returns each deal's return (its final
-    progress fraction) and whether it was won."""
+    """Plays one episode per deal with the masked argmax of net (or, with a
+    temperature above 0, actions sampled from the masked softmax of the
+    logits divided by it), all deals at once in one vector environment;
+    returns each deal's return (its final progress fraction) and whether it
+    was won."""
+    gen = torch.Generator().manual_seed(seed)
     deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
     n = len(deal_ids)
     t0 = time.perf_counter()
@@ -426,6 +431,9 @@ def evaluate(
         with torch.no_grad():
             while not done.all():
                 logits = net(torch.from_numpy(obs))
+                if temperature > 0:
+                    u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
+                    logits = logits / temperature - torch.log(-torch.log(u))
                 act = masked_argmax(logits, torch.from_numpy(masks)).numpy()
                 _, r, term, trunc, _ = envs.step(act)
                 live = ~done
@@ -1071,6 +1079,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--model", required=True)
     e.add_argument("--deals", type=int, default=200)
     e.add_argument("--start", type=int, default=EVAL_DEALS, help="first deal (below 1,000,000)")
+    e.add_argument("--temperature", type=float, default=0.0, help="0: masked argmax; above 0: sample from the masked softmax")
+    e.add_argument("--seed", type=int, default=0)
     e.add_argument("--threads", type=int, default=1)
     return p
 
@@ -1099,7 +1109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.start + args.deals > TRAINING_DEALS:
             print("train eval: deals from 1,000,000 are the measuring range: use patience bench there", file=sys.stderr)
             return 2
-        r = evaluate(net, eval_deals(args.deals, args.start))
+        r = evaluate(net, eval_deals(args.deals, args.start), temperature=args.temperature, seed=args.seed)
         print(json.dumps({"model": args.model, "game": meta["game"], "deals": f"{args.start}..{args.start + args.deals - 1}",
                           "mean_return": round(r.mean_return, 4), "win_rate": round(r.win_rate, 4),
                           "mean_steps": float(r.steps.mean()), "seconds": round(r.seconds, 2)}))
