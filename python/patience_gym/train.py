@@ -508,7 +508,8 @@ def reference_levels(
 # The learning curve
 
 
-CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "train_return", "eval_seconds"]
+CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "sampled_return", "sampled_win_rate", "train_return",
+                "eval_seconds"]
 
 
 class Curve:
@@ -548,6 +549,10 @@ def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, 
     colours = {"random": "#999999", "heuristic": "#E69F00", "mc": "#009E73"}
     for ax, key, label in ((axes[0], "mean_return", "mean return (final progress)"), (axes[1], "win_rate", "win rate")):
         ax.plot(x, [float(r[key]) for r in rows], color="#0072B2", marker="o", ms=3, label="policy (masked argmax)")
+        skey = key.replace("mean_", "sampled_") if key == "mean_return" else "sampled_win_rate"
+        if rows and rows[0].get(skey, "") not in ("", None):
+            ax.plot(x, [float(r[skey]) for r in rows], color="#56B4E9", marker="s", ms=3, ls=":",
+                    label="policy (sampled, temperature 1)")
         for name, lv in refs.items():
             ax.axhline(lv[key], ls="--", lw=1.2, color=colours.get(name.split(":")[0], "#CC79A7"), label=name)
         ax.set_xlabel(xlabel)
@@ -708,19 +713,24 @@ def ppo(cfg: PPOConfig) -> Path:
     def do_eval() -> None:
         nonlocal best, last_eval
         last_eval = global_step
-        r = evaluate(actor.rounded(cfg.dtype), deals, max_steps=cfg.max_steps or None, workers=cfg.workers)
+        rounded = actor.rounded(cfg.dtype)
+        r = evaluate(rounded, deals, max_steps=cfg.max_steps or None, workers=cfg.workers)
+        rs = evaluate(rounded, deals, max_steps=cfg.max_steps or None, workers=cfg.workers, temperature=1.0, seed=cfg.seed)
         actor.train()
         row = {
             "step": float(global_step),
             "seconds": round(time.perf_counter() - t_start, 1),
             "mean_return": r.mean_return,
             "win_rate": r.win_rate,
+            "sampled_return": rs.mean_return,
+            "sampled_win_rate": rs.win_rate,
             "train_return": float(np.mean(recent[-200:])) if recent else math.nan,
             "eval_seconds": round(r.seconds, 1),
         }
         curve.add(row)
         meta = {"seed": str(cfg.seed), "eval_deals": f"{deals[0]}..{deals[-1]}",
-                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}"}
+                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
+                "eval_sampled_mean_return": f"{rs.mean_return:.4f}", "eval_sampled_win_rate": f"{rs.win_rate:.4f}"}
         if cfg.init:
             meta["init"] = cfg.init
         steps_total = trained_before + global_step
@@ -728,11 +738,14 @@ def ppo(cfg: PPOConfig) -> Path:
         if r.mean_return > best:
             best = r.mean_return
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        if rs.mean_return >= max((row_.get("sampled_return", 0.0) for row_ in curve.rows), default=0.0):
+            shutil.copyfile(out / "model.safetensors", out / "best-sampled.safetensors")
         torch.save({"actor": actor.state_dict(), "critic": critic.state_dict(), "opt": opt.state_dict(),
                     "update": update, "global_step": global_step, "best": best, "curve": curve.rows,
                     "seconds": time.perf_counter() - t_start, "config": asdict(cfg)}, ckpt)
         _progress(f"eval @ {_human(global_step)}: mean return {r.mean_return:.4f}, win rate {r.win_rate:.3f} "
-                  f"on {len(deals)} deals ({r.seconds:.1f}s)" + "".join(
+                  f"(sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals "
+                  f"({r.seconds + rs.seconds:.1f}s)" + "".join(
                       f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
 
     update = start_update - 1
@@ -957,19 +970,25 @@ def bc(cfg: BCConfig) -> Path:
 
     def do_eval(epoch: float) -> None:
         nonlocal best
-        r = evaluate(net.rounded(cfg.dtype), deals)
+        rounded = net.rounded(cfg.dtype)
+        r = evaluate(rounded, deals)
+        rs = evaluate(rounded, deals, temperature=1.0, seed=cfg.seed)
         vl, vacc = val_stats() if len(va) else (math.nan, math.nan)
         curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
-                   "win_rate": r.win_rate, "train_return": math.nan, "eval_seconds": round(r.seconds, 1)})
+                   "win_rate": r.win_rate, "sampled_return": rs.mean_return, "sampled_win_rate": rs.win_rate,
+                   "train_return": math.nan, "eval_seconds": round(r.seconds + rs.seconds, 1)})
         meta = {"seed": str(cfg.seed), "data": ",".join(cfg.data), "rows": str(len(tr)), "epochs": f"{epoch:g}",
                 "val_loss": f"{vl:.4f}", "val_accuracy": f"{vacc:.4f}", "eval_deals": f"{deals[0]}..{deals[-1]}",
-                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}"}
+                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
+                "eval_sampled_mean_return": f"{rs.mean_return:.4f}", "eval_sampled_win_rate": f"{rs.win_rate:.4f}"}
         export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=0, extra=meta)
         if r.mean_return > best:
             best = r.mean_return
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        if rs.mean_return >= max(row_.get("sampled_return", 0.0) for row_ in curve.rows):
+            shutil.copyfile(out / "model.safetensors", out / "best-sampled.safetensors")
         _progress(f"epoch {epoch:g}: val loss {vl:.4f}, val accuracy {vacc:.3f}; mean return {r.mean_return:.4f}, "
-                  f"win rate {r.win_rate:.3f} on {len(deals)} deals" + "".join(
+                  f"win rate {r.win_rate:.3f} (sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals" + "".join(
                       f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
 
     do_eval(0)
