@@ -4,6 +4,7 @@ patience/Fifteen-v1 as it is."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 import pytest
 
@@ -17,6 +18,7 @@ def test_maskable_ppo_learns_the_fifteen_and_plays_legal_moves() -> None:
     spec = importlib.util.spec_from_file_location("sb3_maskable_ppo", path)
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example  # dataclasses look their module up there
     spec.loader.exec_module(example)
     # About a minute on two busy cores. The evaluation env raises on an
     # illegal action, so a finished evaluation already shows legal play.
