@@ -556,6 +556,7 @@ def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, 
         for name, lv in refs.items():
             ax.axhline(lv[key], ls="--", lw=1.2, color=colours.get(name.split(":")[0], "#CC79A7"), label=name)
         ax.set_xlabel(xlabel)
+        ax.xaxis.set_major_formatter(lambda v, _pos: _human(v))
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8, loc="lower right")
@@ -993,7 +994,8 @@ def bc(cfg: BCConfig) -> Path:
 
     do_eval(0)
     step = 0
-    chunk = max(1, steps_per_epoch // max(1, cfg.evals_per_epoch))
+    # Evaluations inside an epoch (the end of each epoch has its own).
+    marks = {round(steps_per_epoch * j / cfg.evals_per_epoch) for j in range(1, max(1, cfg.evals_per_epoch))} - {0, steps_per_epoch}
     for epoch in range(1, cfg.epochs + 1):
         perm = torch.from_numpy(rng.permutation(tr))
         run_loss = 0.0
@@ -1012,7 +1014,7 @@ def bc(cfg: BCConfig) -> Path:
                 el = time.perf_counter() - t_start
                 _progress(f"bc epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
                           f"{seen / el:,.0f} rows/s")
-            if (k + 1) % chunk == 0 and k + 1 < steps_per_epoch:
+            if k + 1 in marks:
                 do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
         do_eval(epoch)
     return out / "best.safetensors"
