@@ -556,7 +556,7 @@ def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, 
         for name, lv in refs.items():
             ax.axhline(lv[key], ls="--", lw=1.2, color=colours.get(name.split(":")[0], "#CC79A7"), label=name)
         ax.set_xlabel(xlabel)
-        ax.xaxis.set_major_formatter(lambda v, _pos: _human(v))
+        ax.xaxis.set_major_formatter(lambda v, _pos: _tick(v))
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8, loc="lower right")
@@ -625,6 +625,14 @@ def _progress(msg: str, end: bool = False) -> None:
     else:
         sys.stderr.write(msg + "\n")
     sys.stderr.flush()
+
+
+def _tick(v: float) -> str:
+    """An axis label: 0, 500k, 1.5M."""
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(v) >= div:
+            return f"{v / div:g}{unit}"
+    return f"{v:g}"
 
 
 def _human(n: float) -> str:
