@@ -1,6 +1,6 @@
 # One command for every test: `make test` runs the Go tests, then installs
-# the Python package (building its Go core) with its test extra into a
-# virtual environment and runs the Python tests.
+# the Python package (building its Go core) with its test and train extras
+# (PyTorch among them) into a virtual environment and runs the Python tests.
 
 PYTHON ?= python3
 VENV   ?= $(CURDIR)/.venv
@@ -22,7 +22,7 @@ $(VPY):
 
 # pip install ./python builds the shared library with the Go toolchain.
 python: $(VPY)
-	$(VPY) -m pip install --quiet --disable-pip-version-check "./python[test]"
+	$(VPY) -m pip install --quiet --disable-pip-version-check "./python[test,train]"
 
 # Run from the repository root, so that the installed package is the one tested.
 test-python: python

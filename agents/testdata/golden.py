@@ -1,39 +1,43 @@
 #!/usr/bin/env python3
 """Golden logits for the Go policy network (agents/model_test.go, TestGoldenLogits).
 
-Reads  golden_inputs.json       observations of one game and the layout to one-hot them
+Reads  golden_inputs.json        observations of one game and the layout to one-hot them
        (written by: go test ./agents -run TestGoldenLogits -golden-inputs)
-Writes golden_policy.safetensors a small random policy in the patience-policy format
-       golden_logits.json        its logits on every observation, and the masked argmax
+Writes golden_policy.safetensors  a small random policy (hidden 16,8), written by the
+                                  trainer's own exporter (patience_gym.train.export_model)
+       golden_logits.json         its logits on every observation, computed by the
+                                  trainer's own reader and forward pass (load_model, PolicyNet)
+                                  in float64, and the trainer's masked argmax
 
-It uses the Python standard library only, and computes the network densely over the
-one-hot vector in float64, independently of the Go code (which sums rows of the
-transposed first layer in float32). A trainer's exporter can replace this script: it
-must read the same inputs and write the same two files, for example from a PyTorch
-model via safetensors.torch.save_file and torch.no_grad() logits.
+So the Go test covers the trainer's exporter, reader and forward pass, not only a copy
+of the format. The logits are also checked here against a dense forward pass over the
+one-hot vector written with the standard library only (float64), which shares no code
+with the trainer.
 
-Run from anywhere: python3 agents/testdata/golden.py
+Needs patience_gym with its train extra (PyTorch, safetensors):
+    make python && .venv/bin/python agents/testdata/golden.py
 """
 
 import json
 import math
 import os
 import random
-import struct
+import sys
+
+import torch
+
+from patience_gym import SPECS
+from patience_gym.train import PolicyNet, export_model, load_model, masked_argmax
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HIDDEN = [16, 8]
+HIDDEN = (16, 8)
 SEED = 20240610
-
-
-def f32(x):
-    """Round x to the nearest float32."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
+COMMAND = "python agents/testdata/golden.py"
 
 
 def one_hot(obs, segments, onehot_len):
-    """The env.Spec.OneHot expansion: each cell becomes max+1 inputs, a 1 at its
-    value (values above max clip to max)."""
+    """The env.Spec.OneHot expansion, independently of the trainer: each cell
+    becomes max+1 inputs, a 1 at its value (values above max clip to max)."""
     x = [0.0] * onehot_len
     o = 0
     for seg in segments:
@@ -45,78 +49,68 @@ def one_hot(obs, segments, onehot_len):
     return x
 
 
-def random_model(inp, rng):
-    """Layers in the nn.Linear layout: (weight as rows [out][in], bias [out])."""
-    widths = [inp["onehot_len"]] + HIDDEN + [inp["actions"]]
-    layers = []
-    for i in range(len(widths) - 1):
-        n_in, n_out = widths[i], widths[i + 1]
-        # The first layer sees obs_len hot inputs, not onehot_len.
-        bound = 2.0 / math.sqrt(min(n_in, inp["obs_len"]))
-        w = [[f32(rng.uniform(-bound, bound)) for _ in range(n_in)] for _ in range(n_out)]
-        b = [f32(rng.uniform(-0.1, 0.1)) for _ in range(n_out)]
-        layers.append((w, b))
-    return layers
-
-
-def forward(layers, x):
+def dense_forward(layers, x):
+    """layers: [(weight rows [out][in], bias [out])] as Python floats."""
     h = x
     for i, (w, b) in enumerate(layers):
         if i > 0:
-            h = [max(v, 0.0) for v in h]  # ReLU between layers
+            h = [max(v, 0.0) for v in h]
         h = [bias + sum(wj * hj for wj, hj in zip(row, h) if hj != 0.0) for row, bias in zip(w, b)]
     return h
-
-
-def write_safetensors(path, tensors, metadata):
-    """tensors: list of (name, shape, flat float list), written as F32."""
-    header = {"__metadata__": metadata}
-    body = bytearray()
-    for name, shape, flat in tensors:
-        start = len(body)
-        body += struct.pack("<%df" % len(flat), *flat)
-        header[name] = {"dtype": "F32", "shape": shape, "data_offsets": [start, len(body)]}
-    h = json.dumps(header, separators=(",", ":")).encode()
-    h += b" " * (-len(h) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(h)))
-        f.write(h)
-        f.write(body)
 
 
 def main():
     with open(os.path.join(HERE, "golden_inputs.json")) as f:
         inp = json.load(f)
-    rng = random.Random(SEED)
-    layers = random_model(inp, rng)
-    tensors = []
-    for i, (w, b) in enumerate(layers):
-        tensors.append(("layers.%d.weight" % i, [len(w), len(w[0])], [v for row in w for v in row]))
-        tensors.append(("layers.%d.bias" % i, [len(b)], b))
-    metadata = {
-        "format": "patience-policy",
-        "format_version": "1",
-        "game": inp["game"],
-        "rules_version": str(inp["rules_version"]),
-        "obs_len": str(inp["obs_len"]),
-        "obs_encoding": "onehot",
-        "onehot_len": str(inp["onehot_len"]),
-        "actions": str(inp["actions"]),
-        "hidden": ",".join(str(h) for h in HIDDEN),
-        "activation": "relu",
-        "command": "python3 agents/testdata/golden.py",
-        "notes": "random weights (seed %d) for the golden-logits test; not a trained policy" % SEED,
-    }
-    write_safetensors(os.path.join(HERE, "golden_policy.safetensors"), tensors, metadata)
-    out = {"logits": [], "argmax": []}
-    for obs, legal in zip(inp["obs"], inp["legal"]):
-        logits = forward(layers, one_hot(obs, inp["segments"], inp["onehot_len"]))
-        out["logits"].append(logits)
-        # Masked argmax: the largest legal logit, the lowest id among equals.
-        out["argmax"].append(min(legal, key=lambda a: (-logits[a], a)))
+    spec = SPECS[inp["game"]]
+    for key, have in (("rules_version", spec.rules_version), ("obs_len", spec.obs_len),
+                      ("onehot_len", spec.one_hot_len), ("actions", spec.actions)):
+        if inp[key] != have:
+            sys.exit(f"golden_inputs.json has {key} {inp[key]}, this build {have}: "
+                     "go test ./agents -run TestGoldenLogits -golden-inputs first")
+
+    # A random network. Every weight is random, the rows of value 0 of the
+    # first layer too (the trainer keeps those at zero, and its reader folds
+    # them into the bias), so that Go's sum over every cell is tested.
+    torch.manual_seed(SEED)
+    net = PolicyNet(spec, HIDDEN, spec.actions)
+    with torch.no_grad():
+        net.first.weight.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
+        net.first_bias.uniform_(-0.1, 0.1)
+        for lin in net.rest:
+            bound = 2 / math.sqrt(lin.in_features)
+            lin.weight.uniform_(-bound, bound)
+            lin.bias.uniform_(-0.1, 0.1)
+    path = os.path.join(HERE, "golden_policy.safetensors")
+    export_model(net, path, COMMAND, dtype="f32",
+                 extra={"notes": f"random weights (torch seed {SEED}) for the golden-logits test; not a trained policy"})
+
+    # The trainer's reader and forward pass, in float64 over the file's float32 weights.
+    loaded, _ = load_model(path, inp["game"], dtype=torch.float64)
+    obs = torch.tensor(inp["obs"], dtype=torch.int64).clamp(0, 255).to(torch.uint8)
+    with torch.no_grad():
+        logits = loaded(obs)
+    mask = torch.zeros((len(inp["obs"]), spec.actions), dtype=torch.bool)
+    for i, legal in enumerate(inp["legal"]):
+        mask[i, legal] = True
+    argmax = masked_argmax(logits, mask).tolist()
+
+    # The independent check: a dense float64 pass over the file's weights.
+    layers = [(w.double().tolist(), b.double().tolist()) for w, b in net.linears()]
+    for i, o in enumerate(inp["obs"]):
+        want = dense_forward(layers, one_hot(o, inp["segments"], inp["onehot_len"]))
+        got = logits[i].tolist()
+        worst = max(abs(a - b) for a, b in zip(got, want))
+        if worst > 1e-9:
+            sys.exit(f"observation {i}: the trainer's forward pass is {worst:g} off the dense reference")
+        legal = inp["legal"][i]
+        if argmax[i] != min(legal, key=lambda a: (-want[a], a)):
+            sys.exit(f"observation {i}: the trainer's masked argmax {argmax[i]} is not the dense one")
+
     with open(os.path.join(HERE, "golden_logits.json"), "w") as f:
-        json.dump(out, f)
+        json.dump({"logits": logits.tolist(), "argmax": argmax}, f)
         f.write("\n")
+    print(f"wrote {path} and golden_logits.json ({len(inp['obs'])} observations)")
 
 
 if __name__ == "__main__":

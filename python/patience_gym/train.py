@@ -1,0 +1,1151 @@
+"""Reference trainer: masked PPO on the vector environment, behaviour cloning
+from ``patience generate`` datasets, and the policy file the Go agent reads.
+
+    python -m patience_gym.train ppo --game fifteen --steps 5M
+    python -m patience_gym.train bc --data data/fifteen-mc --epochs 8
+    python -m patience_gym.train ppo --game fifteen --init runs/bc/model.safetensors
+    python -m patience_gym.train eval --model models/fifteen.safetensors
+
+One file, read from top to bottom: the network (an MLP over the one-hot
+observation whose first layer is a sum of embedding rows, which is the same
+thing as a Linear layer over the one-hot vector), the exporter and loader of
+the safetensors policy format (docs/models.md), the evaluation on fixed deals,
+PPO, behaviour cloning, the learning curve and the command line.
+
+Needs ``pip install "patience-gym[train]"`` (PyTorch, safetensors, matplotlib,
+pyarrow). Training uses deals below 1,000,000 only: PPO deals from
+0..899,999 and evaluates on deals from 900,000 (``EVAL_DEALS``), so that
+``patience bench`` (deals from 1,000,000) measures on deals never seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+try:
+    import torch
+    import torch.nn.functional as F
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+    from torch import nn
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "patience_gym.train needs PyTorch and safetensors: pip install 'patience-gym[train]'"
+    ) from e
+
+from gymnasium.vector import AutoresetMode
+
+from ._lib import GameSpec, game_spec
+from .env import TRAINING_DEALS
+from .vector import PatienceVectorEnv
+
+__all__ = [
+    "DEFAULTS",
+    "EVAL_DEALS",
+    "MODEL_FORMAT",
+    "MODEL_FORMAT_VERSION",
+    "EvalResult",
+    "GameDefaults",
+    "ModelError",
+    "PolicyNet",
+    "evaluate",
+    "export_model",
+    "load_model",
+    "main",
+    "masked_argmax",
+    "model_file_bytes",
+]
+
+MODEL_FORMAT = "patience-policy"
+MODEL_FORMAT_VERSION = "1"
+EVAL_DEALS = 900_000
+"""The first evaluation deal: PPO trains on deals 0..EVAL_DEALS-1 and
+evaluates on EVAL_DEALS, EVAL_DEALS+1, ... (all below 1,000,000)."""
+
+_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+_ST_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}
+
+
+# ---------------------------------------------------------------------------
+# Defaults per game
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """A game's default network and PPO settings.
+
+    The hidden widths and dtype keep the file at most 2 MB: the first layer
+    has one row per one-hot input (39,825 in Cromwell), so it dominates.
+    """
+
+    hidden: tuple[int, ...]
+    dtype: str = "f16"
+    gamma: float = 0.99
+    num_envs: int = 64
+    num_steps: int = 128
+    lr: float = 3e-4
+    ent_coef: float = 0.01
+
+
+DEFAULTS: dict[str, GameDefaults] = {
+    "cromwell": GameDefaults(hidden=(20, 128), gamma=0.995),
+    "fifteen": GameDefaults(hidden=(32, 256), gamma=0.995),
+    "fourquarters": GameDefaults(hidden=(128, 128), dtype="f32", gamma=0.99),
+    "ladder": GameDefaults(hidden=(96, 128), gamma=0.995),
+    "limited": GameDefaults(hidden=(192, 256), gamma=0.99),
+    "royalparade": GameDefaults(hidden=(128, 128), gamma=0.99),
+}
+
+
+# ---------------------------------------------------------------------------
+# The network
+
+
+class OneHotIndex:
+    """Maps byte observations (B, obs_len) to the index of each cell's hot
+    input in the one-hot vector (B, obs_len): env.Spec.OneHot's layout, a
+    value above its segment's max counting as the max."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        offsets = np.zeros(spec.obs_len, np.int64)
+        maxes = np.zeros(spec.obs_len, np.int64)
+        o = 0
+        for seg in sorted(spec.segments, key=lambda s: s.offset):
+            for c in range(seg.offset, seg.offset + seg.len):
+                offsets[c] = o
+                maxes[c] = seg.max
+                o += seg.max + 1
+        if o != spec.one_hot_len:
+            raise AssertionError(f"{spec.name}: one-hot length {o}, spec says {spec.one_hot_len}")
+        self.offsets = torch.from_numpy(offsets)
+        self.maxes = torch.from_numpy(maxes)
+
+    def __call__(self, obs: torch.Tensor) -> torch.Tensor:
+        return torch.minimum(obs.long(), self.maxes) + self.offsets
+
+
+class PolicyNet(nn.Module):
+    """The MLP of docs/models.md over the one-hot observation, taking byte
+    observations: logits = W_K relu(... relu(W_0 one_hot(obs) + b_0) ...) + b_K.
+
+    The first layer is stored as an embedding table (one row per one-hot
+    input, ``first.weight`` = W_0 transposed) and computed as the sum of the
+    rows of the hot inputs, which equals W_0 times the one-hot vector.
+    ``out`` is the number of actions for a policy, 1 for a value function.
+    """
+
+    def __init__(self, spec: GameSpec, hidden: Sequence[int], out: int, *, out_std: float = 0.01) -> None:
+        super().__init__()
+        self.spec = spec
+        self.hidden = tuple(int(h) for h in hidden)
+        self.index = OneHotIndex(spec)
+        widths = [*self.hidden, out]
+        self.first = nn.Embedding(spec.one_hot_len, widths[0])
+        self.first_bias = nn.Parameter(torch.zeros(widths[0]))
+        self.rest = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
+        # Each first-layer unit sums obs_len rows (one hot input per cell).
+        bound = 1.0 / math.sqrt(spec.obs_len)
+        nn.init.uniform_(self.first.weight, -bound, bound)
+        for i, lin in enumerate(self.linear_layers()):
+            last = i == len(self.rest) - 1
+            nn.init.orthogonal_(lin.weight, out_std if last else math.sqrt(2))
+            nn.init.zeros_(lin.bias)
+        if not self.rest:
+            self.first.weight.data.mul_(out_std)
+        with torch.no_grad():
+            self.first.weight[self.index.offsets] = 0.0
+
+    def fold_zero_rows(self) -> None:
+        """Moves the rows of value 0 into the first bias: every cell has
+        exactly one hot input, so subtracting a cell's value-0 row from all of
+        its rows and adding it to the bias computes the same function, with
+        the value-0 rows at zero as forward() requires."""
+        with torch.no_grad():
+            W = self.first.weight
+            z = W[self.index.offsets].clone()  # (obs_len, width): each cell's value-0 row
+            self.first_bias.add_(z.sum(0))
+            cell = torch.repeat_interleave(torch.arange(len(z)), self.index.maxes + 1)
+            W -= z[cell]
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """obs: (B, obs_len) uint8 observations; returns (B, out) floats."""
+        # Only cells that are not 0 are summed: the rows of value 0 are kept
+        # at zero (see zero_rows), so they would add nothing. Most cells are
+        # empty (0), so this is 2-8 times less work, above all backwards.
+        nz = obs != 0
+        counts = nz.sum(1)
+        offsets = torch.cumsum(counts, 0) - counts
+        h = F.embedding_bag(self.index(obs)[nz], self.first.weight, offsets, mode="sum") + self.first_bias
+        for lin in self.linear_layers():
+            h = lin(torch.relu(h))
+        return h
+
+    def linear_layers(self) -> list[nn.Linear]:
+        """The layers after the first, input side first."""
+        return [m for m in self.rest if isinstance(m, nn.Linear)]
+
+    def linears(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """The layers in nn.Linear layout, input side first: (weight [out, in], bias)."""
+        layers: list[tuple[torch.Tensor, torch.Tensor]] = [(self.first.weight.t(), self.first_bias)]
+        for lin in self.linear_layers():
+            layers.append((lin.weight, lin.bias))
+        return [(w.detach(), b.detach()) for w, b in layers]
+
+    def rounded(self, dtype: str) -> "PolicyNet":
+        """A copy whose weights are rounded to dtype (f32, f16, bf16) and
+        back, so that it computes what the exported file computes."""
+        net = copy.deepcopy(self)
+        with torch.no_grad():
+            for p in net.parameters():
+                p.copy_(p.to(_DTYPES[dtype]).to(p.dtype))
+        return net
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Illegal actions' logits replaced by -1e9 (finite, so that 0·log p stays 0)."""
+    return torch.where(mask, logits, torch.full_like(logits, -1e9))
+
+
+def masked_argmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The legal action with the largest logit per row, the lowest id among
+    equals (torch.argmax returns the first maximum); 0 for a row with no
+    legal action."""
+    return torch.where(mask, logits, torch.full_like(logits, -math.inf)).argmax(dim=1)
+
+
+# ---------------------------------------------------------------------------
+# The file: export and load (docs/models.md)
+
+
+class ModelError(ValueError):
+    """A policy file that is not one this game can use, with a message that
+    names the file and what is wrong."""
+
+
+def model_file_bytes(spec: GameSpec, hidden: Sequence[int], dtype: str) -> int:
+    """The size of the tensors of a policy file (the header adds ~1 KB)."""
+    widths = [spec.one_hot_len, *hidden, spec.actions]
+    per = 4 if dtype == "f32" else 2
+    return sum((a + 1) * b * per for a, b in zip(widths[:-1], widths[1:]))
+
+
+def export_model(
+    net: PolicyNet,
+    path: str | Path,
+    command: str,
+    *,
+    dtype: str = "f32",
+    trained_steps: int | None = None,
+    extra: dict[str, str] | None = None,
+) -> Path:
+    """Writes net as a patience-policy safetensors file (docs/models.md):
+    tensors ``layers.0..K.weight/bias`` in nn.Linear layout, metadata with
+    the game, rules version, encoding, widths and the command that trained it."""
+    spec = net.spec
+    outputs = net.linears()[-1][1].shape[0]
+    if outputs != spec.actions:
+        raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action)")
+    tensors: dict[str, torch.Tensor] = {}
+    for i, (w, b) in enumerate(net.linears()):
+        for name, t in (("weight", w), ("bias", b)):
+            t = t.to(_DTYPES[dtype]).contiguous().cpu()
+            if not bool(torch.isfinite(t).all()):
+                raise ValueError(f"layers.{i}.{name} holds a NaN or an infinity (in {dtype}): not exported")
+            tensors[f"layers.{i}.{name}"] = t
+    meta = {
+        "format": MODEL_FORMAT,
+        "format_version": MODEL_FORMAT_VERSION,
+        "game": spec.name,
+        "rules_version": str(spec.rules_version),
+        "obs_len": str(spec.obs_len),
+        "obs_encoding": "onehot",
+        "onehot_len": str(spec.one_hot_len),
+        "actions": str(spec.actions),
+        "hidden": ",".join(map(str, net.hidden)),
+        "activation": "relu",
+        "command": command,
+    }
+    if trained_steps is not None:
+        meta["trained_steps"] = str(int(trained_steps))
+    for k, v in (extra or {}).items():
+        meta.setdefault(k, str(v))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    save_file(tensors, str(tmp), metadata=meta)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return path
+
+
+_REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
+             "onehot_len", "actions", "hidden", "activation", "command")
+
+
+def load_model(
+    path: str | Path, game: str | None = None, *, dtype: torch.dtype = torch.float32
+) -> tuple[PolicyNet, dict[str, str]]:
+    """Reads a policy file into a PolicyNet (of dtype, float32 by default)
+    and returns it with the file's metadata. With ``game``, the file must
+    have been made for that game (its rules version and sizes are checked
+    against this build); otherwise for the game it names. Raises ModelError
+    saying what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"model {path}: no such file")
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            meta = dict(f.metadata() or {})
+            tensors = {k: f.get_tensor(k) for k in f.keys()}
+    except Exception as e:  # safetensors raises its own error types
+        raise ModelError(f"model {path}: not a readable safetensors file: {e}") from e
+    missing = [k for k in _REQUIRED if k not in meta]
+    if missing:
+        raise ModelError(f"model {path}: metadata lacks the required keys {', '.join(missing)}")
+    if meta["format"] != MODEL_FORMAT or meta["format_version"] != MODEL_FORMAT_VERSION:
+        raise ModelError(
+            f"model {path}: format {meta['format']!r} version {meta['format_version']!r}, "
+            f"want {MODEL_FORMAT!r} version {MODEL_FORMAT_VERSION}"
+        )
+    if meta["obs_encoding"] != "onehot" or meta["activation"] != "relu":
+        raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, want onehot and relu")
+    try:
+        spec = game_spec(meta["game"])
+    except ValueError as e:
+        raise ModelError(f"model {path}: {e}") from e
+    if game is not None and game_spec(game).name != spec.name:
+        raise ModelError(f"model {path} was trained for {spec.name}, not {game_spec(game).name}")
+    if meta["rules_version"] != str(spec.rules_version):
+        raise ModelError(
+            f"model {path} was trained under {spec.name} rules version {meta['rules_version']}; "
+            f"this build plays rules version {spec.rules_version}"
+        )
+    for key, want in (("obs_len", spec.obs_len), ("onehot_len", spec.one_hot_len), ("actions", spec.actions)):
+        if meta[key] != str(want):
+            raise ModelError(f"model {path}: {key} is {meta[key]}, but {spec.name} has {want}")
+    try:
+        hidden = tuple(int(h) for h in meta["hidden"].split(",")) if meta["hidden"] else ()
+    except ValueError:
+        raise ModelError(f"model {path}: hidden {meta['hidden']!r} is not a list of widths") from None
+    if any(h <= 0 for h in hidden):
+        raise ModelError(f"model {path}: hidden {meta['hidden']!r} holds a width below 1")
+    widths = [spec.one_hot_len, *hidden, spec.actions]
+    want_names = {f"layers.{i}.{n}" for i in range(len(widths) - 1) for n in ("weight", "bias")}
+    if set(tensors) != want_names:
+        raise ModelError(
+            f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
+        )
+    net = PolicyNet(spec, hidden, spec.actions)
+    layers: list[tuple[torch.Tensor, torch.Tensor]] = []
+    for i in range(len(widths) - 1):
+        w, b = tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]
+        if tuple(w.shape) != (widths[i + 1], widths[i]) or tuple(b.shape) != (widths[i + 1],):
+            raise ModelError(
+                f"model {path}: layers.{i} has shapes {list(w.shape)} and {list(b.shape)}, "
+                f"want {[widths[i + 1], widths[i]]} and {[widths[i + 1]]}"
+            )
+        for name, t in (("weight", w), ("bias", b)):
+            if t.dtype not in _ST_DTYPES.values():
+                raise ModelError(f"model {path}: layers.{i}.{name} has dtype {t.dtype}; F32, F16 and BF16 are read")
+            if not bool(torch.isfinite(t).all()):
+                raise ModelError(f"model {path}: layers.{i}.{name} holds a NaN or an infinity")
+        layers.append((w.to(dtype), b.to(dtype)))
+    net = net.to(dtype)
+    with torch.no_grad():
+        net.first.weight.copy_(layers[0][0].t())
+        net.first_bias.copy_(layers[0][1])
+        for lin, (w, b) in zip(net.linear_layers(), layers[1:]):
+            lin.weight.copy_(w)
+            lin.bias.copy_(b)
+    net.fold_zero_rows()
+    return net, meta
+
+
+# ---------------------------------------------------------------------------
+# Evaluation on fixed deals
+
+
+@dataclass
+class EvalResult:
+    """Greedy play (masked argmax) on fixed deals."""
+
+    deals: NDArray[np.int64]
+    returns: NDArray[np.float64]
+    won: NDArray[np.bool_]
+    steps: NDArray[np.int64]
+    seconds: float
+
+    @property
+    def mean_return(self) -> float:
+        return float(self.returns.mean())
+
+    @property
+    def win_rate(self) -> float:
+        return float(self.won.mean())
+
+
+def evaluate(
+    net: PolicyNet,
+    deals: Sequence[int] | NDArray[np.integer[Any]],
+    *,
+    max_steps: int | None = None,
+    workers: int = 1,
+    temperature: float = 0.0,
+    seed: int = 0,
+) -> EvalResult:
+    """Plays one episode per deal with the masked argmax of net (or, with a
+    temperature above 0, actions sampled from the masked softmax of the
+    logits divided by it), all deals at once in one vector environment;
+    returns each deal's return (its final progress fraction) and whether it
+    was won."""
+    gen = torch.Generator().manual_seed(seed)
+    deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
+    n = len(deal_ids)
+    t0 = time.perf_counter()
+    envs = PatienceVectorEnv(net.spec.name, n, max_steps=max_steps, workers=workers)
+    try:
+        obs, _ = envs.reset(seed=deal_ids)
+        masks = envs.action_masks()
+        ret = np.zeros(n)
+        steps = np.zeros(n, np.int64)
+        done = np.zeros(n, np.bool_)
+        won = np.zeros(n, np.bool_)
+        net.eval()
+        with torch.no_grad():
+            while not done.all():
+                logits = net(torch.from_numpy(obs))
+                if temperature > 0:
+                    u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
+                    logits = logits / temperature - torch.log(-torch.log(u))
+                act = masked_argmax(logits, torch.from_numpy(masks)).numpy()
+                _, r, term, trunc, _ = envs.step(act)
+                live = ~done
+                ret += np.where(live, r, 0.0)
+                steps += live
+                won |= live & term & (ret > 1 - 1e-6)
+                done |= term | trunc
+    finally:
+        envs.close()
+    return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
+
+
+def eval_deals(n: int, start: int = EVAL_DEALS) -> NDArray[np.int64]:
+    """The n fixed evaluation deals from start (below 1,000,000)."""
+    if start + n > TRAINING_DEALS:
+        raise ValueError(f"evaluation deals {start}..{start + n - 1} reach the measuring range (from {TRAINING_DEALS})")
+    return np.arange(start, start + n, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# Reference levels (the Go agents on the same evaluation deals)
+
+
+def repo_root() -> Path | None:
+    """The patience checkout that holds the current directory (or
+    $PATIENCE_GO_ROOT), found by its go.mod; None outside one."""
+    env = os.environ.get("PATIENCE_GO_ROOT")
+    here = Path(env) if env else Path.cwd()
+    for d in [here, *here.parents]:
+        gomod = d / "go.mod"
+        if gomod.is_file() and "module github.com/patience-gym/patience" in gomod.read_text():
+            return d
+    return None
+
+
+def reference_levels(
+    game: str, start: int, n: int, agents: str = "random,heuristic", cache: Path | None = None
+) -> dict[str, dict[str, float]]:
+    """Mean return and win rate of Go agents on deals start..start+n-1, by
+    ``go run ./cmd/patience bench --json`` in the checkout (cached in
+    ``cache``); {} when there is no checkout or no Go."""
+    if cache is not None and cache.is_file():
+        data = json.loads(cache.read_text())
+    else:
+        root, go = repo_root(), shutil.which("go")
+        if root is None or go is None:
+            print("train: no patience checkout or no Go: the learning curve has no reference lines", file=sys.stderr)
+            return {}
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "ref.json"
+            cmd = [go, "run", "./cmd/patience", "bench", "--games", game, "--agents", agents,
+                   "--seed-start", str(start), "--deals", str(n), "--json", str(out)]
+            res = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+            if res.returncode != 0:
+                print(f"train: {' '.join(cmd[1:])} failed: {res.stderr.strip()}", file=sys.stderr)
+                return {}
+            data = json.loads(out.read_text())
+        if cache is not None:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps({k: data[k] for k in ("games", "agents", "deals", "seed_start", "summaries")}))
+    return {
+        s["agent"] + (":" + s["settings"] if s.get("settings") else ""): {
+            "mean_return": float(s["progress_mean"]),
+            "win_rate": float(s["win_rate"]),
+        }
+        for s in data["summaries"]
+        if s["game"] == game_spec(game).name
+    }
+
+
+# ---------------------------------------------------------------------------
+# The learning curve
+
+
+CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "sampled_return", "sampled_win_rate", "train_return",
+                "eval_seconds"]
+
+
+class Curve:
+    """Evaluation points, written to CSV at each point and drawn as PNG."""
+
+    def __init__(self, out: Path, game: str, xlabel: str, refs: dict[str, dict[str, float]], title: str) -> None:
+        self.path = out / "curve.csv"
+        self.png = out / "curve.png"
+        self.game, self.xlabel, self.refs, self.title = game, xlabel, refs, title
+        self.rows: list[dict[str, float]] = []
+
+    def add(self, row: dict[str, float]) -> None:
+        self.rows.append(row)
+        with open(self.path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CURVE_FIELDS)
+            w.writeheader()
+            for r in self.rows:
+                w.writerow({k: r.get(k, "") for k in CURVE_FIELDS})
+        self.plot()
+
+    def plot(self) -> None:
+        plot_curve(self.path, self.png, self.refs, title=self.title, xlabel=self.xlabel)
+
+
+def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, title: str, xlabel: str) -> None:
+    """Draws mean return and win rate against the x column of a curve CSV,
+    with the reference agents as horizontal lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    x = [float(r["step"]) for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    colours = {"random": "#999999", "heuristic": "#E69F00", "mc": "#009E73"}
+    for ax, key, label in ((axes[0], "mean_return", "mean return (final progress)"), (axes[1], "win_rate", "win rate")):
+        ax.plot(x, [float(r[key]) for r in rows], color="#0072B2", marker="o", ms=3, label="policy (masked argmax)")
+        skey = key.replace("mean_", "sampled_") if key == "mean_return" else "sampled_win_rate"
+        if rows and rows[0].get(skey, "") not in ("", None):
+            ax.plot(x, [float(r[skey]) for r in rows], color="#56B4E9", marker="s", ms=3, ls=":",
+                    label="policy (sampled, temperature 1)")
+        for name, lv in refs.items():
+            ax.axhline(lv[key], ls="--", lw=1.2, color=colours.get(name.split(":")[0], "#CC79A7"), label=name)
+        ax.set_xlabel(xlabel)
+        ax.xaxis.set_major_formatter(lambda v, _pos: _tick(v))
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------
+# PPO
+
+
+@dataclass
+class PPOConfig:
+    """PPO's settings (the command line's flags)."""
+
+    game: str = "fifteen"
+    steps: int = 5_000_000
+    seed: int = 1
+    out: str = "runs/ppo-fifteen"
+    hidden: tuple[int, ...] = ()
+    dtype: str = ""
+    num_envs: int = 0
+    num_steps: int = 0
+    lr: float = 0.0
+    anneal_lr: bool = True
+    gamma: float = 0.0
+    gae_lambda: float = 0.95
+    epochs: int = 4
+    minibatches: int = 8
+    clip: float = 0.2
+    ent_coef: float = -1.0
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.0
+    init: str = ""
+    warmup_updates: int = 0
+    eval_every: int = 0
+    eval_deals: int = 200
+    eval_start: int = EVAL_DEALS
+    max_steps: int = 0
+    threads: int = 1
+    workers: int = 1
+    resume: bool = False
+    references: str = "random,heuristic"
+    command: str = ""
+
+    def fill_defaults(self) -> None:
+        d = DEFAULTS[game_spec(self.game).name]
+        self.game = game_spec(self.game).name
+        self.hidden = self.hidden or d.hidden
+        self.dtype = self.dtype or d.dtype
+        self.num_envs = self.num_envs or d.num_envs
+        self.num_steps = self.num_steps or d.num_steps
+        self.lr = self.lr or d.lr
+        self.gamma = self.gamma or d.gamma
+        self.ent_coef = d.ent_coef if self.ent_coef < 0 else self.ent_coef
+        self.eval_every = self.eval_every or max(self.num_envs * self.num_steps, self.steps // 20)
+
+
+def _progress(msg: str, end: bool = False) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K" + msg + ("\n" if end else ""))
+    else:
+        sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+def _tick(v: float) -> str:
+    """An axis label: 0, 500k, 1.5M."""
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(v) >= div:
+            return f"{v / div:g}{unit}"
+    return f"{v:g}"
+
+
+def _human(n: float) -> str:
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= div:
+            return f"{n / div:.2f}{unit}"
+    return f"{n:.0f}"
+
+
+def ppo(cfg: PPOConfig) -> Path:
+    """Trains a policy with masked PPO; returns the path of the best model
+    (by mean return on the evaluation deals)."""
+    cfg.fill_defaults()
+    spec = game_spec(cfg.game)
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    N, T = cfg.num_envs, cfg.num_steps
+    batch = N * T
+    mb_size = batch // cfg.minibatches
+    updates = max(1, cfg.steps // batch)
+
+    if cfg.init:
+        actor, init_meta = load_model(cfg.init, cfg.game)
+        cfg.hidden = actor.hidden
+    else:
+        actor = PolicyNet(spec, cfg.hidden, spec.actions)
+    critic = PolicyNet(spec, cfg.hidden, 1, out_std=1.0)
+    params = list(actor.parameters()) + list(critic.parameters())
+    opt = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
+    size = model_file_bytes(spec, cfg.hidden, cfg.dtype)
+    if size > 2_000_000:
+        print(f"train: warning: a {cfg.dtype} model of hidden {cfg.hidden} takes {size / 1e6:.1f} MB", file=sys.stderr)
+
+    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    refs = reference_levels(cfg.game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    title = f"{spec.title}: masked PPO, hidden {','.join(map(str, cfg.hidden))}" + (" from " + Path(cfg.init).name if cfg.init else "")
+    curve = Curve(out, cfg.game, "environment steps", refs, title)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+
+    start_update, global_step, best, trained_before = 1, 0, -1.0, 0
+    ckpt = out / "checkpoint.pt"
+    elapsed_before = 0.0
+    if cfg.resume and ckpt.is_file():
+        state = torch.load(ckpt, weights_only=False)
+        actor.load_state_dict(state["actor"])
+        critic.load_state_dict(state["critic"])
+        opt.load_state_dict(state["opt"])
+        start_update, global_step, best = state["update"] + 1, state["global_step"], state["best"]
+        elapsed_before = state["seconds"]
+        curve.rows = state["curve"]
+        rng = np.random.default_rng([cfg.seed, global_step])
+        print(f"train: resumed {ckpt} at step {global_step}", file=sys.stderr)
+    elif cfg.init:
+        trained_before = int(init_meta.get("trained_steps", "0") or 0)
+
+    envs = PatienceVectorEnv(
+        cfg.game, N, autoreset_mode=AutoresetMode.SAME_STEP, max_steps=cfg.max_steps or None, workers=cfg.workers
+    )
+
+    def fresh_deals() -> int:
+        # Each environment's next episodes are dealt +N: leave room below EVAL_DEALS.
+        return int(rng.integers(0, EVAL_DEALS - N * (T + 1) * 64))
+
+    obs_np, _ = envs.reset(seed=fresh_deals())
+    mask_np = envs.action_masks()
+    final_np = envs.final_observations
+    assert final_np is not None
+
+    L, A = spec.obs_len, spec.actions
+    b_obs = torch.zeros((T, N, L), dtype=torch.uint8)
+    b_mask = torch.zeros((T, N, A), dtype=torch.bool)
+    b_act = torch.zeros((T, N), dtype=torch.long)
+    b_logp = torch.zeros((T, N))
+    b_rew = torch.zeros((T, N))
+    b_done = torch.zeros((T, N))
+    b_val = torch.zeros((T, N))
+    next_done = torch.zeros(N)
+    ep_ret = np.zeros(N)
+    recent: list[float] = []
+    t_start = time.perf_counter() - elapsed_before
+    last_eval = global_step if cfg.resume else -cfg.eval_every
+    stats: dict[str, float] = {}
+
+    def do_eval() -> None:
+        nonlocal best, last_eval
+        last_eval = global_step
+        rounded = actor.rounded(cfg.dtype)
+        r = evaluate(rounded, deals, max_steps=cfg.max_steps or None, workers=cfg.workers)
+        rs = evaluate(rounded, deals, max_steps=cfg.max_steps or None, workers=cfg.workers, temperature=1.0, seed=cfg.seed)
+        actor.train()
+        row = {
+            "step": float(global_step),
+            "seconds": round(time.perf_counter() - t_start, 1),
+            "mean_return": r.mean_return,
+            "win_rate": r.win_rate,
+            "sampled_return": rs.mean_return,
+            "sampled_win_rate": rs.win_rate,
+            "train_return": float(np.mean(recent[-200:])) if recent else math.nan,
+            "eval_seconds": round(r.seconds, 1),
+        }
+        curve.add(row)
+        meta = {"seed": str(cfg.seed), "eval_deals": f"{deals[0]}..{deals[-1]}",
+                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
+                "eval_sampled_mean_return": f"{rs.mean_return:.4f}", "eval_sampled_win_rate": f"{rs.win_rate:.4f}"}
+        if cfg.init:
+            meta["init"] = cfg.init
+        steps_total = trained_before + global_step
+        export_model(actor, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=steps_total, extra=meta)
+        if r.mean_return > best:
+            best = r.mean_return
+            shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        if rs.mean_return >= max((row_.get("sampled_return", 0.0) for row_ in curve.rows), default=0.0):
+            shutil.copyfile(out / "model.safetensors", out / "best-sampled.safetensors")
+        torch.save({"actor": actor.state_dict(), "critic": critic.state_dict(), "opt": opt.state_dict(),
+                    "update": update, "global_step": global_step, "best": best, "curve": curve.rows,
+                    "seconds": time.perf_counter() - t_start, "config": asdict(cfg)}, ckpt)
+        _progress(f"eval @ {_human(global_step)}: mean return {r.mean_return:.4f}, win rate {r.win_rate:.3f} "
+                  f"(sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals "
+                  f"({r.seconds + rs.seconds:.1f}s)" + "".join(
+                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+
+    update = start_update - 1
+    step0, wall0 = global_step, time.perf_counter()
+    if not cfg.resume and not curve.rows:
+        do_eval()
+    for update in range(start_update, updates + 1):
+        if cfg.anneal_lr:
+            for g in opt.param_groups:
+                g["lr"] = cfg.lr * (1.0 - (update - 1) / updates)
+        # Keep training deals below EVAL_DEALS: redeal when the next ones would reach it.
+        if int(envs.deals().max()) + N * (T + 2) >= EVAL_DEALS:
+            obs_np, _ = envs.reset(seed=fresh_deals())
+            next_done.zero_()
+            ep_ret[:] = 0
+        actor.eval()
+        critic.eval()
+        for t in range(T):
+            global_step += N
+            b_obs[t].copy_(torch.from_numpy(obs_np))
+            b_mask[t].copy_(torch.from_numpy(mask_np))
+            b_done[t] = next_done
+            with torch.no_grad():
+                logp_all = torch.log_softmax(masked_logits(actor(b_obs[t]), b_mask[t]), dim=1)
+                # Gumbel-max: a sample of the masked softmax.
+                gumbel = -torch.log(-torch.log(torch.rand_like(logp_all).clamp_min(1e-20)))
+                a = (logp_all + gumbel).argmax(dim=1)
+                b_act[t] = a
+                b_logp[t] = logp_all.gather(1, a.unsqueeze(1)).squeeze(1)
+                b_val[t] = critic(b_obs[t]).squeeze(1)
+            obs_np, rew, term, trunc, _ = envs.step(a.numpy())
+            r = torch.from_numpy(rew).float()
+            ended = term | trunc
+            if trunc.any():
+                # A truncated episode is bootstrapped from its last observation's value.
+                idx = np.flatnonzero(trunc & envs.has_final)
+                if len(idx):
+                    with torch.no_grad():
+                        v = critic(torch.from_numpy(final_np[idx])).squeeze(1)
+                    r[torch.from_numpy(idx)] += cfg.gamma * v
+            b_rew[t] = r
+            next_done = torch.from_numpy(ended).float()
+            ep_ret += rew
+            if ended.any():
+                recent.extend(ep_ret[ended].tolist())
+                ep_ret[ended] = 0.0
+        del recent[:-1000]
+
+        # GAE
+        with torch.no_grad():
+            next_value = critic(torch.from_numpy(obs_np)).squeeze(1)
+            adv = torch.zeros((T, N))
+            last = torch.zeros(N)
+            for t in reversed(range(T)):
+                if t == T - 1:
+                    nonterm, nv = 1.0 - next_done, next_value
+                else:
+                    nonterm, nv = 1.0 - b_done[t + 1], b_val[t + 1]
+                delta = b_rew[t] + cfg.gamma * nv * nonterm - b_val[t]
+                last = delta + cfg.gamma * cfg.gae_lambda * nonterm * last
+                adv[t] = last
+            ret = adv + b_val
+
+        f_obs, f_mask = b_obs.reshape(batch, L), b_mask.reshape(batch, A)
+        f_act, f_logp, f_adv, f_ret, f_val = (x.reshape(batch) for x in (b_act, b_logp, adv, ret, b_val))
+        actor.train()
+        critic.train()
+        clipfracs, kls = [], []
+        policy_frozen = update - start_update < cfg.warmup_updates and not cfg.resume
+        for _ in range(cfg.epochs):
+            perm = torch.randperm(batch)
+            for s in range(0, batch - mb_size + 1, mb_size):
+                mb = perm[s : s + mb_size]
+                logits = masked_logits(actor(f_obs[mb]), f_mask[mb])
+                logp_all = torch.log_softmax(logits, dim=1)
+                new_logp = logp_all.gather(1, f_act[mb].unsqueeze(1)).squeeze(1)
+                entropy = -(logp_all.exp() * logp_all).sum(1).mean()
+                log_ratio = new_logp - f_logp[mb]
+                ratio = log_ratio.exp()
+                with torch.no_grad():
+                    kls.append(float(((ratio - 1) - log_ratio).mean()))
+                    clipfracs.append(float(((ratio - 1.0).abs() > cfg.clip).float().mean()))
+                a_mb = f_adv[mb]
+                a_mb = (a_mb - a_mb.mean()) / (a_mb.std() + 1e-8)
+                pg_loss = torch.max(-a_mb * ratio, -a_mb * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+                v = critic(f_obs[mb]).squeeze(1)
+                v_loss = 0.5 * ((v - f_ret[mb]) ** 2).mean()
+                if policy_frozen:
+                    loss = cfg.vf_coef * v_loss
+                else:
+                    loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
+                opt.step()
+            if cfg.target_kl and np.mean(kls[-cfg.minibatches:]) > cfg.target_kl:
+                break
+        var_y = float(f_ret.var())
+        stats = {
+            "pg": pg_loss.item(), "v": v_loss.item(), "ent": entropy.item(), "kl": float(np.mean(kls)),
+            "clip": float(np.mean(clipfracs)),
+            "ev": math.nan if var_y == 0 else 1 - float((f_ret - f_val).var()) / var_y,
+        }
+        sps = (global_step - step0) / max(time.perf_counter() - wall0, 1e-9)
+        mean_recent = float(np.mean(recent[-200:])) if recent else math.nan
+        _progress(
+            f"{cfg.game} update {update}/{updates} step {_human(global_step)} {sps:,.0f} steps/s "
+            f"return {mean_recent:.4f} ({len(recent)} eps) ent {stats['ent']:.3f} kl {stats['kl']:.4f} "
+            f"clip {stats['clip']:.3f} ev {stats['ev']:.2f}" + (" [value warm-up]" if policy_frozen else "")
+        )
+        if global_step - last_eval >= cfg.eval_every or update == updates:
+            do_eval()
+    envs.close()
+    return out / "best.safetensors"
+
+
+# ---------------------------------------------------------------------------
+# Behaviour cloning
+
+
+@dataclass
+class BCConfig:
+    """Behaviour cloning's settings."""
+
+    data: list[str] = field(default_factory=list)
+    out: str = "runs/bc"
+    hidden: tuple[int, ...] = ()
+    dtype: str = ""
+    epochs: int = 10
+    batch_size: int = 512
+    lr: float = 1e-3
+    weight_decay: float = 0.0
+    seed: int = 1
+    val_frac: float = 0.05
+    init: str = ""
+    eval_deals: int = 200
+    eval_start: int = EVAL_DEALS
+    evals_per_epoch: int = 1
+    threads: int = 1
+    references: str = "random,heuristic"
+    command: str = ""
+
+
+def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+    """The (obs, mask, action) rows of one or more datasets of one game, with
+    each row's episode (numbered across the datasets)."""
+    from . import datasets
+
+    game = ""
+    obs, masks, acts, eps = [], [], [], []
+    offset = 0
+    for d in dirs:
+        ds = datasets.load(d)
+        g = game_spec(str(ds.meta["game"])).name
+        if game and g != game:
+            raise ValueError(f"{d} is a {g} dataset; the others are {game}")
+        if int(ds.meta["rules_version"]) != game_spec(g).rules_version:
+            raise ValueError(f"{d} was played under {g} rules version {ds.meta['rules_version']}; this build plays {game_spec(g).rules_version}")
+        game = g
+        obs.append(ds.obs)
+        masks.append(ds.masks)
+        acts.append(ds.actions.astype(np.int64))
+        eps.append(ds.episode_index.astype(np.int64) + offset)
+        offset = int(eps[-1].max()) + 1 if len(eps[-1]) else offset
+    if not game:
+        raise ValueError("bc: no --data given")
+    return game, np.concatenate(obs), np.concatenate(masks), np.concatenate(acts), np.concatenate(eps)
+
+
+def bc(cfg: BCConfig) -> Path:
+    """Trains a policy on datasets' (obs, mask, action) rows with masked
+    cross-entropy; returns the path of the best model (by mean return on the
+    evaluation deals)."""
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    game, obs, masks, acts, eps = load_rows(cfg.data)
+    spec = game_spec(game)
+    d = DEFAULTS[game]
+    if cfg.init:
+        net, _ = load_model(cfg.init, game)
+        cfg.hidden = net.hidden
+    else:
+        cfg.hidden = cfg.hidden or d.hidden
+        net = PolicyNet(spec, cfg.hidden, spec.actions)
+    cfg.dtype = cfg.dtype or d.dtype
+    if not masks[np.arange(len(acts)), acts].all():
+        raise ValueError("bc: a dataset row's action is not legal under its own mask")
+    # Hold out whole episodes for validation.
+    ep_ids = np.unique(eps)
+    val_eps = rng.choice(ep_ids, size=max(1, int(len(ep_ids) * cfg.val_frac)), replace=False) if cfg.val_frac > 0 else np.array([], np.int64)
+    is_val = np.isin(eps, val_eps)
+    tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
+    t_obs, t_mask, t_act = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(acts)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    names = ", ".join(Path(p).name for p in cfg.data)
+    curve = Curve(out, game, "training rows seen (behaviour cloning)", refs,
+                  f"{spec.title}: behaviour cloning on {names} ({len(tr):,} rows), hidden {','.join(map(str, cfg.hidden))}")
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps_per_epoch = max(1, len(tr) // cfg.batch_size)
+    total = steps_per_epoch * cfg.epochs
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
+    t_start = time.perf_counter()
+    seen, best = 0, -1.0
+    print(f"bc: {game}, {len(tr):,} training rows and {len(va):,} validation rows from {len(ep_ids):,} episodes", file=sys.stderr)
+
+    def val_stats() -> tuple[float, float]:
+        net.eval()
+        loss, hit = 0.0, 0
+        with torch.no_grad():
+            for s in range(0, len(va), 4096):
+                i = torch.from_numpy(va[s : s + 4096])
+                logits = masked_logits(net(t_obs[i]), t_mask[i])
+                loss += float(F.cross_entropy(logits, t_act[i], reduction="sum"))
+                hit += int((masked_argmax(logits, t_mask[i]) == t_act[i]).sum())
+        net.train()
+        return (loss / max(1, len(va)), hit / max(1, len(va)))
+
+    def do_eval(epoch: float) -> None:
+        nonlocal best
+        rounded = net.rounded(cfg.dtype)
+        r = evaluate(rounded, deals)
+        rs = evaluate(rounded, deals, temperature=1.0, seed=cfg.seed)
+        vl, vacc = val_stats() if len(va) else (math.nan, math.nan)
+        curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
+                   "win_rate": r.win_rate, "sampled_return": rs.mean_return, "sampled_win_rate": rs.win_rate,
+                   "train_return": math.nan, "eval_seconds": round(r.seconds + rs.seconds, 1)})
+        meta = {"seed": str(cfg.seed), "data": ",".join(cfg.data), "rows": str(len(tr)), "epochs": f"{epoch:g}",
+                "val_loss": f"{vl:.4f}", "val_accuracy": f"{vacc:.4f}", "eval_deals": f"{deals[0]}..{deals[-1]}",
+                "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
+                "eval_sampled_mean_return": f"{rs.mean_return:.4f}", "eval_sampled_win_rate": f"{rs.win_rate:.4f}"}
+        export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=0, extra=meta)
+        if r.mean_return > best:
+            best = r.mean_return
+            shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        if rs.mean_return >= max(row_.get("sampled_return", 0.0) for row_ in curve.rows):
+            shutil.copyfile(out / "model.safetensors", out / "best-sampled.safetensors")
+        _progress(f"epoch {epoch:g}: val loss {vl:.4f}, val accuracy {vacc:.3f}; mean return {r.mean_return:.4f}, "
+                  f"win rate {r.win_rate:.3f} (sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals" + "".join(
+                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+
+    do_eval(0)
+    step = 0
+    # Evaluations inside an epoch (the end of each epoch has its own).
+    marks = {round(steps_per_epoch * j / cfg.evals_per_epoch) for j in range(1, max(1, cfg.evals_per_epoch))} - {0, steps_per_epoch}
+    for epoch in range(1, cfg.epochs + 1):
+        perm = torch.from_numpy(rng.permutation(tr))
+        run_loss = 0.0
+        for k in range(steps_per_epoch):
+            i = perm[k * cfg.batch_size : (k + 1) * cfg.batch_size]
+            logits = masked_logits(net(t_obs[i]), t_mask[i])
+            loss = F.cross_entropy(logits, t_act[i])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            sched.step()
+            step += 1
+            seen += len(i)
+            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
+            if k % 20 == 0:
+                el = time.perf_counter() - t_start
+                _progress(f"bc epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
+                          f"{seen / el:,.0f} rows/s")
+            if k + 1 in marks:
+                do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
+        do_eval(epoch)
+    return out / "best.safetensors"
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+
+def parse_count(s: str) -> int:
+    """'5M', '500k', '2.5e6', '1000' as an integer."""
+    s = s.strip().replace("_", "").replace(",", "")
+    mult = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}.get(s[-1:].lower(), 1)
+    if mult != 1:
+        s = s[:-1]
+    return int(float(s) * mult)
+
+
+def parse_hidden(s: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in s.split(",") if x.strip())
+
+
+def command_line(argv: Sequence[str]) -> str:
+    """The command as a person would type it again."""
+    return "python -m patience_gym.train " + shlex.join(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m patience_gym.train", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    q = sub.add_parser("ppo", help="masked PPO on the vector environment",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    q.add_argument("--game", default="fifteen")
+    q.add_argument("--steps", type=parse_count, default=5_000_000, help="environment steps (5M, 500k, ...)")
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--out", default="", help="run directory (default runs/ppo-GAME-sSEED)")
+    q.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths, e.g. 32,256 (default: the game's)")
+    q.add_argument("--dtype", choices=sorted(_DTYPES), default="", help="dtype of the exported file (default: the game's)")
+    q.add_argument("--num-envs", type=int, default=0, help="parallel environments (default: the game's)")
+    q.add_argument("--num-steps", type=int, default=0, help="steps per environment per rollout (default: the game's)")
+    q.add_argument("--lr", type=float, default=0.0, help="learning rate (default: the game's)")
+    q.add_argument("--no-anneal", dest="anneal_lr", action="store_false", help="keep the learning rate constant")
+    q.add_argument("--gamma", type=float, default=0.0, help="discount (default: the game's)")
+    q.add_argument("--gae-lambda", type=float, default=0.95)
+    q.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
+    q.add_argument("--minibatches", type=int, default=8)
+    q.add_argument("--clip", type=float, default=0.2)
+    q.add_argument("--ent-coef", type=float, default=-1.0, help="entropy bonus (default: the game's)")
+    q.add_argument("--vf-coef", type=float, default=0.5)
+    q.add_argument("--max-grad-norm", type=float, default=0.5)
+    q.add_argument("--target-kl", type=float, default=0.0, help="stop an update's epochs past this KL (0: never)")
+    q.add_argument("--init", default="", help="start the policy from a model file (a bc run's best.safetensors)")
+    q.add_argument("--warmup-updates", type=int, default=0, help="first updates that train the value function only (useful with --init)")
+    q.add_argument("--eval-every", type=parse_count, default=0, help="environment steps between evaluations (default: steps/20)")
+    q.add_argument("--eval-deals", type=int, default=200)
+    q.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    q.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
+    q.add_argument("--threads", type=int, default=1, help="torch threads (more than 1 is slower on a busy machine)")
+    q.add_argument("--workers", type=int, default=1, help="Go goroutines stepping the environments")
+    q.add_argument("--resume", action="store_true", help="continue from the run directory's checkpoint.pt")
+    q.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
+
+    b = sub.add_parser("bc", help="behaviour cloning from datasets", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    b.add_argument("--data", action="append", required=True, help="a dataset directory (repeat for several)")
+    b.add_argument("--out", default="", help="run directory (default runs/bc-GAME-sSEED)")
+    b.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
+    b.add_argument("--dtype", choices=sorted(_DTYPES), default="")
+    b.add_argument("--epochs", type=int, default=10)
+    b.add_argument("--batch-size", type=int, default=512)
+    b.add_argument("--lr", type=float, default=1e-3)
+    b.add_argument("--weight-decay", type=float, default=0.0)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--val-frac", type=float, default=0.05, help="fraction of episodes held out")
+    b.add_argument("--init", default="", help="start from a model file")
+    b.add_argument("--eval-deals", type=int, default=200)
+    b.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    b.add_argument("--evals-per-epoch", type=int, default=1)
+    b.add_argument("--threads", type=int, default=1)
+    b.add_argument("--references", default="random,heuristic")
+
+    e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
+    e.add_argument("--model", required=True)
+    e.add_argument("--deals", type=int, default=200)
+    e.add_argument("--start", type=int, default=EVAL_DEALS, help="first deal (below 1,000,000)")
+    e.add_argument("--temperature", type=float, default=0.0, help="0: masked argmax; above 0: sample from the masked softmax")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--threads", type=int, default=1)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv)
+    cmd = command_line(argv)
+    t0 = time.perf_counter()
+    if args.cmd == "ppo":
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        cfg = PPOConfig(**kw, command=cmd)
+        cfg.out = cfg.out or f"runs/ppo-{game_spec(cfg.game).name}-s{cfg.seed}"
+        path = ppo(cfg)
+    elif args.cmd == "bc":
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        cfg_b = BCConfig(**kw, command=cmd)
+        if not cfg_b.out:
+            from . import datasets
+
+            cfg_b.out = f"runs/bc-{game_spec(str(datasets.load(cfg_b.data[0]).meta['game'])).name}-s{cfg_b.seed}"
+        path = bc(cfg_b)
+    else:
+        torch.set_num_threads(args.threads)
+        net, meta = load_model(args.model)
+        if args.start + args.deals > TRAINING_DEALS:
+            print("train eval: deals from 1,000,000 are the measuring range: use patience bench there", file=sys.stderr)
+            return 2
+        r = evaluate(net, eval_deals(args.deals, args.start), temperature=args.temperature, seed=args.seed)
+        print(json.dumps({"model": args.model, "game": meta["game"], "deals": f"{args.start}..{args.start + args.deals - 1}",
+                          "mean_return": round(r.mean_return, 4), "win_rate": round(r.win_rate, 4),
+                          "mean_steps": float(r.steps.mean()), "seconds": round(r.seconds, 2)}))
+        return 0
+    print(f"train: done in {time.perf_counter() - t0:.0f}s; best model {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

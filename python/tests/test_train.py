@@ -1,0 +1,274 @@
+"""patience_gym.train: the policy file, the network, masked argmax, PPO and
+behaviour cloning, end to end with the Go policy agent."""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+
+from conftest import ROOT  # noqa: E402
+
+from patience_gym import SPECS, PatienceVectorEnv  # noqa: E402
+from patience_gym import train  # noqa: E402
+from patience_gym.train import ModelError, PolicyNet, export_model, load_model, masked_argmax  # noqa: E402
+
+GOLDEN = ROOT / "agents" / "testdata"
+
+
+def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0) -> PolicyNet:
+    torch.manual_seed(seed)
+    spec = SPECS[game]
+    net = PolicyNet(spec, hidden, spec.actions)
+    with torch.no_grad():
+        for p in net.parameters():
+            p.normal_(0, 0.3)
+    return net
+
+
+def dense_logits(net: PolicyNet, obs: np.ndarray) -> torch.Tensor:
+    """The network of docs/models.md over the one-hot vector, from the
+    exported layer layout (not PolicyNet.forward)."""
+    spec = net.spec
+    x = torch.zeros(len(obs), spec.one_hot_len, dtype=torch.float64)
+    o = 0
+    for seg in spec.segments:
+        for c in range(seg.offset, seg.offset + seg.len):
+            x[np.arange(len(obs)), o + np.minimum(obs[:, c].astype(np.int64), seg.max)] = 1.0
+            o += seg.max + 1
+    h = x
+    for i, (w, b) in enumerate(net.linears()):
+        if i:
+            h = torch.relu(h)
+        h = h @ w.double().T + b.double()
+    return h
+
+
+def env_observations(game: str, n: int = 16, steps: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks met in random play."""
+    envs = PatienceVectorEnv(game, n)
+    obs, _ = envs.reset(seed=123)
+    masks = envs.action_masks()
+    rng = np.random.default_rng(0)
+    all_obs, all_masks = [], []
+    for _ in range(steps):
+        all_obs.append(obs.copy())
+        all_masks.append(masks.copy())
+        u = rng.random(masks.shape) * masks
+        obs, *_ = envs.step(u.argmax(1).astype(np.int64))
+    envs.close()
+    return np.concatenate(all_obs), np.concatenate(all_masks)
+
+
+def test_golden_logits_are_what_the_trainer_computes() -> None:
+    """The committed golden files (compared with Go's forward pass by
+    TestGoldenLogits) are what this trainer's reader and forward pass give."""
+    inp = json.loads((GOLDEN / "golden_inputs.json").read_text())
+    want = json.loads((GOLDEN / "golden_logits.json").read_text())
+    net, meta = load_model(GOLDEN / "golden_policy.safetensors", inp["game"])
+    assert meta["command"] and meta["hidden"] == "16,8"
+    obs = torch.tensor(inp["obs"]).clamp(0, 255).to(torch.uint8)
+    with torch.no_grad():
+        got = net(obs).double()
+    w = torch.tensor(want["logits"], dtype=torch.float64)
+    assert torch.allclose(got, w, rtol=1e-5, atol=1e-5)
+    mask = torch.zeros(got.shape, dtype=torch.bool)
+    for i, legal in enumerate(inp["legal"]):
+        mask[i, legal] = True
+    assert masked_argmax(got, mask).tolist() == want["argmax"]
+
+
+@pytest.mark.parametrize("game", sorted(SPECS))
+def test_forward_is_the_one_hot_mlp(game: str) -> None:
+    """The embedding-sum forward pass equals the dense MLP over the one-hot
+    vector, clipping included, before and after export and reload."""
+    net = random_net(game)
+    net.fold_zero_rows()
+    obs, _ = env_observations(game, n=4, steps=5)
+    obs[0, 0] = 255  # above its segment's max: counts as the max
+    with torch.no_grad():
+        got = net(torch.from_numpy(obs)).double()
+    assert torch.allclose(got, dense_logits(net, obs), atol=1e-4)
+
+
+def test_export_and_load_round_trip(tmp_path: Path) -> None:
+    net = random_net("limited")  # value-0 rows not zero: the reader folds them
+    obs, _ = env_observations("limited", n=8, steps=10)
+    x = torch.from_numpy(obs)
+    want = dense_logits(net, obs)
+    for dtype, tol in (("f32", 1e-4), ("f16", None), ("bf16", None)):
+        path = export_model(net, tmp_path / f"m-{dtype}.safetensors", "python -m patience_gym.train test",
+                            dtype=dtype, trained_steps=42, extra={"seed": "7"})
+        back, meta = load_model(path, "Limited")
+        assert meta["game"] == "limited" and meta["trained_steps"] == "42" and meta["seed"] == "7"
+        assert meta["command"] == "python -m patience_gym.train test"
+        assert meta["hidden"] == "16,8" and meta["onehot_len"] == str(SPECS["limited"].one_hot_len)
+        with torch.no_grad():
+            got = back(x).double()
+        if tol is not None:
+            assert torch.allclose(got, want, atol=tol)
+        else:  # what the rounded network computes
+            rounded = dense_logits(net.rounded(dtype), obs)
+            assert torch.allclose(got, rounded, atol=1e-2, rtol=1e-3)
+    # The file's layout: layers numbered without gaps, nn.Linear layout.
+    raw = (tmp_path / "m-f32.safetensors").read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    spec = SPECS["limited"]
+    assert {k: v["shape"] for k, v in header.items() if k != "__metadata__"} == {
+        "layers.0.weight": [16, spec.one_hot_len], "layers.0.bias": [16],
+        "layers.1.weight": [8, 16], "layers.1.bias": [8],
+        "layers.2.weight": [spec.actions, 8], "layers.2.bias": [spec.actions],
+    }
+    assert all(v["dtype"] == "F32" for k, v in header.items() if k != "__metadata__")
+
+
+def test_masked_argmax_never_picks_an_illegal_action() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        a = int(rng.integers(1, 600))
+        logits = torch.from_numpy(rng.normal(0, 10, (8, a)).astype(np.float32))
+        # Illegal actions get the largest logits, infinities included.
+        mask = torch.from_numpy(rng.random((8, a)) < 0.05)
+        mask[:, int(rng.integers(a))] = True
+        logits[~mask] += 1e30
+        logits[0, ~mask[0]] = math.inf
+        got = masked_argmax(logits, mask)
+        assert mask[torch.arange(8), got].all()
+    # Ties: the lowest legal id.
+    logits = torch.tensor([[3.0, 5.0, 5.0, 5.0, 9.0]])
+    mask = torch.tensor([[True, False, True, True, False]])
+    assert masked_argmax(logits, mask).tolist() == [2]
+    # Real play: a random network's argmax is always legal (the env raises otherwise).
+    net = random_net("cromwell", (8, 8))
+    envs = PatienceVectorEnv("cromwell", 8, illegal_action="raise")
+    obs, _ = envs.reset(seed=5)
+    with torch.no_grad():
+        for _ in range(150):
+            act = masked_argmax(net(torch.from_numpy(obs)), torch.from_numpy(envs.action_masks()))
+            obs, *_ = envs.step(act.numpy())
+    envs.close()
+
+
+def test_a_wrong_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    net = random_net("fourquarters", (4,))
+    good = export_model(net, tmp_path / "fq.safetensors", "cmd")
+    with pytest.raises(ModelError, match="trained for fourquarters, not limited"):
+        load_model(good, "limited")
+    with pytest.raises(ModelError, match="no such file"):
+        load_model(tmp_path / "missing.safetensors")
+    truncated = tmp_path / "truncated.safetensors"
+    truncated.write_bytes(good.read_bytes()[:-10])
+    with pytest.raises(ModelError, match="not a readable safetensors file"):
+        load_model(truncated)
+
+    def rewrite(name: str, edit_meta: dict[str, str | None] | None = None, edit_tensors: dict[str, torch.Tensor | None] | None = None) -> Path:
+        from safetensors.torch import load_file, save_file
+
+        tensors = load_file(str(good))
+        from safetensors import safe_open
+
+        with safe_open(str(good), framework="pt") as f:
+            meta = dict(f.metadata())
+        for k, v in (edit_meta or {}).items():
+            if v is None:
+                meta.pop(k)
+            else:
+                meta[k] = v
+        for k, t in (edit_tensors or {}).items():
+            if t is None:
+                tensors.pop(k)
+            else:
+                tensors[k] = t
+        p = tmp_path / name
+        save_file(tensors, str(p), metadata=meta)
+        return p
+
+    with pytest.raises(ModelError, match="lacks the required keys command"):
+        load_model(rewrite("nocmd.safetensors", {"command": None}))
+    with pytest.raises(ModelError, match="rules version 99; this build plays rules version 1"):
+        load_model(rewrite("rules.safetensors", {"rules_version": "99"}))
+    with pytest.raises(ModelError, match="onehot_len is 7"):
+        load_model(rewrite("width.safetensors", {"onehot_len": "7"}))
+    with pytest.raises(ModelError, match=r"layers.1 has shapes \[105, 5\]"):
+        load_model(rewrite("shape.safetensors", edit_tensors={"layers.1.weight": torch.zeros(105, 5)}))
+    with pytest.raises(ModelError, match="NaN or an infinity"):
+        load_model(rewrite("nan.safetensors", edit_tensors={"layers.1.bias": torch.full((105,), math.nan)}))
+    with pytest.raises(ModelError, match="want exactly"):
+        load_model(rewrite("extra.safetensors", edit_tensors={"layers.2.bias": torch.zeros(3)}))
+    with pytest.raises(ModelError, match="format 'other'"):
+        load_model(rewrite("format.safetensors", {"format": "other"}))
+
+
+def random_level(game: str, deals: np.ndarray) -> float:
+    """Mean return of uniformly random legal play on the deals (one episode each)."""
+    envs = PatienceVectorEnv(game, len(deals))
+    envs.reset(seed=deals)
+    rng = np.random.default_rng(0)
+    ret = np.zeros(len(deals))
+    done = np.zeros(len(deals), bool)
+    while not done.all():
+        u = rng.random(envs.action_masks().shape) * envs.action_masks()
+        _, r, term, trunc, _ = envs.step(u.argmax(1).astype(np.int64))
+        ret += np.where(done, 0.0, r)
+        done |= term | trunc
+    envs.close()
+    return float(ret.mean())
+
+
+def test_ppo_smoke_beats_random_on_the_fifteen(tmp_path: Path) -> None:
+    """A small budget of PPO on The Fifteen beats random play on fixed deals."""
+    out = tmp_path / "run"
+    argv = ["ppo", "--game", "fifteen", "--steps", "40k", "--hidden", "16", "--num-envs", "32", "--num-steps", "64",
+            "--lr", "3e-3", "--no-anneal", "--epochs", "2", "--minibatches", "4", "--eval-every", "20k",
+            "--eval-deals", "100", "--references", "", "--seed", "2", "--out", str(out)]
+    assert train.main(argv) == 0
+    rows = (out / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("step,") and len(rows) >= 3
+    assert (out / "curve.png").stat().st_size > 1000
+    net, meta = load_model(out / "best.safetensors", "fifteen")
+    assert meta["command"] == "python -m patience_gym.train " + shlex.join(argv)
+    # Random play places 5 % of the cards; taking foundation moves first, 7.5 %.
+    deals = np.arange(900_000, 900_200)
+    learned = train.evaluate(net, deals).mean_return
+    rand = random_level("fifteen", deals)
+    assert learned > rand + 0.01, (learned, rand)
+    # Resuming continues from the checkpoint.
+    assert train.main([*argv[:4], "48k", *argv[5:], "--resume"]) == 0
+    assert len((out / "curve.csv").read_text().splitlines()) > len(rows)
+
+
+def test_bc_from_a_dataset_plays_in_go(patience_cli: Path, tmp_path: Path) -> None:
+    """generate --agent heuristic → bc → the Go policy agent plays the model."""
+    pytest.importorskip("pyarrow")
+    data = tmp_path / "limited-heuristic"
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "heuristic", "--episodes", "60",
+                    "--out", str(data)], check=True, capture_output=True)
+    out = tmp_path / "bc"
+    assert train.main(["bc", "--data", str(data), "--epochs", "2", "--hidden", "32", "--eval-deals", "32",
+                       "--references", "", "--out", str(out)]) == 0
+    model = out / "best.safetensors"
+    net, meta = load_model(model, "limited")
+    assert meta["command"].startswith("python -m patience_gym.train bc --data ")
+    res = subprocess.run([str(patience_cli), "bench", "--games", "limited", "--agents", "policy", "--model", str(model),
+                          "--deals", "20", "--seed-start", "900000", "--json", str(tmp_path / "b.json")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    go = json.loads((tmp_path / "b.json").read_text())["summaries"][0]["progress_mean"]
+    py = train.evaluate(net, np.arange(900_000, 900_020)).mean_return
+    # The same network on the same deals: Go and Python play the same games.
+    assert abs(go - py) < 1e-9, (go, py)
+    # PPO can start from the BC model.
+    assert train.main(["ppo", "--game", "limited", "--init", str(model), "--steps", "2k", "--num-envs", "8",
+                       "--num-steps", "128", "--eval-deals", "8", "--references", "", "--out", str(tmp_path / "ppo")]) == 0
+    _, meta2 = load_model(tmp_path / "ppo" / "model.safetensors")
+    assert meta2["init"] == str(model) and meta2["hidden"] == "32"
