@@ -81,9 +81,13 @@ func checkModelSetting(s *Settings, key, pattern string) {
 // the legal actions' logits with the agent's seeded generator. It reads
 // only the observation, so it never sees hidden cards.
 type Policy struct {
-	opts  PolicyOptions
-	model modelRef
-	rng   cards.Rand
+	opts    PolicyOptions
+	model   modelRef
+	rng     cards.Rand
+	seen    hashSet  // the positions of this episode, by what the player sees
+	sample  *env.Env // a determinized copy, to look one move ahead
+	child   *env.Env
+	allowed env.Mask // the legal moves that do not go back to a seen position
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -94,6 +98,11 @@ type PolicyOptions struct {
 	Sample bool
 	// Temperature divides the logits before the softmax when sampling.
 	Temperature float64
+	// AllowRepeats lets the network's choice lead back to a position of
+	// the episode; by default such moves are set aside while another is
+	// legal, as the heuristic does, so that a greedy network cannot cycle
+	// until the step limit.
+	AllowRepeats bool
 }
 
 // newPolicy reads the policy agent's settings.
@@ -102,6 +111,13 @@ func newPolicy(s *Settings) (Agent, error) {
 		Model:       s.String("model", DefaultModelPath, "policy model file (safetensors, docs/models.md); {game} stands for the game's name"),
 		Sample:      s.Int("sample", 0, "0: play the legal action with the largest logit; 1: sample from the softmax of the legal actions' logits (seeded)") == 1,
 		Temperature: s.Float("temperature", 1, "with sample=1, the softmax temperature (lower is greedier)"),
+	}
+	switch r := s.String("repeats", "avoid", "avoid: set aside moves back to a position already seen this episode while another is legal; allow: play the network's choice"); r {
+	case "avoid":
+	case "allow":
+		o.AllowRepeats = true
+	default:
+		s.Errorf("repeats=%s: want avoid or allow", r)
 	}
 	if v, _ := s.lookupGiven("sample"); v != "" && v != "0" && v != "1" {
 		s.Errorf("sample=%s: want 0 or 1", v)
@@ -126,11 +142,15 @@ func (p *Policy) Settings() string {
 	if p.opts.Sample {
 		sample = 1
 	}
-	return fmt.Sprintf("model=%s sample=%d temperature=%g", p.opts.Model, sample, p.opts.Temperature)
+	repeats := "avoid"
+	if p.opts.AllowRepeats {
+		repeats = "allow"
+	}
+	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, repeats)
 }
 
 // Reset seeds the sampling.
-func (p *Policy) Reset(seed uint64) { p.rng.Seed(seed) }
+func (p *Policy) Reset(seed uint64) { p.rng.Seed(seed); p.seen.clear() }
 
 // Prepare loads the model for spec's game (once per process per file) and
 // checks that it was made for that game.
@@ -145,18 +165,63 @@ func (p *Policy) Model() *Model {
 }
 
 // Act returns the masked argmax of the network's logits, or a sample of its
-// masked softmax. It allocates nothing once prepared; unprepared, it
-// prepares itself and returns -1 if the model cannot play v's game.
+// masked softmax; when that move leads back to a position of the episode
+// and another does not, it chooses again among those (unless repeats are
+// allowed). Unprepared, it prepares itself and returns -1 if the model
+// cannot play v's game.
 func (p *Policy) Act(v View) int {
 	if err := p.model.prepare(v.Spec()); err != nil {
 		return -1
 	}
 	n := p.model.net
 	n.Logits(v.Observation())
-	if p.opts.Sample {
-		return n.Sample(v.Mask(), p.opts.Temperature, &p.rng)
+	a := p.choose(n, v.Mask())
+	if p.opts.AllowRepeats {
+		return a
 	}
-	return n.Argmax(v.Mask())
+	p.seen.add(v.key())
+	if v.Mask().Count() == 1 {
+		return a
+	}
+	if p.sample == nil {
+		p.sample, p.child = v.Scratch(), v.Scratch()
+		p.allowed = env.NewMask(v.Spec().Actions)
+	}
+	v.Sample(p.sample, &p.rng)
+	if !p.repeats(v, a) {
+		return a
+	}
+	// The choice goes back: choose again among the moves that do not.
+	p.allowed.CopyFrom(v.Mask())
+	m := v.Mask()
+	for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+		if b == a || p.repeats(v, b) {
+			p.allowed.Unset(b)
+		}
+	}
+	if p.allowed.Empty() {
+		return a
+	}
+	return p.choose(n, &p.allowed)
+}
+
+// choose takes the masked argmax of the network's logits, or samples.
+func (p *Policy) choose(n *Net, m *env.Mask) int {
+	if p.opts.Sample {
+		return n.Sample(m, p.opts.Temperature, &p.rng)
+	}
+	return n.Argmax(m)
+}
+
+// repeats reports whether action a leads to a position seen this episode,
+// looking ahead on p.sample, the position determinized (so nothing hidden
+// is read).
+func (p *Policy) repeats(v View, a int) bool {
+	p.child.CopyFrom(p.sample)
+	if _, _, _, err := p.child.Advance(a); err != nil {
+		return false
+	}
+	return p.seen.has(visibleHash(p.child))
 }
 
 // guide is the model setting shared by mc and uct: the network as rollout

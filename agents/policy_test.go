@@ -257,8 +257,8 @@ func TestGuidedSettingsRoundTrip(t *testing.T) {
 		"mc:model=" + p: "rollouts=16 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1",
 		"mc:model=" + p + ",prior=inf,policy=heuristic":   "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1 model=" + p + " prior=+Inf temperature=1",
 		"uct:model=" + p + ",temperature=0":               "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=0",
-		"policy":                                          "model=models/{game}.safetensors sample=0 temperature=1",
-		"policy:model=" + p + ",sample=1,temperature=0.5": "model=" + p + " sample=1 temperature=0.5",
+		"policy":                                          "model=models/{game}.safetensors sample=0 temperature=1 repeats=avoid",
+		"policy:model=" + p + ",sample=1,temperature=0.5": "model=" + p + " sample=1 temperature=0.5 repeats=avoid",
 	} {
 		a, err := New(s)
 		if err != nil {
@@ -310,6 +310,42 @@ func TestUnguidedSearchUnchanged(t *testing.T) {
 		}
 		if got := fmt.Sprintf("%d:%016x", len(r.Actions), h.Sum64()); got != tc.want {
 			t.Errorf("%s on %s deal 3: actions %s, pinned %s: unguided search changed", tc.agent, tc.game, got, tc.want)
+		}
+	}
+}
+
+// TestPolicyAvoidsRepeats: a policy agent's move goes back to a position
+// of the episode only when every legal move does.
+func TestPolicyAvoidsRepeats(t *testing.T) {
+	{
+		a, err := New("policy:model=" + gamePath("cromwell"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(0); seed < 3; seed++ {
+			e, _ := env.Make("cromwell", env.Options{MaxSteps: 150})
+			e.Reset(seed)
+			a.Reset(seed)
+			seen := map[uint64]bool{e.Hash(): true}
+			for !e.Done() {
+				act := a.Act(NewView(e))
+				child := e.Clone()
+				child.Advance(act)
+				if seen[child.Hash()] {
+					m := e.Mask()
+					for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+						c := e.Clone()
+						c.Advance(b)
+						if !seen[c.Hash()] {
+							t.Fatalf("deal %d step %d: %s goes back, %s does not", seed, e.Steps(), e.ActionString(act), e.ActionString(b))
+						}
+					}
+				}
+				if _, _, _, err := e.Advance(act); err != nil {
+					t.Fatal(err)
+				}
+				seen[e.Hash()] = true
+			}
 		}
 	}
 }
