@@ -130,8 +130,14 @@ type Summary struct {
 	// MsPerGame is the mean wall time of an episode in milliseconds.
 	MsPerGame float64
 	// VsBaseline compares the agent with the baseline on the same deals;
-	// nil for the baseline itself or when there is no baseline.
+	// nil for the baseline itself, when there is no baseline, and for a
+	// ceiling.
 	VsBaseline *Comparison
+	// Ceiling is true when the agent sees the hidden cards of this game
+	// (a clairvoyant agent, such as the solver, in a game with hidden
+	// cards): its figures bound what a fair agent can reach, and it is
+	// compared with no one.
+	Ceiling bool
 }
 
 // TruncatedRate is the fraction of episodes the step limit ended.
@@ -162,6 +168,10 @@ type Result struct {
 	// Episodes are all episodes, ordered by game, agent (in Agents order)
 	// and deal.
 	Episodes []Episode
+	// Clairvoyant lists the agents (by label) that read hidden cards.
+	Clairvoyant map[string]bool
+	// Hidden lists the games (by ID) with hidden cards.
+	Hidden map[string]bool
 	// Summaries are ordered by game and agent like Episodes.
 	Summaries []Summary
 	// Elapsed is the wall time of the whole run.
@@ -276,17 +286,29 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	nA, nD := len(cfg.Agents), cfg.Deals
 	total := len(cfg.Games) * nA * nD
 	res := &Result{
-		Games:      cfg.Games,
-		Agents:     cfg.Agents,
-		Deals:      cfg.Deals,
-		SeedStart:  cfg.SeedStart,
-		MaxSteps:   cfg.MaxSteps,
-		Confidence: cfg.Confidence,
-		Baseline:   cfg.Baseline,
-		Settings:   settings,
-		Titles:     titles,
-		Workers:    min(cfg.Workers, total),
-		Episodes:   make([]Episode, total),
+		Games:       cfg.Games,
+		Agents:      cfg.Agents,
+		Deals:       cfg.Deals,
+		SeedStart:   cfg.SeedStart,
+		MaxSteps:    cfg.MaxSteps,
+		Confidence:  cfg.Confidence,
+		Baseline:    cfg.Baseline,
+		Settings:    settings,
+		Titles:      titles,
+		Clairvoyant: map[string]bool{},
+		Hidden:      map[string]bool{},
+		Workers:     min(cfg.Workers, total),
+		Episodes:    make([]Episode, total),
+	}
+	for _, a := range cfg.Agents {
+		if agents.IsClairvoyant(makers[a].New()) {
+			res.Clairvoyant[a] = true
+		}
+	}
+	for _, g := range cfg.Games {
+		if spec, err := env.Lookup(g); err == nil && spec.Hidden {
+			res.Hidden[g] = true
+		}
 	}
 
 	g, ctx := errgroup.WithContext(ctx)
@@ -409,7 +431,7 @@ func summarize(r *Result) []Summary {
 		base := r.EpisodesOf(g, r.Baseline)
 		for _, a := range r.Agents {
 			eps := r.EpisodesOf(g, a)
-			s := Summary{Game: g, Agent: a, Settings: r.Settings[a], Games: len(eps)}
+			s := Summary{Game: g, Agent: a, Settings: r.Settings[a], Games: len(eps), Ceiling: r.Clairvoyant[a] && r.Hidden[g]}
 			wins := 0
 			frac := make([]float64, len(eps))
 			won := make([]bool, len(eps))
@@ -431,7 +453,7 @@ func summarize(r *Result) []Summary {
 			s.Progress.CI = s.Progress.CI.Clamp(0, 1)
 			s.MeanSteps = steps / float64(len(eps))
 			s.MsPerGame = wall / float64(len(eps))
-			if base != nil && a != r.Baseline {
+			if base != nil && a != r.Baseline && !s.Ceiling && !(r.Clairvoyant[r.Baseline] && r.Hidden[g]) {
 				s.VsBaseline = compare(eps, base, r.Baseline, r.Confidence)
 			}
 			out = append(out, s)

@@ -444,3 +444,32 @@ func TestTwoSettingsOfOneAgent(t *testing.T) {
 		t.Error("the same settings twice were accepted")
 	}
 }
+
+// TestClairvoyantAgentIsACeiling: in a game with hidden cards the solver
+// agent (which sees them) is marked a ceiling and compared with no one; in
+// a game of perfect information it is an agent like the others.
+func TestClairvoyantAgentIsACeiling(t *testing.T) {
+	r := runBench(t, Config{Games: []string{"fourquarters", "fifteen"}, Agents: []string{"random", "solver:nodes=3000"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 60})
+	hidden, _ := r.Summary("fourquarters", "solver:nodes=3000")
+	open, _ := r.Summary("fifteen", "solver:nodes=3000")
+	if !hidden.Ceiling || hidden.VsBaseline != nil {
+		t.Errorf("four quarters: ceiling %v, comparison %v", hidden.Ceiling, hidden.VsBaseline)
+	}
+	if open.Ceiling || open.VsBaseline == nil {
+		t.Errorf("the fifteen: ceiling %v, comparison %v", open.Ceiling, open.VsBaseline)
+	}
+	var md strings.Builder
+	r.WriteMarkdown(&md)
+	if strings.Count(md.String(), "(ceiling: sees the hidden cards)") != 1 {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	var js bytes.Buffer
+	r.WriteJSON(&js)
+	back, err := ReadJSON(&js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := back.Summary("fourquarters", "solver:nodes=3000"); !s.Ceiling {
+		t.Error("the ceiling is lost in JSON")
+	}
+}

@@ -102,7 +102,11 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 			if s.Game != g {
 				continue
 			}
-			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.1f | %s | %s |", s.Agent, s.Games, s.Wins.Successes,
+			name := s.Agent
+			if s.Ceiling {
+				name += " (ceiling: sees the hidden cards)"
+			}
+			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %.1f | %s | %s |", name, s.Games, s.Wins.Successes,
 				pctCI(s.Wins.P, s.Wins.CI), pctCI(s.Progress.Mean, s.Progress.CI), s.MeanSteps,
 				pct(s.TruncatedRate()), formatMs(s.MsPerGame))
 			if hasBase {
@@ -292,6 +296,10 @@ type document struct {
 	ElapsedMs  int64             `json:"elapsed_ms"`
 	Summaries  []Row             `json:"summaries"`
 	Episodes   []Episode         `json:"episodes"`
+	// Clairvoyant and Hidden mark the agents that see hidden cards and
+	// the games that have them (a ceiling's rows).
+	Clairvoyant map[string]bool `json:"clairvoyant,omitempty"`
+	Hidden      map[string]bool `json:"hidden,omitempty"`
 }
 
 // WriteJSON writes the whole result: the settings, the summaries (as Rows,
@@ -301,7 +309,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Games: r.Games, Titles: r.Titles, Agents: r.Agents, Settings: r.Settings,
 		Deals: r.Deals, SeedStart: r.SeedStart, MaxSteps: r.MaxSteps, Confidence: r.Confidence,
 		Baseline: r.Baseline, Workers: r.Workers, ElapsedMs: r.Elapsed.Milliseconds(),
-		Summaries: r.Rows(), Episodes: r.Episodes,
+		Summaries: r.Rows(), Episodes: r.Episodes, Clairvoyant: r.Clairvoyant, Hidden: r.Hidden,
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -336,7 +344,7 @@ func ReadJSON(rd io.Reader) (*Result, error) {
 		Games: doc.Games, Titles: doc.Titles, Agents: doc.Agents, Settings: doc.Settings,
 		Deals: doc.Deals, SeedStart: doc.SeedStart, MaxSteps: doc.MaxSteps, Confidence: doc.Confidence,
 		Baseline: doc.Baseline, Workers: doc.Workers, Elapsed: time.Duration(doc.ElapsedMs) * time.Millisecond,
-		Episodes: doc.Episodes,
+		Episodes: doc.Episodes, Clairvoyant: doc.Clairvoyant, Hidden: doc.Hidden,
 	}
 	r.Summaries = summarize(r)
 	return r, nil
