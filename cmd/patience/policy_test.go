@@ -20,7 +20,7 @@ const goldenModel = "agents/testdata/golden_policy.safetensors"
 // model setting) plays in run, bench and generate.
 func TestPolicyAgentInRunBenchGenerate(t *testing.T) {
 	code, out, errs := runCLI(t, "run", "fourquarters", "--agent", "policy", "--model", goldenModel, "--seed", "3")
-	if code != 0 || !strings.Contains(out, "Four Quarters deal 3, policy [model="+goldenModel+" sample=0 temperature=1] agent:") {
+	if code != 0 || !strings.Contains(out, "Four Quarters deal 3, policy [model="+goldenModel+" sample=0 temperature=1 repeats=avoid] agent:") {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "bench", "--games", "fourquarters", "--agents", "random,policy:model="+goldenModel+",mc:rollouts=2,width=2,model="+goldenModel,
