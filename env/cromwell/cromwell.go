@@ -1,5 +1,5 @@
 // Package cromwell implements Cromwell (Charles Jewell), a two-deck patience of
-// perfect information (RULES.md §1), as an env.Game registered as "cromwell".
+// perfect information (docs/rules/cromwell.md), as an env.Game registered as "cromwell".
 //
 // # Deal
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// The variant without the swap: RULES.md §1 with rule 7 left out. Its
+// The variant without the swap: docs/rules/cromwell.md with rule 7 left out. Its
 // observation marks the swap used (stage 3) from the deal on.
 var specNoSwap = func() *env.Spec {
 	s := *spec

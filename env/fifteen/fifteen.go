@@ -1,5 +1,5 @@
 // Package fifteen implements The Fifteen (Lady Cadogan), a two-deck patience
-// of perfect information (RULES.md §6), as an env.Game registered as
+// of perfect information (docs/rules/fifteen.md), as an env.Game registered as
 // "fifteen".
 //
 // # Deal
@@ -36,7 +36,7 @@
 // one action because the rule is one move: the ace and the king leave
 // together.
 //
-// # Choices where RULES.md is silent
+// # Choices where the rules are silent
 //
 //   - A card alone in its column is not offered a move into an empty lane:
 //     it would only trade one empty column for another (the columns are
@@ -53,7 +53,7 @@
 //     its up pile, the king its down pile, and the cards that lay below each
 //     move up one place. Being a legal move, it keeps a game from being lost.
 //   - Nothing is automatic: an ace or king available at the deal waits for
-//     the player's move (the old text lays them aside at once; RULES.md says
+//     the player's move (the old text lays them aside at once; the team's rules say
 //     no move is automatic unless a rule says so).
 //
 // # Observation (474 cells)

@@ -111,7 +111,7 @@ func decode(a int) (kind, x, y int) {
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
-// of RULES.md §6 directly.
+// of docs/rules/fifteen.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)

@@ -1,5 +1,5 @@
 // Package fourquarters implements Four Quarters («Четыре четверти», Charles
-// Jewell), a two-deck pairing patience with a hidden stock (RULES.md §5), as an
+// Jewell), a two-deck pairing patience with a hidden stock (docs/rules/fourquarters.md), as an
 // env.Game registered as "fourquarters".
 //
 // # Geometry

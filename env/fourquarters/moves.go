@@ -112,7 +112,7 @@ func (g *Game) Legal(m *env.Mask) {
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
-// of RULES.md §5 directly.
+// of docs/rules/fourquarters.md directly.
 func (g *Game) Explain(a int) error {
 	if t := pairTables[g.variant]; t != nil {
 		return g.explainTable(t, a)

@@ -1,5 +1,5 @@
 // Package ladder implements Ladder («Лесенка»), a two-deck patience with
-// hidden cards (RULES.md §4), as an env.Game registered as "ladder".
+// hidden cards (docs/rules/ladder.md), as an env.Game registered as "ladder".
 //
 // # Deal
 //
@@ -29,7 +29,7 @@
 // A row refilled after emptying starts with any card and descends from it:
 // at most 13 cards. A run therefore has at most 13 cards (king to ace).
 //
-// Decisions where RULES.md leaves a choice:
+// Decisions where docs/rules/ladder.md leaves a choice:
 //
 //   - Rule 5: an empty row takes any tail of a row's run (1 card up to the
 //     whole run), with the number of cards in the action id. A whole row

@@ -128,7 +128,7 @@ func decode(a int) (kind, s, d, k int) {
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
-// of RULES.md §4 directly.
+// of docs/rules/ladder.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)

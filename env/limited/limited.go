@@ -1,5 +1,5 @@
 // Package limited implements Limited («Ограниченный», an improved Napoleon at
-// St Helena), a two-deck patience with a face-down stock (RULES.md §2), as an
+// St Helena), a two-deck patience with a face-down stock (docs/rules/limited.md), as an
 // env.Game registered as "limited".
 //
 // # Deal
@@ -34,7 +34,7 @@
 // "fifth-card"), the card staying face up in view. Column moves stay legal in
 // both deals except while a fifth card waits to be played.
 //
-// Choices where RULES.md is silent: the stock is turned in deal order (see
+// Choices where the rules are silent: the stock is turned in deal order (see
 // above); a refilled privileged card takes the slot that was emptied; the
 // second deal is not offered while the waste is empty (there would be nothing
 // to deal); a card alone in its column is not offered a move to a space (the

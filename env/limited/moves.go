@@ -118,7 +118,7 @@ func sourceName(s int) string {
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
-// of RULES.md §2 directly.
+// of docs/rules/limited.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)

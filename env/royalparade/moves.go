@@ -77,7 +77,7 @@ func (g *Game) Legal(m *env.Mask) {
 func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMove) % NumCells }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
-// of RULES.md §3 directly.
+// of docs/rules/royalparade.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
 		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)

@@ -1,5 +1,5 @@
 // Package royalparade implements Royal Parade (also Hussars, Financier, Three
-// Up; RULES.md §3), a two-deck patience with a hidden stock, as an env.Game
+// Up; docs/rules/royalparade.md), a two-deck patience with a hidden stock, as an env.Game
 // registered as "royalparade".
 //
 // # Deal
