@@ -19,7 +19,7 @@ func TestListShowsEveryGame(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"cromwell", "1119", "739", "v1"} {
+	for _, want := range []string{"cromwell", "1119", "739", "v1", "cromwell:noswap", "v1+noswap", "fourquarters:hub", "v1+hub"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}
