@@ -89,8 +89,8 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if err := res.WriteMarkdown(stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nElapsed: %s for %d games with %d workers (%s/%s, %d CPUs).\n",
-		res.Elapsed.Round(100*time.Millisecond), total, res.Workers, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	fmt.Fprintf(stdout, "\nElapsed: %s for %d games with %s (%s/%s, %d CPUs).\n",
+		res.Elapsed.Round(100*time.Millisecond), total, count(res.Workers, "worker"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	for _, out := range []struct {
 		path string
 		save func(string) error

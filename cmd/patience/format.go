@@ -66,3 +66,12 @@ func rate(r float64) string {
 	}
 	return fmt.Sprintf("%.0f", r)
 }
+
+// count gives n with its noun, singular for one: count(1, "worker") is
+// "1 worker", count(2, "worker") is "2 workers".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -98,8 +98,8 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		workers: min(*workers, *deals), opts: opts, budget: b.String(),
 	}
 	fmt.Fprintf(stdout, "Command: `%s`\n", commandLine(append([]string{"patience", "solve"}, args...)))
-	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal, %d workers\n",
-		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, run.workers)
+	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal, %s\n",
+		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, count(run.workers, "worker"))
 	if spec.Hidden {
 		fmt.Fprintln(stdout, "Clairvoyant: the solver sees the hidden cards, so every figure is an upper bound on what a player can win.")
 	}
