@@ -31,7 +31,9 @@ var pages embed.FS
 const indexPage = "README.md"
 
 // sections are the second-level headings ("## ...") every game page has, in
-// this order and no others.
+// this order and no others, except that a game with variants of its rules
+// has one more section per variant, headed "Variant: ...", just before
+// "Playing it here" (variantHeading).
 var sections = []string{
 	"The deal",
 	"Moves",
@@ -40,6 +42,9 @@ var sections = []string{
 	"Choices we made",
 	"Playing it here",
 }
+
+// variantHeading starts the heading of a section on a variant of the rules.
+const variantHeading = "Variant: "
 
 // Names returns the games that have a page, by registry name ("royalparade"),
 // sorted.

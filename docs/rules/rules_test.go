@@ -23,7 +23,8 @@ type page struct {
 	title    string
 	headings []string            // the "## " headings in order
 	sections map[string][]string // the lines under each "## " heading
-	lines    []string            // every line outside fenced code blocks
+	lines    []string            // every line outside fenced code blocks and variant sections
+	variants []string            // the headings of the variant sections, in order
 }
 
 func parsePage(text string) page {
@@ -38,13 +39,21 @@ func parsePage(text string) page {
 		if fenced {
 			continue
 		}
-		p.lines = append(p.lines, line)
+		if strings.HasPrefix(line, "## ") {
+			current = strings.TrimPrefix(line, "## ")
+			if strings.HasPrefix(current, variantHeading) {
+				p.variants = append(p.variants, current)
+			} else {
+				p.headings = append(p.headings, current)
+			}
+		}
+		if !strings.HasPrefix(current, variantHeading) {
+			p.lines = append(p.lines, line)
+		}
 		switch {
 		case i == 0 && strings.HasPrefix(line, "# "):
 			p.title = strings.TrimPrefix(line, "# ")
 		case strings.HasPrefix(line, "## "):
-			current = strings.TrimPrefix(line, "## ")
-			p.headings = append(p.headings, current)
 		case current != "":
 			p.sections[current] = append(p.sections[current], line)
 		}
@@ -140,6 +149,7 @@ func TestPages(t *testing.T) {
 			if !slices.Equal(p.headings, sections) {
 				t.Errorf("sections %q, want %q", p.headings, sections)
 			}
+			checkVariants(t, name, text, p)
 
 			// Every move in the table parses, and the moves cover every
 			// range of the action space.
@@ -210,5 +220,59 @@ func TestPages(t *testing.T) {
 				t.Errorf("found %d moves in the page, fewer than the table's %d rows", n, len(cells))
 			}
 		})
+	}
+}
+
+// checkVariants checks a page's variant sections: one for each variant of
+// the game, just before "Playing it here", each naming its variant as the
+// commands take it (`game:variant`), and everything in backticks something to
+// type in that variant or a name of it.
+func checkVariants(t *testing.T, name, text string, p page) {
+	t.Helper()
+	variants, err := env.Variants(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.variants) != len(variants) {
+		t.Errorf("%d variant sections (%q), the game has %d variants %q", len(p.variants), p.variants, len(variants), variants)
+	}
+	if len(p.variants) > 0 {
+		// The variant sections sit between "Choices we made" and "Playing it here".
+		choices := strings.Index(text, "\n## Choices we made\n")
+		play := strings.Index(text, "\n## Playing it here\n")
+		for _, h := range p.variants {
+			if at := strings.Index(text, "\n## "+h+"\n"); at < choices || at > play {
+				t.Errorf("section %q is not between \"Choices we made\" and \"Playing it here\"", h)
+			}
+		}
+	}
+	for i, h := range p.variants {
+		if i >= len(variants) {
+			break
+		}
+		full := name + ":" + variants[i]
+		e, err := env.Make(full, env.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted := []string{full, e.Spec().Rules(), "patience play " + full, "patience rules " + name}
+		named := false
+		for _, line := range p.sections[h] {
+			for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
+				s := m[1]
+				if s == full {
+					named = true
+				}
+				if slices.Contains(accepted, s) {
+					continue
+				}
+				if _, err := e.ParseMove(s); err != nil {
+					t.Errorf("section %q: `%s` is neither a move of %s nor one of %q", h, s, full, accepted)
+				}
+			}
+		}
+		if !named {
+			t.Errorf("section %q does not name its variant as `%s` (the variants, in order: %q)", h, full, variants)
+		}
 	}
 }
