@@ -2,7 +2,6 @@ package cromwell
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 
 	"github.com/patience-gym/patience/env"
@@ -129,7 +128,7 @@ func decode(a int) (kind, x, y int) {
 // of docs/rules/cromwell.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	kind, x, y := decode(a)
 	switch {
@@ -145,7 +144,7 @@ func (g *Game) Explain(a int) error {
 	switch kind {
 	case ActFoundation:
 		if g.n[x] == 0 {
-			return fmt.Errorf("fan %d is empty", x+1)
+			return env.Reasonf("fan %d is empty", x+1)
 		}
 		return g.found.Why(g.fans[x][g.n[x]-1])
 	case ActMove:
@@ -153,14 +152,14 @@ func (g *Game) Explain(a int) error {
 			return errors.New("a fan cannot move onto itself")
 		}
 		if g.n[x] == 0 {
-			return fmt.Errorf("fan %d is empty", x+1)
+			return env.Reasonf("fan %d is empty", x+1)
 		}
 		if g.n[y] == 0 {
-			return fmt.Errorf("fan %d is empty, and an emptied fan is never refilled", y+1)
+			return env.Reasonf("fan %d is empty, and an emptied fan is never refilled", y+1)
 		}
 		target := g.fans[y][g.n[y]-1]
 		if target.Rank() == cards.Ace {
-			return fmt.Errorf("nothing goes on %v", target)
+			return env.Reasonf("nothing goes on %v", target)
 		}
 		// Walk the run at the top of x, from the top card down.
 		for k := int(g.n[x]) - 1; k >= 0; k-- {
@@ -176,7 +175,7 @@ func (g *Game) Explain(a int) error {
 				break
 			}
 		}
-		return fmt.Errorf("no card of the run on top of fan %d goes on %v (it needs the %v of %v)", x+1, target, cards.Rank(target.Rank()-1), target.Suit())
+		return env.Reasonf("no card of the run on top of fan %d goes on %v (it needs the %v of %v)", x+1, target, cards.Rank(target.Rank()-1), target.Suit())
 	case ActSwapBegin:
 		// The swap needs two different cards in the fans.
 		var first cards.Card
@@ -192,13 +191,13 @@ func (g *Game) Explain(a int) error {
 		return errors.New("the fans hold no two different cards: a swap would change nothing")
 	default:
 		if y >= int(g.n[x]) {
-			return fmt.Errorf("fan %d has no card %d", x+1, y+1)
+			return env.Reasonf("fan %d has no card %d", x+1, y+1)
 		}
 		c := g.fans[x][y]
 		if g.swap == swapSecond {
 			first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 			if c == first {
-				return fmt.Errorf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
+				return env.Reasonf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
 			}
 			return nil
 		}
@@ -210,7 +209,7 @@ func (g *Game) Explain(a int) error {
 				}
 			}
 		}
-		return fmt.Errorf("no other card differs from %v: a swap would change nothing", c)
+		return env.Reasonf("no other card differs from %v: a swap would change nothing", c)
 	}
 }
 

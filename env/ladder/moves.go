@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -131,13 +130,13 @@ func decode(a int) (kind, s, d, k int) {
 // of docs/rules/ladder.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	kind, s, d, k := decode(a)
 	switch kind {
 	case ActRowHome:
 		if g.rn[s] == 0 {
-			return fmt.Errorf("row %d is empty", s+1)
+			return env.Reasonf("row %d is empty", s+1)
 		}
 		return g.found.Why(g.rows[s][g.rn[s]-1])
 	case ActWasteHome:
@@ -155,14 +154,14 @@ func (g *Game) Explain(a int) error {
 			return errors.New("a row cannot move onto itself")
 		}
 		if g.rn[s] == 0 {
-			return fmt.Errorf("row %d is empty", s+1)
+			return env.Reasonf("row %d is empty", s+1)
 		}
 		if g.rn[d] == 0 {
-			return fmt.Errorf("row %d is empty: say how many cards go into it, like %d>%d:1", d+1, s+1, d+1)
+			return env.Reasonf("row %d is empty: say how many cards go into it, like %d>%d:1", d+1, s+1, d+1)
 		}
 		target := g.rows[d][g.rn[d]-1]
 		if target.Rank() == cards.Ace {
-			return fmt.Errorf("nothing goes on %v: no card ranks below an ace", target)
+			return env.Reasonf("nothing goes on %v: no card ranks below an ace", target)
 		}
 		// Walk the run at the outer end of s, from the outer card inwards.
 		for i := int(g.rn[s]) - 1; i >= 0; i-- {
@@ -174,31 +173,31 @@ func (g *Game) Explain(a int) error {
 				break
 			}
 		}
-		return fmt.Errorf("no card of the run at the end of row %d goes on %v: it needs a %v of the other colour", s+1, target, target.Rank()-1)
+		return env.Reasonf("no card of the run at the end of row %d goes on %v: it needs a %v of the other colour", s+1, target, target.Rank()-1)
 	case ActEmpty:
 		if s == d {
 			return errors.New("a row cannot move into itself")
 		}
 		if g.rn[s] == 0 {
-			return fmt.Errorf("row %d is empty", s+1)
+			return env.Reasonf("row %d is empty", s+1)
 		}
 		if g.rn[d] != 0 {
-			return fmt.Errorf("row %d is not empty: a number of cards is named only for an empty row (play %d>%d)", d+1, s+1, d+1)
+			return env.Reasonf("row %d is not empty: a number of cards is named only for an empty row (play %d>%d)", d+1, s+1, d+1)
 		}
 		n := int(g.rn[s])
 		if k > n {
-			return fmt.Errorf("row %d has only %d card(s), not %d", s+1, n, k)
+			return env.Reasonf("row %d has only %d card(s), not %d", s+1, n, k)
 		}
 		for i := n - k + 1; i < n; i++ {
 			if !fits(g.rows[s][i], g.rows[s][i-1]) {
-				return fmt.Errorf("the last %d cards of row %d are not a run: %v does not go on %v", k, s+1, g.rows[s][i], g.rows[s][i-1])
+				return env.Reasonf("the last %d cards of row %d are not a run: %v does not go on %v", k, s+1, g.rows[s][i], g.rows[s][i-1])
 			}
 		}
 		if k == n && g.rows[s][0].Rank() == cards.King {
-			return fmt.Errorf("%v lies at the inner end of row %d: a king there moves only to its foundation", g.rows[s][0], s+1)
+			return env.Reasonf("%v lies at the inner end of row %d: a king there moves only to its foundation", g.rows[s][0], s+1)
 		}
 		if k == n {
-			return fmt.Errorf("moving all of row %d into the empty row %d would change nothing but its number", s+1, d+1)
+			return env.Reasonf("moving all of row %d into the empty row %d would change nothing but its number", s+1, d+1)
 		}
 		return nil
 	case ActWaste:
@@ -214,7 +213,7 @@ func (g *Game) Explain(a int) error {
 			return errors.New("the ladder is empty")
 		}
 		if g.rn[d] != 0 {
-			return fmt.Errorf("the ladder card goes only to a foundation or into an empty row, and row %d is not empty", d+1)
+			return env.Reasonf("the ladder card goes only to a foundation or into an empty row, and row %d is not empty", d+1)
 		}
 		return nil
 	case ActTurn:
@@ -228,9 +227,9 @@ func (g *Game) Explain(a int) error {
 	case g.redealt:
 		return errors.New("the redeal has been made: the waste is dealt again only once")
 	case g.sn > 0:
-		return fmt.Errorf("the stock still has %d card(s): turn them first", g.sn)
+		return env.Reasonf("the stock still has %d card(s): turn them first", g.sn)
 	case g.ln > 0:
-		return fmt.Errorf("the ladder still has %d card(s): the waste is dealt again only when the stock and the ladder are both exhausted", g.ln)
+		return env.Reasonf("the ladder still has %d card(s): the waste is dealt again only when the stock and the ladder are both exhausted", g.ln)
 	case g.wn == 0:
 		return errors.New("the waste is empty: there is nothing to deal again")
 	}
@@ -240,10 +239,10 @@ func (g *Game) Explain(a int) error {
 // notOn says why c does not go on the outer card on, or returns nil.
 func notOn(c, on cards.Card) error {
 	if on.Rank() == cards.Ace {
-		return fmt.Errorf("nothing goes on %v: no card ranks below an ace", on)
+		return env.Reasonf("nothing goes on %v: no card ranks below an ace", on)
 	}
 	if c.Rank()+1 != on.Rank() || c.Red() == on.Red() {
-		return fmt.Errorf("%v does not go on %v: it needs a %v of the other colour", c, on, on.Rank()-1)
+		return env.Reasonf("%v does not go on %v: it needs a %v of the other colour", c, on, on.Rank()-1)
 	}
 	return nil
 }
