@@ -2,7 +2,6 @@ package fifteen
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 
 	"github.com/patience-gym/patience/env"
@@ -114,13 +113,13 @@ func decode(a int) (kind, x, y int) {
 // of docs/rules/fifteen.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	kind, x, y := decode(a)
 	switch kind {
 	case ActUp, ActDown:
 		if g.n[x] == 0 {
-			return fmt.Errorf("column %d is empty", x+1)
+			return env.Reasonf("column %d is empty", x+1)
 		}
 		c := g.cols[x][g.n[x]-1] // rule 2: only the lowest card is available
 		s := c.Suit()
@@ -128,22 +127,22 @@ func (g *Game) Explain(a int) error {
 			top := cards.Rank(g.up[s])
 			switch {
 			case top == cards.King:
-				return fmt.Errorf("the %v up pile is finished", s)
+				return env.Reasonf("the %v up pile is finished", s)
 			case top == 0 && c.Rank() != cards.Ace:
-				return fmt.Errorf("%v cannot start the %v up pile: only an ace can", c, s)
+				return env.Reasonf("%v cannot start the %v up pile: only an ace can", c, s)
 			case top != 0 && c.Rank() != top+1:
-				return fmt.Errorf("%v does not go on the %v up pile: it shows %v and takes the %v next", c, s, cards.New(s, top), cards.New(s, top+1))
+				return env.Reasonf("%v does not go on the %v up pile: it shows %v and takes the %v next", c, s, cards.New(s, top), cards.New(s, top+1))
 			}
 			return nil
 		}
 		top := cards.Rank(g.down[s])
 		switch {
 		case top == cards.Ace:
-			return fmt.Errorf("the %v down pile is finished", s)
+			return env.Reasonf("the %v down pile is finished", s)
 		case top == 0 && c.Rank() != cards.King:
-			return fmt.Errorf("%v cannot start the %v down pile: only a king can", c, s)
+			return env.Reasonf("%v cannot start the %v down pile: only a king can", c, s)
 		case top != 0 && c.Rank()+1 != top:
-			return fmt.Errorf("%v does not go on the %v down pile: it shows %v and takes the %v next", c, s, cards.New(s, top), cards.New(s, top-1))
+			return env.Reasonf("%v does not go on the %v down pile: it shows %v and takes the %v next", c, s, cards.New(s, top), cards.New(s, top-1))
 		}
 		return nil
 	case ActMove:
@@ -151,27 +150,27 @@ func (g *Game) Explain(a int) error {
 			return errors.New("a column cannot move onto itself")
 		}
 		if g.n[x] == 0 {
-			return fmt.Errorf("column %d is empty", x+1)
+			return env.Reasonf("column %d is empty", x+1)
 		}
 		c := g.cols[x][g.n[x]-1]
 		if g.n[y] == 0 {
 			// Rule 5: an emptied column takes any available card.
 			if g.n[x] == 1 {
-				return fmt.Errorf("%v is alone in column %d: moving it to the empty column %d would only trade one lane for another", c, x+1, y+1)
+				return env.Reasonf("%v is alone in column %d: moving it to the empty column %d would only trade one lane for another", c, x+1, y+1)
 			}
 			for z := range y {
 				if g.n[z] == 0 {
-					return fmt.Errorf("empty columns are alike: a card goes into the first of them, column %d, not column %d", z+1, y+1)
+					return env.Reasonf("empty columns are alike: a card goes into the first of them, column %d, not column %d", z+1, y+1)
 				}
 			}
 			return nil
 		}
 		t := g.cols[y][g.n[y]-1]
 		if c.Suit() != t.Suit() {
-			return fmt.Errorf("%v does not go on %v: a marriage needs the same suit", c, t)
+			return env.Reasonf("%v does not go on %v: a marriage needs the same suit", c, t)
 		}
 		if c.Rank()+1 != t.Rank() && t.Rank()+1 != c.Rank() {
-			return fmt.Errorf("%v does not go on %v: a marriage needs a rank one higher or one lower", c, t)
+			return env.Reasonf("%v does not go on %v: a marriage needs a rank one higher or one lower", c, t)
 		}
 		return nil
 	}
@@ -180,7 +179,7 @@ func (g *Game) Explain(a int) error {
 	case x == 0 && y == 0:
 		return errors.New("the emergency rule takes an ace, a king or both: name a column for at least one")
 	case x == y:
-		return fmt.Errorf("column %d cannot give both the ace and the king: they come from two columns", x)
+		return env.Reasonf("column %d cannot give both the ace and the king: they come from two columns", x)
 	case g.emergency:
 		return errors.New("the emergency rule has been used: it is allowed once per game")
 	}
@@ -194,7 +193,7 @@ func (g *Game) Explain(a int) error {
 			continue
 		}
 		if r := g.cols[c][g.n[c]-1].Rank(); r == cards.Ace || r == cards.King {
-			return fmt.Errorf("%v is available in column %d: the emergency rule is only for a game that cannot start", g.cols[c][g.n[c]-1], c+1)
+			return env.Reasonf("%v is available in column %d: the emergency rule is only for a game that cannot start", g.cols[c][g.n[c]-1], c+1)
 		}
 	}
 	if err := g.sixthCard(x, cards.Ace, "an ace"); err != nil {
@@ -211,10 +210,10 @@ func (g *Game) sixthCard(col int, want cards.Rank, what string) error {
 	}
 	c := col - 1
 	if int(g.n[c]) <= EmergencyRow {
-		return fmt.Errorf("column %d has no card in the sixth row", col)
+		return env.Reasonf("column %d has no card in the sixth row", col)
 	}
 	if x := g.cols[c][EmergencyRow]; x.Rank() != want {
-		return fmt.Errorf("the sixth card of column %d is %v, not %s", col, x, what)
+		return env.Reasonf("the sixth card of column %d is %v, not %s", col, x, what)
 	}
 	return nil
 }

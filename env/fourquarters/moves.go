@@ -2,7 +2,6 @@ package fourquarters
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 
 	"github.com/patience-gym/patience/env"
@@ -118,7 +117,7 @@ func (g *Game) Explain(a int) error {
 		return g.explainTable(t, a)
 	}
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	if a == ActClose {
 		return g.explainClose()
@@ -127,12 +126,12 @@ func (g *Game) Explain(a int) error {
 	// by a side or a corner.
 	i, j := PairCells(a - ActPair)
 	if i/ArmCells != j/ArmCells {
-		return fmt.Errorf("%s and %s are in different arms: a pair belongs to one quarter", CellName(i), CellName(j))
+		return env.Reasonf("%s and %s are in different arms: a pair belongs to one quarter", CellName(i), CellName(j))
 	}
 	ri, ci := CellPos(i)
 	rj, cj := CellPos(j)
 	if ri-rj > 1 || rj-ri > 1 || ci-cj > 1 || cj-ci > 1 {
-		return fmt.Errorf("%s and %s do not touch", CellName(i), CellName(j))
+		return env.Reasonf("%s and %s do not touch", CellName(i), CellName(j))
 	}
 	return g.explainCards(i, j)
 }
@@ -140,7 +139,7 @@ func (g *Game) Explain(a int) error {
 // explainTable is Explain in a variant with a pair table.
 func (g *Game) explainTable(t *pairTable, a int) error {
 	if a < 0 || a > t.close {
-		return fmt.Errorf("no such action (the ids are 0..%d)", t.close)
+		return env.Reasonf("no such action (the ids are 0..%d)", t.close)
 	}
 	if a == t.close {
 		return g.explainClose()
@@ -153,13 +152,13 @@ func (g *Game) explainCards(i, j int) error {
 	x, y := g.cells[i], g.cells[j]
 	switch {
 	case x == cards.None && y == cards.None:
-		return fmt.Errorf("%s and %s are both empty", CellName(i), CellName(j))
+		return env.Reasonf("%s and %s are both empty", CellName(i), CellName(j))
 	case x == cards.None:
-		return fmt.Errorf("%s is empty", CellName(i))
+		return env.Reasonf("%s is empty", CellName(i))
 	case y == cards.None:
-		return fmt.Errorf("%s is empty", CellName(j))
+		return env.Reasonf("%s is empty", CellName(j))
 	case x.Rank() != y.Rank():
-		return fmt.Errorf("%v (%s) and %v (%s) differ in rank: a pair needs two cards of equal rank", x, CellName(i), y, CellName(j))
+		return env.Reasonf("%v (%s) and %v (%s) differ in rank: a pair needs two cards of equal rank", x, CellName(i), y, CellName(j))
 	}
 	return nil
 }

@@ -121,10 +121,10 @@ func sourceName(s int) string {
 // of docs/rules/limited.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	if g.lost {
-		return fmt.Errorf("the game is lost: the fifth card %v could not be played", g.fifth)
+		return env.Reasonf("the game is lost: the fifth card %v could not be played", g.fifth)
 	}
 	if g.fifth != cards.None {
 		if a < ActTurn {
@@ -132,7 +132,7 @@ func (g *Game) Explain(a int) error {
 				return g.explainMove(a)
 			}
 		}
-		return fmt.Errorf("the fifth card %v must be played first (rule 9)", g.fifth)
+		return env.Reasonf("the fifth card %v must be played first (rule 9)", g.fifth)
 	}
 	switch a {
 	case ActTurn:
@@ -148,7 +148,7 @@ func (g *Game) Explain(a int) error {
 			return errors.New("the second deal has already begun")
 		}
 		if g.np > 0 {
-			return fmt.Errorf("the second deal starts only when the stock is empty (it still holds %d)", g.np)
+			return env.Reasonf("the second deal starts only when the stock is empty (it still holds %d)", g.np)
 		}
 		if g.nw == 0 {
 			return errors.New("the waste is empty: there is nothing to deal again")
@@ -163,7 +163,7 @@ func (g *Game) Explain(a int) error {
 		}
 		for i, k := range g.priv {
 			if k != cards.None && g.canPlay(k) {
-				return fmt.Errorf("privileged card %v (p%d) can still be played: the fifth card is turned only when none can", k, i+1)
+				return env.Reasonf("privileged card %v (p%d) can still be played: the fifth card is turned only when none can", k, i+1)
 			}
 		}
 		return nil
@@ -203,7 +203,7 @@ func (g *Game) explainMove(a int) error {
 	switch {
 	case s < NumCols:
 		if g.n[s] == 0 {
-			return fmt.Errorf("column %d is empty", s+1)
+			return env.Reasonf("column %d is empty", s+1)
 		}
 		k = g.cols[s][g.n[s]-1]
 		paired = g.paired&(1<<s) != 0
@@ -220,7 +220,7 @@ func (g *Game) explainMove(a int) error {
 			return errors.New("the privileged cards come with the second deal")
 		}
 		if k = g.priv[s-SrcPriv]; k == cards.None {
-			return fmt.Errorf("privileged slot %d is empty", s-SrcPriv+1)
+			return env.Reasonf("privileged slot %d is empty", s-SrcPriv+1)
 		}
 	default:
 		if k = g.fifth; k == cards.None {
@@ -233,26 +233,26 @@ func (g *Game) explainMove(a int) error {
 	c := d - DstColumn
 	if paired {
 		below := g.cols[s][g.n[s]-2]
-		return fmt.Errorf("%v is paired with %v in column %d: a pair's cards go only to a foundation", k, below, s+1)
+		return env.Reasonf("%v is paired with %v in column %d: a pair's cards go only to a foundation", k, below, s+1)
 	}
 	if c == s {
 		return errors.New("a card cannot move onto its own column")
 	}
 	if g.n[c] == 0 {
 		if s < NumCols && g.n[s] == 1 {
-			return fmt.Errorf("%v is alone in column %d: moving it into a space would change nothing", k, s+1)
+			return env.Reasonf("%v is alone in column %d: moving it into a space would change nothing", k, s+1)
 		}
 		return nil
 	}
 	t := g.cols[c][g.n[c]-1]
 	if g.paired&(1<<c) != 0 {
-		return fmt.Errorf("column %d ends in a pair (%v on %v): nothing goes on a pair", c+1, t, g.cols[c][g.n[c]-2])
+		return env.Reasonf("column %d ends in a pair (%v on %v): nothing goes on a pair", c+1, t, g.cols[c][g.n[c]-2])
 	}
 	if t.Suit() != k.Suit() || t.Rank() != k.Rank()+1 {
 		if t.Rank() == cards.Ace {
-			return fmt.Errorf("%v does not pair with %v: nothing pairs onto an ace", k, t)
+			return env.Reasonf("%v does not pair with %v: nothing pairs onto an ace", k, t)
 		}
-		return fmt.Errorf("%v does not pair with %v: it takes the %v of %v", k, t, t.Rank()-1, t.Suit())
+		return env.Reasonf("%v does not pair with %v: it takes the %v of %v", k, t, t.Rank()-1, t.Suit())
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package royalparade
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 
 	"github.com/patience-gym/patience/env"
@@ -80,7 +79,7 @@ func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMov
 // of docs/rules/royalparade.md directly.
 func (g *Game) Explain(a int) error {
 	if a < 0 || a >= NumActions {
-		return fmt.Errorf("no such action (the ids are 0..%d)", NumActions-1)
+		return env.Reasonf("no such action (the ids are 0..%d)", NumActions-1)
 	}
 	if a == ActDeal {
 		// Rule 8: a deal at any time while the stock lasts.
@@ -94,19 +93,19 @@ func (g *Game) Explain(a int) error {
 	var c cards.Card
 	if s < NumCells {
 		if s == d {
-			return fmt.Errorf("a card cannot move onto its own cell %s", cellName(s))
+			return env.Reasonf("a card cannot move onto its own cell %s", cellName(s))
 		}
 		c = g.cell[s]
 		if c == cards.None {
-			return fmt.Errorf("cell %s is empty", cellName(s))
+			return env.Reasonf("cell %s is empty", cellName(s))
 		}
 		if g.high[s] > 0 {
-			return fmt.Errorf("%s is a base pile (%v on top): bases and built cards never move", cellName(s), c)
+			return env.Reasonf("%s is a base pile (%v on top): bases and built cards never move", cellName(s), c)
 		}
 	} else {
 		p := s - NumCells
 		if g.an[p] == 0 {
-			return fmt.Errorf("auxiliary pile %s is empty", auxName(p))
+			return env.Reasonf("auxiliary pile %s is empty", auxName(p))
 		}
 		c = g.aux[p][g.an[p]-1]
 	}
@@ -116,18 +115,18 @@ func (g *Game) Explain(a int) error {
 		// Rule 6: only a 2/3/4 goes into an empty cell, its own row first.
 		r := c.Rank()
 		if r < 2 || r > 4 {
-			return fmt.Errorf("only a 2, 3 or 4 may go into an empty cell, not %v", c)
+			return env.Reasonf("only a 2, 3 or 4 may go into an empty cell, not %v", c)
 		}
 		own := int(r) - 2
 		if s < NumCells && s/Cols == row {
-			return fmt.Errorf("%v already waits in row %d: moving it to another empty cell of the same row changes nothing", c, row+1)
+			return env.Reasonf("%v already waits in row %d: moving it to another empty cell of the same row changes nothing", c, row+1)
 		}
 		if row == own {
 			return nil
 		}
 		for i := own * Cols; i < (own+1)*Cols; i++ {
 			if g.cell[i] == cards.None {
-				return fmt.Errorf("%v must go into row %d while it has an empty cell (%s)", c, own+1, cellName(i))
+				return env.Reasonf("%v must go into row %d while it has an empty cell (%s)", c, own+1, cellName(i))
 			}
 		}
 		return nil
@@ -135,13 +134,13 @@ func (g *Game) Explain(a int) error {
 	// Rule 3: only a base pile in its own row is built on, by threes in suit.
 	h := g.high[d]
 	if h == 0 {
-		return fmt.Errorf("%s holds a loose %v: only a base pile in its own row is built on", cellName(d), t)
+		return env.Reasonf("%s holds a loose %v: only a base pile in its own row is built on", cellName(d), t)
 	}
 	if h >= PileCards {
-		return fmt.Errorf("the pile at %s is complete (%v on top) and takes nothing more", cellName(d), t)
+		return env.Reasonf("the pile at %s is complete (%v on top) and takes nothing more", cellName(d), t)
 	}
 	if c.Suit() != t.Suit() || c.Rank() != t.Rank()+3 {
-		return fmt.Errorf("%v does not go on %v: it takes only %v (three higher, same suit)", c, t, next(t))
+		return env.Reasonf("%v does not go on %v: it takes only %v (three higher, same suit)", c, t, next(t))
 	}
 	return nil
 }
