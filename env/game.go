@@ -22,6 +22,7 @@ type Game interface {
 	// Explain returns nil if action a is legal now, or an error saying in a
 	// person's words why it is not. It is the rules' own check, written apart
 	// from Legal; the checker verifies that the two agree on every action.
+	// Build the reasons with Reasonf, which formats them only when read.
 	Explain(a int) error
 	// Apply plays action a, which must be legal (Env checks the mask first),
 	// including the automatic events the rules attach to it.
