@@ -44,9 +44,21 @@ const (
 	// ModelFormatVersion is the value of the "format_version" key this
 	// build reads.
 	ModelFormatVersion = 1
-	// ModelEncoding is the value of "obs_encoding": the network's input is
-	// env.Spec.OneHot of the observation.
+	// ModelEncoding is the value of "obs_encoding" of a network whose first
+	// layer has a row per one-hot input: its input is env.Spec.OneHot of
+	// the observation.
 	ModelEncoding = "onehot"
+	// ModelEncodingCards is the value of "obs_encoding" of a card-embedding
+	// network: its first layer sees each card cell through a card embedding
+	// shared by all card cells (tensor "cards.weight", [CardCodes,
+	// card_dim]) and every other cell one-hot. It is the same function of
+	// the one-hot observation as a onehot network, whose first-layer weight
+	// is the embedding's product with the compact one, stored in far fewer
+	// bytes; the reader expands it (see docs/models.md).
+	ModelEncodingCards = "card-embedding"
+	// CardCodes is the number of values of a card cell (0 empty, 1..52 a
+	// card, 53 face down): the rows of a card embedding.
+	CardCodes = int(cards.FaceDown) + 1
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// DefaultModelPath is where an agent looks for its game's model when
@@ -76,6 +88,13 @@ type ModelMeta struct {
 	ObsLen, OneHotLen, Actions int
 	// Hidden are the widths of the hidden layers, input side first.
 	Hidden []int
+	// Encoding is ModelEncoding or ModelEncodingCards ("" reads as
+	// ModelEncoding).
+	Encoding string
+	// CardDim and InputLen are a card-embedding network's embedding width
+	// and first-layer input width (metadata card_dim and input_len); 0
+	// for a onehot network.
+	CardDim, InputLen int
 	// Command is the command line that trained the model.
 	Command string
 	// TrainedSteps is the number of environment steps trained on, or 0
@@ -103,7 +122,7 @@ func (m *ModelMeta) metadata() map[string]string {
 		"game":           m.Game,
 		"rules_version":  strconv.Itoa(m.RulesVersion),
 		"obs_len":        strconv.Itoa(m.ObsLen),
-		"obs_encoding":   ModelEncoding,
+		"obs_encoding":   m.encoding(),
 		"onehot_len":     strconv.Itoa(m.OneHotLen),
 		"actions":        strconv.Itoa(m.Actions),
 		"hidden":         strings.Join(hidden, ","),
@@ -112,6 +131,10 @@ func (m *ModelMeta) metadata() map[string]string {
 	} {
 		out[k] = v
 	}
+	if m.encoding() == ModelEncodingCards {
+		out["card_dim"] = strconv.Itoa(m.CardDim)
+		out["input_len"] = strconv.Itoa(m.InputLen)
+	}
 	if m.TrainedSteps > 0 {
 		out["trained_steps"] = strconv.FormatInt(m.TrainedSteps, 10)
 	}
@@ -119,6 +142,23 @@ func (m *ModelMeta) metadata() map[string]string {
 		out["notes"] = m.Notes
 	}
 	return out
+}
+
+// encoding returns m's obs_encoding.
+func (m *ModelMeta) encoding() string {
+	if m.Encoding == "" {
+		return ModelEncoding
+	}
+	return m.Encoding
+}
+
+// firstInputs returns the input width of the first layer: OneHotLen, or a
+// card-embedding network's InputLen.
+func (m *ModelMeta) firstInputs() int {
+	if m.encoding() == ModelEncodingCards {
+		return m.InputLen
+	}
+	return m.OneHotLen
 }
 
 // parseModelMeta reads and checks a policy file's metadata.
@@ -144,13 +184,13 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 	if v := md["format_version"]; v != strconv.Itoa(ModelFormatVersion) {
 		return ModelMeta{}, fmt.Errorf("metadata format_version is %q; this build reads version %d", v, ModelFormatVersion)
 	}
-	if v := md["obs_encoding"]; v != ModelEncoding {
-		return ModelMeta{}, fmt.Errorf("metadata obs_encoding is %q; this build reads only %q", v, ModelEncoding)
+	if v := md["obs_encoding"]; v != ModelEncoding && v != ModelEncodingCards {
+		return ModelMeta{}, fmt.Errorf("metadata obs_encoding is %q; this build reads %q and %q", v, ModelEncoding, ModelEncodingCards)
 	}
 	if v := md["activation"]; v != ModelActivation {
 		return ModelMeta{}, fmt.Errorf("metadata activation is %q; this build supports only %q", v, ModelActivation)
 	}
-	m := ModelMeta{Game: md["game"], Command: md["command"], Notes: md["notes"]}
+	m := ModelMeta{Game: md["game"], Command: md["command"], Notes: md["notes"], Encoding: md["obs_encoding"]}
 	if m.Game == "" {
 		return ModelMeta{}, errors.New("metadata game is empty")
 	}
@@ -174,6 +214,21 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 			m.Hidden = append(m.Hidden, n)
 		}
 	}
+	if m.Encoding == ModelEncodingCards {
+		for _, f := range []struct {
+			key string
+			dst *int
+		}{{"card_dim", &m.CardDim}, {"input_len", &m.InputLen}} {
+			n, err := strconv.Atoi(md[f.key])
+			if err != nil || n < 1 {
+				return ModelMeta{}, fmt.Errorf("metadata %s is %q; a %s model needs a whole number of at least 1", f.key, md[f.key], ModelEncodingCards)
+			}
+			*f.dst = n
+		}
+		if len(m.Hidden) == 0 {
+			return ModelMeta{}, fmt.Errorf("metadata hidden is empty; a %s model has at least one hidden layer", ModelEncodingCards)
+		}
+	}
 	if v, ok := md["trained_steps"]; ok && v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
@@ -182,6 +237,9 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.TrainedSteps = n
 	}
 	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes")
+	if m.Encoding == ModelEncodingCards {
+		known = append(known, "card_dim", "input_len")
+	}
 	for k, v := range md {
 		if !slices.Contains(known, k) {
 			if m.Extra == nil {
@@ -205,6 +263,13 @@ type Model struct {
 	w0t   []float32
 	b0    []float32
 	dense []denseLayer // the layers after the first
+
+	// A card-embedding network's stored first layer: the embedding
+	// [CardCodes][CardDim] and the compact weight [width0][InputLen]. Its
+	// w0t is computed from them, for the game's cell layout, by the first
+	// NewNet (expand).
+	cards, w0c []float32
+	expand     *sync.Once
 }
 
 // denseLayer is one layer after the first: w is [out][in] row-major.
@@ -215,25 +280,52 @@ type denseLayer struct {
 
 // NewModel builds a model from its metadata and its layers' weights and
 // biases in the PyTorch layout (weights[i] is out × in, row-major). The
-// shapes must agree with meta; the slices are copied.
+// shapes must agree with meta; the slices are copied. A card-embedding
+// model (meta.Encoding) is built by NewCardModel.
 func NewModel(meta ModelMeta, weights, biases [][]float32) (*Model, error) {
+	if meta.encoding() != ModelEncoding {
+		return nil, fmt.Errorf("NewModel builds %s models; a %s model needs its card embedding (NewCardModel)", ModelEncoding, meta.encoding())
+	}
+	return newModel(meta, nil, weights, biases)
+}
+
+// NewCardModel builds a card-embedding model (meta.Encoding is
+// ModelEncodingCards) from its card embedding (CardCodes × meta.CardDim,
+// row-major) and its layers, the first of which is hidden[0] ×
+// meta.InputLen. The slices are copied.
+func NewCardModel(meta ModelMeta, embedding []float32, weights, biases [][]float32) (*Model, error) {
+	if meta.encoding() != ModelEncodingCards || meta.CardDim < 1 || meta.InputLen < 1 || len(meta.Hidden) == 0 {
+		return nil, fmt.Errorf("NewCardModel needs metadata of encoding %s with card_dim, input_len and a hidden layer", ModelEncodingCards)
+	}
+	if len(embedding) != CardCodes*meta.CardDim {
+		return nil, fmt.Errorf("card embedding: want %d×%d values, got %d", CardCodes, meta.CardDim, len(embedding))
+	}
+	return newModel(meta, embedding, weights, biases)
+}
+
+func newModel(meta ModelMeta, embedding []float32, weights, biases [][]float32) (*Model, error) {
 	k := len(meta.Hidden) + 1
 	if len(weights) != k || len(biases) != k {
 		return nil, fmt.Errorf("hidden %v needs %d layers, got %d weights and %d biases", meta.Hidden, k, len(weights), len(biases))
 	}
-	widths := append(append([]int{meta.OneHotLen}, meta.Hidden...), meta.Actions)
+	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.Actions)
 	for i := range k {
 		in, out := widths[i], widths[i+1]
 		if len(weights[i]) != in*out || len(biases[i]) != out {
 			return nil, fmt.Errorf("layer %d: want weight %d×%d and bias %d, got %d and %d values", i, out, in, out, len(weights[i]), len(biases[i]))
 		}
 	}
+	meta.Encoding = meta.encoding()
 	m := &Model{meta: meta}
 	in0, out0 := widths[0], widths[1]
-	m.w0t = make([]float32, in0*out0)
-	for o := range out0 {
-		for j, x := range weights[0][o*in0 : (o+1)*in0] {
-			m.w0t[j*out0+o] = x
+	if embedding != nil {
+		m.cards, m.w0c, m.expand = slices.Clone(embedding), slices.Clone(weights[0]), new(sync.Once)
+	} else {
+		m.w0t = make([]float32, in0*out0)
+		for o := range out0 {
+			for j, x := range weights[0][o*in0 : (o+1)*in0] {
+				m.w0t[j*out0+o] = x
+			}
 		}
 	}
 	m.b0 = slices.Clone(biases[0])
@@ -267,15 +359,22 @@ func decodeModel(data []byte) (*Model, error) {
 		return nil, err
 	}
 	k := len(meta.Hidden) + 1
-	widths := append(append([]int{meta.OneHotLen}, meta.Hidden...), meta.Actions)
+	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.Actions)
+	cardModel := meta.encoding() == ModelEncodingCards
 	for name := range f.tensors {
-		ok := false
+		ok := cardModel && name == cardsTensor
 		for i := range k {
 			ok = ok || name == layerName(i, "weight") || name == layerName(i, "bias")
 		}
 		if !ok {
 			return nil, fmt.Errorf("unexpected tensor %q: with hidden=%q the file holds layers.0 to layers.%d, each .weight and .bias",
 				name, joinInts(meta.Hidden), k-1)
+		}
+	}
+	var embedding []float32
+	if cardModel {
+		if embedding, err = tensorFloats(f, cardsTensor, []int{CardCodes, meta.CardDim}, "[54 card codes, card_dim]"); err != nil {
+			return nil, err
 		}
 	}
 	weights, biases := make([][]float32, k), make([][]float32, k)
@@ -287,22 +386,38 @@ func decodeModel(data []byte) (*Model, error) {
 			dst   *[]float32
 		}{{"weight", []int{out, in}, &weights[i]}, {"bias", []int{out}, &biases[i]}} {
 			name := layerName(i, p.part)
-			t, ok := f.tensors[name]
-			if !ok {
+			if _, ok := f.tensors[name]; !ok {
 				return nil, fmt.Errorf("tensor %s is missing (hidden=%q means layers.0 to layers.%d)", name, joinInts(meta.Hidden), k-1)
 			}
-			if t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16" {
-				return nil, fmt.Errorf("tensor %s has dtype %s; want F32 (or F16, BF16)", name, t.dtype)
+			why := shapeWhy(i, k, p.part)
+			if cardModel && i == 0 && p.part == "weight" {
+				why = "[hidden[0], input_len]"
 			}
-			if !slices.Equal(t.shape, p.shape) {
-				return nil, fmt.Errorf("tensor %s has shape %v, want %v (%s)", name, t.shape, p.shape, shapeWhy(i, k, p.part))
-			}
-			if *p.dst, err = t.floats(); err != nil {
+			if *p.dst, err = tensorFloats(f, name, p.shape, why); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return NewModel(meta, weights, biases)
+	return newModel(meta, embedding, weights, biases)
+}
+
+// cardsTensor is the name of a card-embedding model's embedding tensor.
+const cardsTensor = "cards.weight"
+
+// tensorFloats returns tensor name of f as float32s after checking its
+// presence, dtype and shape (why says where the shape comes from).
+func tensorFloats(f *stFile, name string, shape []int, why string) ([]float32, error) {
+	t, ok := f.tensors[name]
+	if !ok {
+		return nil, fmt.Errorf("tensor %s is missing", name)
+	}
+	if t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16" {
+		return nil, fmt.Errorf("tensor %s has dtype %s; want F32 (or F16, BF16)", name, t.dtype)
+	}
+	if !slices.Equal(t.shape, shape) {
+		return nil, fmt.Errorf("tensor %s has shape %v, want %v (%s)", name, t.shape, shape, why)
+	}
+	return t.floats()
 }
 
 // shapeWhy says where the expected shape of layer i's part comes from.
@@ -369,8 +484,62 @@ func (m *Model) Check(spec *env.Spec) error {
 		return fmt.Errorf("%s expects a one-hot input of %d; %s's one-hot observation has %d", m.name(), mm.OneHotLen, spec.Name, spec.OneHotLen())
 	case mm.Actions != spec.Actions:
 		return fmt.Errorf("%s has %d actions; %s has %d", m.name(), mm.Actions, spec.Name, spec.Actions)
+	case mm.encoding() == ModelEncodingCards && mm.InputLen != CardInputLen(spec, mm.CardDim):
+		return fmt.Errorf("%s has a first-layer input of %d; %s's cells with card_dim %d make %d",
+			m.name(), mm.InputLen, spec.Name, mm.CardDim, CardInputLen(spec, mm.CardDim))
 	}
 	return nil
+}
+
+// CardInputLen returns the first-layer input width of a card-embedding
+// network of spec's game: cardDim per card cell, Max+1 per other cell.
+func CardInputLen(spec *env.Spec, cardDim int) int {
+	n := 0
+	for _, g := range spec.Segments {
+		if g.Card {
+			n += g.Len * cardDim
+		} else {
+			n += g.Len * (int(g.Max) + 1)
+		}
+	}
+	return n
+}
+
+// expandCards computes a card-embedding model's first-layer weight over
+// the one-hot input (w0t, [OneHotLen][width0]) for spec's cell layout: the
+// row of card cell c at value v is the compact weight's card_dim columns of
+// c times the embedding of v; the row of another cell at value v is the
+// compact weight's column for v. Check has approved spec.
+func (m *Model) expandCards(spec *env.Spec) {
+	d, in, out0 := m.meta.CardDim, m.meta.InputLen, len(m.b0)
+	w0t := make([]float32, spec.OneHotLen()*out0)
+	row, col := 0, 0
+	for _, g := range spec.Segments {
+		for range g.Len {
+			for v := 0; v <= int(g.Max); v++ {
+				dst := w0t[(row+v)*out0 : (row+v+1)*out0]
+				for o := range dst {
+					w := m.w0c[o*in+col:]
+					if g.Card {
+						var s float32
+						for j, e := range m.cards[v*d : (v+1)*d] {
+							s += w[j] * e
+						}
+						dst[o] = s
+					} else {
+						dst[o] = w[v]
+					}
+				}
+			}
+			row += int(g.Max) + 1
+			if g.Card {
+				col += d
+			} else {
+				col += int(g.Max) + 1
+			}
+		}
+	}
+	m.w0t = w0t
 }
 
 // WriteTo writes the model as a policy model file (F32).
@@ -379,11 +548,18 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	names := make([]string, 0, 2*k)
 	shapes := make([][]int, 0, 2*k)
 	data := make([][]float32, 0, 2*k)
-	in0, out0 := m.meta.OneHotLen, len(m.b0)
-	w0 := make([]float32, in0*out0)
-	for j := range in0 {
-		for o := range out0 {
-			w0[o*in0+j] = m.w0t[j*out0+o]
+	in0, out0 := m.meta.firstInputs(), len(m.b0)
+	w0 := m.w0c
+	if m.cards != nil {
+		names = append(names, cardsTensor)
+		shapes = append(shapes, []int{CardCodes, m.meta.CardDim})
+		data = append(data, m.cards)
+	} else {
+		w0 = make([]float32, in0*out0)
+		for j := range in0 {
+			for o := range out0 {
+				w0[o*in0+j] = m.w0t[j*out0+o]
+			}
 		}
 	}
 	names = append(names, layerName(0, "weight"), layerName(0, "bias"))
@@ -419,6 +595,9 @@ type Net struct {
 func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
 	if err := m.Check(spec); err != nil {
 		return nil, err
+	}
+	if m.cards != nil {
+		m.expand.Do(func() { m.expandCards(spec) })
 	}
 	n := &Net{m: m, cells: make([]int32, spec.ObsLen), max: make([]uint8, spec.ObsLen), probs: make([]float64, spec.Actions)}
 	o := 0

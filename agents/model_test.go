@@ -208,6 +208,7 @@ type goldenSegment struct {
 	Offset int    `json:"offset"`
 	Len    int    `json:"len"`
 	Max    int    `json:"max"`
+	Card   bool   `json:"card"`
 }
 
 type goldenLogits struct {
@@ -220,7 +221,7 @@ func TestGoldenLogits(t *testing.T) {
 	if *writeGoldenInputs {
 		in := goldenInputs{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(), Actions: spec.Actions}
 		for _, g := range spec.Segments {
-			in.Segments = append(in.Segments, goldenSegment{g.Name, g.Offset, g.Len, int(g.Max)})
+			in.Segments = append(in.Segments, goldenSegment{g.Name, g.Offset, g.Len, int(g.Max), g.Card})
 		}
 		obs, masks := observations(t, goldenGame, 7, 6)
 		for i, o := range obs {
@@ -240,12 +241,23 @@ func TestGoldenLogits(t *testing.T) {
 		}
 		t.Skip("wrote testdata/golden_inputs.json; now run python3 agents/testdata/golden.py")
 	}
+	for _, g := range []struct{ model, logits string }{
+		{"testdata/golden_policy.safetensors", "testdata/golden_logits.json"},
+		{"testdata/golden_cards_policy.safetensors", "testdata/golden_cards_logits.json"},
+	} {
+		t.Run(filepath.Base(g.model), func(t *testing.T) { checkGoldenLogits(t, spec, g.model, g.logits) })
+	}
+}
+
+// checkGoldenLogits compares the logits and masked argmax of the model at
+// path, on the golden inputs, with those Python wrote to logitsPath.
+func checkGoldenLogits(t *testing.T, spec *env.Spec, path, logitsPath string) {
 	var in goldenInputs
 	var want goldenLogits
 	for _, f := range []struct {
 		path string
 		v    any
-	}{{"testdata/golden_inputs.json", &in}, {"testdata/golden_logits.json", &want}} {
+	}{{"testdata/golden_inputs.json", &in}, {logitsPath, &want}} {
 		data, err := os.ReadFile(f.path)
 		if err != nil {
 			t.Fatal(err)
@@ -254,7 +266,7 @@ func TestGoldenLogits(t *testing.T) {
 			t.Fatalf("%s: %v", f.path, err)
 		}
 	}
-	m, err := LoadModel("testdata/golden_policy.safetensors")
+	m, err := LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +547,7 @@ func TestBadModelFiles(t *testing.T) {
 		{"other format", withMeta("format", "gguf", false), `format is "gguf", not "patience-policy"`},
 		{"missing keys", withMeta("command", "", true), "lacks the required keys command"},
 		{"newer version", withMeta("format_version", "2", false), `format_version is "2"; this build reads version 1`},
-		{"other encoding", withMeta("obs_encoding", "raw", false), `obs_encoding is "raw"; this build reads only "onehot"`},
+		{"other encoding", withMeta("obs_encoding", "raw", false), `obs_encoding is "raw"; this build reads "onehot" and "card-embedding"`},
 		{"other activation", withMeta("activation", "tanh", false), `activation is "tanh"`},
 		{"bad hidden", withMeta("hidden", "4,x", false), `hidden is "4,x"`},
 		{"hidden disagrees", withMeta("hidden", "4,4", false), "tensor layers.1.weight has shape [105 4], want [4 4] ([hidden, previous hidden])"},

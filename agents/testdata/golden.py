@@ -8,6 +8,8 @@ Writes golden_policy.safetensors  a small random policy (hidden 16,8), written b
        golden_logits.json         its logits on every observation, computed by the
                                   trainer's own reader and forward pass (load_model, PolicyNet)
                                   in float64, and the trainer's masked argmax
+       golden_cards_policy.safetensors, golden_cards_logits.json
+                                  the same for a card-embedding policy (card_dim 3)
 
 So the Go test covers the trainer's exporter, reader and forward pass, not only a copy
 of the format. The logits are also checked here against a dense forward pass over the
@@ -28,9 +30,11 @@ import torch
 
 from patience_gym import SPECS
 from patience_gym.train import PolicyNet, export_model, load_model, masked_argmax
+from safetensors import safe_open
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HIDDEN = (16, 8)
+CARD_DIM = 3
 SEED = 20240610
 COMMAND = "python agents/testdata/golden.py"
 
@@ -59,6 +63,68 @@ def dense_forward(layers, x):
     return h
 
 
+def expanded_first_layer(path, segments):
+    """The first layer over the one-hot input of a card-embedding file,
+    [out][onehot_len], computed from its tensors with plain Python: a card
+    cell's row at value v is its card_dim compact columns times the
+    embedding of v; another cell's row at v is its compact column v."""
+    with safe_open(path, framework="pt") as f:
+        emb = f.get_tensor("cards.weight").double().tolist()
+        w = f.get_tensor("layers.0.weight").double().tolist()
+        d = int(f.metadata()["card_dim"])
+    out = []
+    for row in w:
+        dense, col = [], 0
+        for seg in segments:
+            for _ in range(seg["len"]):
+                for v in range(seg["max"] + 1):
+                    if seg["card"]:
+                        dense.append(sum(row[col + j] * emb[v][j] for j in range(d)))
+                    else:
+                        dense.append(row[col + v])
+                col += d if seg["card"] else seg["max"] + 1
+        out.append(dense)
+    return out
+
+
+def write_golden(inp, spec, net, name):
+    """Exports net as golden_{name}.safetensors, checks the trainer's reader
+    and forward pass against the dense reference, writes the logits."""
+    path = os.path.join(HERE, f"golden_{name}.safetensors")
+    export_model(net, path, COMMAND, dtype="f32",
+                 extra={"notes": f"random weights (torch seed {SEED}) for the golden-logits test; not a trained policy"})
+
+    # The trainer's reader and forward pass, in float64 over the file's float32 weights.
+    loaded, _ = load_model(path, inp["game"], dtype=torch.float64)
+    obs = torch.tensor(inp["obs"], dtype=torch.int64).clamp(0, 255).to(torch.uint8)
+    with torch.no_grad():
+        logits = loaded(obs)
+    mask = torch.zeros((len(inp["obs"]), spec.actions), dtype=torch.bool)
+    for i, legal in enumerate(inp["legal"]):
+        mask[i, legal] = True
+    argmax = masked_argmax(logits, mask).tolist()
+
+    # The independent check: a dense float64 pass over the file's weights.
+    layers = [(w.double().tolist(), b.double().tolist()) for w, b in net.linears()]
+    if net.card_dim:
+        layers[0] = (expanded_first_layer(path, inp["segments"]), layers[0][1])
+    for i, o in enumerate(inp["obs"]):
+        want = dense_forward(layers, one_hot(o, inp["segments"], inp["onehot_len"]))
+        got = logits[i].tolist()
+        worst = max(abs(a - b) for a, b in zip(got, want))
+        if worst > 1e-9:
+            sys.exit(f"{name}, observation {i}: the trainer's forward pass is {worst:g} off the dense reference")
+        legal = inp["legal"][i]
+        if argmax[i] != min(legal, key=lambda a: (-want[a], a)):
+            sys.exit(f"{name}, observation {i}: the trainer's masked argmax {argmax[i]} is not the dense one")
+
+    logits_name = "golden_logits.json" if name == "policy" else f"golden_{name.removesuffix('_policy')}_logits.json"
+    with open(os.path.join(HERE, logits_name), "w") as f:
+        json.dump({"logits": logits.tolist(), "argmax": argmax}, f)
+        f.write("\n")
+    print(f"wrote {path} and {logits_name} ({len(inp['obs'])} observations)")
+
+
 def main():
     with open(os.path.join(HERE, "golden_inputs.json")) as f:
         inp = json.load(f)
@@ -81,36 +147,20 @@ def main():
             bound = 2 / math.sqrt(lin.in_features)
             lin.weight.uniform_(-bound, bound)
             lin.bias.uniform_(-0.1, 0.1)
-    path = os.path.join(HERE, "golden_policy.safetensors")
-    export_model(net, path, COMMAND, dtype="f32",
-                 extra={"notes": f"random weights (torch seed {SEED}) for the golden-logits test; not a trained policy"})
+    write_golden(inp, spec, net, "policy")
 
-    # The trainer's reader and forward pass, in float64 over the file's float32 weights.
-    loaded, _ = load_model(path, inp["game"], dtype=torch.float64)
-    obs = torch.tensor(inp["obs"], dtype=torch.int64).clamp(0, 255).to(torch.uint8)
+    # A card-embedding network, every weight random too.
+    torch.manual_seed(SEED + 1)
+    cards = PolicyNet(spec, HIDDEN, spec.actions, card_dim=CARD_DIM)
     with torch.no_grad():
-        logits = loaded(obs)
-    mask = torch.zeros((len(inp["obs"]), spec.actions), dtype=torch.bool)
-    for i, legal in enumerate(inp["legal"]):
-        mask[i, legal] = True
-    argmax = masked_argmax(logits, mask).tolist()
-
-    # The independent check: a dense float64 pass over the file's weights.
-    layers = [(w.double().tolist(), b.double().tolist()) for w, b in net.linears()]
-    for i, o in enumerate(inp["obs"]):
-        want = dense_forward(layers, one_hot(o, inp["segments"], inp["onehot_len"]))
-        got = logits[i].tolist()
-        worst = max(abs(a - b) for a, b in zip(got, want))
-        if worst > 1e-9:
-            sys.exit(f"observation {i}: the trainer's forward pass is {worst:g} off the dense reference")
-        legal = inp["legal"][i]
-        if argmax[i] != min(legal, key=lambda a: (-want[a], a)):
-            sys.exit(f"observation {i}: the trainer's masked argmax {argmax[i]} is not the dense one")
-
-    with open(os.path.join(HERE, "golden_logits.json"), "w") as f:
-        json.dump({"logits": logits.tolist(), "argmax": argmax}, f)
-        f.write("\n")
-    print(f"wrote {path} and golden_logits.json ({len(inp['obs'])} observations)")
+        cards.cards.weight.uniform_(-1, 1)
+        cards.first_compact.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
+        cards.first_bias.uniform_(-0.1, 0.1)
+        for lin in cards.rest:
+            bound = 2 / math.sqrt(lin.in_features)
+            lin.weight.uniform_(-bound, bound)
+            lin.bias.uniform_(-0.1, 0.1)
+    write_golden(inp, spec, cards, "cards_policy")
 
 
 if __name__ == "__main__":

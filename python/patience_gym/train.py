@@ -75,6 +75,11 @@ __all__ = [
 
 MODEL_FORMAT = "patience-policy"
 MODEL_FORMAT_VERSION = "1"
+ENCODING_ONEHOT = "onehot"
+"""obs_encoding of a network whose first layer has a row per one-hot input."""
+ENCODING_CARDS = "card-embedding"
+"""obs_encoding of a network whose first layer sees each card cell through a
+shared card embedding (metadata card_dim, input_len; tensor cards.weight)."""
 EVAL_DEALS = 900_000
 """The first evaluation deal: PPO trains on deals 0..EVAL_DEALS-1 and
 evaluates on EVAL_DEALS, EVAL_DEALS+1, ... (all below 1,000,000)."""
@@ -96,6 +101,7 @@ class GameDefaults:
     """
 
     hidden: tuple[int, ...]
+    card_dim: int = 0
     dtype: str = "f16"
     gamma: float = 0.99
     num_envs: int = 64
@@ -141,6 +147,40 @@ class OneHotIndex:
         return torch.minimum(obs.long(), self.maxes) + self.offsets
 
 
+CARD_CODES = 54
+"""Card cells hold 0 (empty), 1..52 (a card) or 53 (face down)."""
+
+
+class CardLayout:
+    """Where each observation cell's inputs sit in a card-embedding
+    network's first layer (docs/models.md): cells in order, a card cell
+    taking card_dim columns (its code's embedding), any other cell Max + 1
+    columns (one-hot)."""
+
+    def __init__(self, spec: GameSpec, card_dim: int) -> None:
+        is_card = np.zeros(spec.obs_len, np.bool_)
+        cell_max = np.zeros(spec.obs_len, np.int64)
+        for seg in spec.segments:
+            is_card[seg.offset : seg.offset + seg.len] = seg.card
+            cell_max[seg.offset : seg.offset + seg.len] = seg.max
+        width = np.where(is_card, card_dim, cell_max + 1)
+        col = np.concatenate([[0], np.cumsum(width)[:-1]])
+        self.input_len = int(width.sum())
+        self.is_card, self.cell_max, self.cell_col = is_card, cell_max, col
+        cards = np.flatnonzero(is_card)
+        counts = np.flatnonzero(~is_card)
+        self.card_cells = torch.from_numpy(cards)
+        self.card_cols = torch.from_numpy((col[cards, None] + np.arange(card_dim)[None, :]).reshape(-1))
+        self.count_cells = torch.from_numpy(counts)
+        self.count_cols = torch.from_numpy(col[counts])
+        self.count_max = torch.from_numpy(cell_max[counts])
+
+
+def card_input_len(spec: GameSpec, card_dim: int) -> int:
+    """The width of a card-embedding network's compact first-layer input."""
+    return CardLayout(spec, card_dim).input_len
+
+
 class PolicyNet(nn.Module):
     """The MLP of docs/models.md over the one-hot observation, taking byte
     observations: logits = W_K relu(... relu(W_0 one_hot(obs) + b_0) ...) + b_K.
@@ -151,22 +191,36 @@ class PolicyNet(nn.Module):
     ``out`` is the number of actions for a policy, 1 for a value function.
     """
 
-    def __init__(self, spec: GameSpec, hidden: Sequence[int], out: int, *, out_std: float = 0.01) -> None:
+    def __init__(
+        self, spec: GameSpec, hidden: Sequence[int], out: int, *, out_std: float = 0.01, card_dim: int = 0
+    ) -> None:
         super().__init__()
         self.spec = spec
         self.hidden = tuple(int(h) for h in hidden)
+        self.card_dim = int(card_dim)
         self.index = OneHotIndex(spec)
         widths = [*self.hidden, out]
-        self.first = nn.Embedding(spec.one_hot_len, widths[0])
-        self.first_bias = nn.Parameter(torch.zeros(widths[0]))
         self.rest = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
-        # Each first-layer unit sums obs_len rows (one hot input per cell).
-        bound = 1.0 / math.sqrt(spec.obs_len)
-        nn.init.uniform_(self.first.weight, -bound, bound)
         for i, lin in enumerate(self.linear_layers()):
             last = i == len(self.rest) - 1
             nn.init.orthogonal_(lin.weight, out_std if last else math.sqrt(2))
             nn.init.zeros_(lin.bias)
+        self.first_bias = nn.Parameter(torch.zeros(widths[0]))
+        if self.card_dim:
+            if not self.hidden:
+                raise ValueError("a card-embedding network needs at least one hidden layer")
+            self.layout = CardLayout(spec, self.card_dim)
+            self.cards = nn.Embedding(CARD_CODES, self.card_dim)
+            self.first_compact = nn.Parameter(torch.empty(widths[0], self.layout.input_len))
+            nn.init.normal_(self.cards.weight)
+            # Each first-layer unit sums card_dim inputs of unit variance per cell.
+            bound = math.sqrt(3.0 / (spec.obs_len * self.card_dim))
+            nn.init.uniform_(self.first_compact, -bound, bound)
+            return
+        self.first = nn.Embedding(spec.one_hot_len, widths[0])
+        # Each first-layer unit sums obs_len rows (one hot input per cell).
+        bound = 1.0 / math.sqrt(spec.obs_len)
+        nn.init.uniform_(self.first.weight, -bound, bound)
         if not self.rest:
             self.first.weight.data.mul_(out_std)
         with torch.no_grad():
@@ -176,7 +230,10 @@ class PolicyNet(nn.Module):
         """Moves the rows of value 0 into the first bias: every cell has
         exactly one hot input, so subtracting a cell's value-0 row from all of
         its rows and adding it to the bias computes the same function, with
-        the value-0 rows at zero as forward() requires."""
+        the value-0 rows at zero as forward() requires. A card-embedding
+        network has no such rows: nothing to do."""
+        if self.card_dim:
+            return
         with torch.no_grad():
             W = self.first.weight
             z = W[self.index.offsets].clone()  # (obs_len, width): each cell's value-0 row
@@ -186,6 +243,11 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """obs: (B, obs_len) uint8 observations; returns (B, out) floats."""
+        if self.card_dim:
+            h = self.first_layer_cards(obs)
+            for lin in self.linear_layers():
+                h = lin(torch.relu(h))
+            return h
         # Only cells that are not 0 are summed: the rows of value 0 are kept
         # at zero (see zero_rows), so they would add nothing. Most cells are
         # empty (0), so this is 2-8 times less work, above all backwards.
@@ -201,9 +263,53 @@ class PolicyNet(nn.Module):
         """The layers after the first, input side first."""
         return [m for m in self.rest if isinstance(m, nn.Linear)]
 
+    def first_layer_cards(self, obs: torch.Tensor) -> torch.Tensor:
+        """The first layer of a card-embedding network (before its ReLU):
+        each card cell's code embedded in card_dim floats, the counter cells
+        one-hot, all times first_compact, plus the bias."""
+        lay = self.layout
+        o = obs.long()
+        e = self.cards(torch.clamp(o[:, lay.card_cells], max=CARD_CODES - 1)).flatten(1)  # (B, C*card_dim)
+        h = e @ self.first_compact[:, lay.card_cols].t()
+        if len(lay.count_cells):
+            idx = torch.minimum(o[:, lay.count_cells], lay.count_max) + lay.count_cols
+            h = h + self.first_compact.t()[idx].sum(1)
+        return h + self.first_bias
+
+    def one_hot_first(self) -> torch.Tensor:
+        """The first layer's weight over the one-hot input, [hidden[0],
+        one_hot_len]: for a card-embedding network, the product of the card
+        embedding and first_compact that it stands for."""
+        if not self.card_dim:
+            return self.first.weight.t()
+        lay = self.layout
+        W = self.first_compact
+        cols = []
+        for c in range(self.spec.obs_len):
+            k = int(lay.cell_col[c])
+            if lay.is_card[c]:
+                cols.append(W[:, k : k + self.card_dim] @ self.cards.weight.t())  # (h0, 54)
+            else:
+                cols.append(W[:, k : k + int(lay.cell_max[c]) + 1])
+        return torch.cat(cols, 1)
+
+    def file_tensors(self) -> dict[str, torch.Tensor]:
+        """The tensors of the model file (docs/models.md), detached."""
+        out: dict[str, torch.Tensor] = {}
+        if self.card_dim:
+            out["cards.weight"] = self.cards.weight.detach()
+            first = [(self.first_compact.detach(), self.first_bias.detach())]
+            rest = self.linears()[1:]
+        else:
+            first, rest = self.linears()[:1], self.linears()[1:]
+        for i, (w, b) in enumerate(first + rest):
+            out[f"layers.{i}.weight"], out[f"layers.{i}.bias"] = w, b
+        return out
+
     def linears(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
-        """The layers in nn.Linear layout, input side first: (weight [out, in], bias)."""
-        layers: list[tuple[torch.Tensor, torch.Tensor]] = [(self.first.weight.t(), self.first_bias)]
+        """The layers in nn.Linear layout, input side first: (weight [out, in], bias).
+        The first is over the one-hot input (see one_hot_first)."""
+        layers: list[tuple[torch.Tensor, torch.Tensor]] = [(self.one_hot_first(), self.first_bias)]
         for lin in self.linear_layers():
             layers.append((lin.weight, lin.bias))
         return [(w.detach(), b.detach()) for w, b in layers]
@@ -239,11 +345,13 @@ class ModelError(ValueError):
     names the file and what is wrong."""
 
 
-def model_file_bytes(spec: GameSpec, hidden: Sequence[int], dtype: str) -> int:
+def model_file_bytes(spec: GameSpec, hidden: Sequence[int], dtype: str, card_dim: int = 0) -> int:
     """The size of the tensors of a policy file (the header adds ~1 KB)."""
-    widths = [spec.one_hot_len, *hidden, spec.actions]
+    first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
+    widths = [first, *hidden, spec.actions]
     per = 4 if dtype == "f32" else 2
-    return sum((a + 1) * b * per for a, b in zip(widths[:-1], widths[1:]))
+    return (sum((a + 1) * b * per for a, b in zip(widths[:-1], widths[1:]))
+            + CARD_CODES * card_dim * per)
 
 
 def export_model(
@@ -263,25 +371,27 @@ def export_model(
     if outputs != spec.actions:
         raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action)")
     tensors: dict[str, torch.Tensor] = {}
-    for i, (w, b) in enumerate(net.linears()):
-        for name, t in (("weight", w), ("bias", b)):
-            t = t.to(_DTYPES[dtype]).contiguous().cpu()
-            if not bool(torch.isfinite(t).all()):
-                raise ValueError(f"layers.{i}.{name} holds a NaN or an infinity (in {dtype}): not exported")
-            tensors[f"layers.{i}.{name}"] = t
+    for name, t in net.file_tensors().items():
+        t = t.to(_DTYPES[dtype]).contiguous().cpu()
+        if not bool(torch.isfinite(t).all()):
+            raise ValueError(f"{name} holds a NaN or an infinity (in {dtype}): not exported")
+        tensors[name] = t
     meta = {
         "format": MODEL_FORMAT,
         "format_version": MODEL_FORMAT_VERSION,
         "game": spec.name,
         "rules_version": str(spec.rules_version),
         "obs_len": str(spec.obs_len),
-        "obs_encoding": "onehot",
+        "obs_encoding": ENCODING_CARDS if net.card_dim else ENCODING_ONEHOT,
         "onehot_len": str(spec.one_hot_len),
         "actions": str(spec.actions),
         "hidden": ",".join(map(str, net.hidden)),
         "activation": "relu",
         "command": command,
     }
+    if net.card_dim:
+        meta["card_dim"] = str(net.card_dim)
+        meta["input_len"] = str(net.layout.input_len)
     if trained_steps is not None:
         meta["trained_steps"] = str(int(trained_steps))
     for k, v in (extra or {}).items():
@@ -324,8 +434,17 @@ def load_model(
             f"model {path}: format {meta['format']!r} version {meta['format_version']!r}, "
             f"want {MODEL_FORMAT!r} version {MODEL_FORMAT_VERSION}"
         )
-    if meta["obs_encoding"] != "onehot" or meta["activation"] != "relu":
-        raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, want onehot and relu")
+    if meta["obs_encoding"] not in (ENCODING_ONEHOT, ENCODING_CARDS) or meta["activation"] != "relu":
+        raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, "
+                         f"want {ENCODING_ONEHOT} or {ENCODING_CARDS}, and relu")
+    card_dim = 0
+    if meta["obs_encoding"] == ENCODING_CARDS:
+        try:
+            card_dim = int(meta.get("card_dim", ""))
+        except ValueError:
+            card_dim = 0
+        if card_dim <= 0:
+            raise ModelError(f"model {path}: a {ENCODING_CARDS} model needs metadata card_dim, a whole number above 0 (got {meta.get('card_dim')!r})")
     try:
         spec = game_spec(meta["game"])
     except ValueError as e:
@@ -346,13 +465,20 @@ def load_model(
         raise ModelError(f"model {path}: hidden {meta['hidden']!r} is not a list of widths") from None
     if any(h <= 0 for h in hidden):
         raise ModelError(f"model {path}: hidden {meta['hidden']!r} holds a width below 1")
-    widths = [spec.one_hot_len, *hidden, spec.actions]
+    if card_dim and not hidden:
+        raise ModelError(f"model {path}: a {ENCODING_CARDS} model needs a hidden layer")
+    first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
+    if card_dim and meta.get("input_len") != str(first):
+        raise ModelError(f"model {path}: input_len is {meta.get('input_len')!r}, but {spec.name} with card_dim {card_dim} has {first}")
+    widths = [first, *hidden, spec.actions]
     want_names = {f"layers.{i}.{n}" for i in range(len(widths) - 1) for n in ("weight", "bias")}
+    if card_dim:
+        want_names.add("cards.weight")
     if set(tensors) != want_names:
         raise ModelError(
             f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
         )
-    net = PolicyNet(spec, hidden, spec.actions)
+    net = PolicyNet(spec, hidden, spec.actions, card_dim=card_dim)
     layers: list[tuple[torch.Tensor, torch.Tensor]] = []
     for i in range(len(widths) - 1):
         w, b = tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]
@@ -369,7 +495,16 @@ def load_model(
         layers.append((w.to(dtype), b.to(dtype)))
     net = net.to(dtype)
     with torch.no_grad():
-        net.first.weight.copy_(layers[0][0].t())
+        if card_dim:
+            emb = tensors["cards.weight"]
+            if tuple(emb.shape) != (CARD_CODES, card_dim):
+                raise ModelError(f"model {path}: cards.weight has shape {list(emb.shape)}, want {[CARD_CODES, card_dim]}")
+            if emb.dtype not in _ST_DTYPES.values() or not bool(torch.isfinite(emb).all()):
+                raise ModelError(f"model {path}: cards.weight has dtype {emb.dtype} or a NaN or an infinity")
+            net.cards.weight.copy_(emb.to(dtype))
+            net.first_compact.copy_(layers[0][0])
+        else:
+            net.first.weight.copy_(layers[0][0].t())
         net.first_bias.copy_(layers[0][1])
         for lin, (w, b) in zip(net.linear_layers(), layers[1:]):
             lin.weight.copy_(w)
@@ -580,6 +715,7 @@ class PPOConfig:
     seed: int = 1
     out: str = "runs/ppo-fifteen"
     hidden: tuple[int, ...] = ()
+    card_dim: int = -1
     dtype: str = ""
     num_envs: int = 0
     num_steps: int = 0
@@ -610,6 +746,7 @@ class PPOConfig:
         d = DEFAULTS[game_spec(self.game).name]
         self.game = game_spec(self.game).name
         self.hidden = self.hidden or d.hidden
+        self.card_dim = d.card_dim if self.card_dim < 0 else self.card_dim
         self.dtype = self.dtype or d.dtype
         self.num_envs = self.num_envs or d.num_envs
         self.num_steps = self.num_steps or d.num_steps
@@ -659,13 +796,13 @@ def ppo(cfg: PPOConfig) -> Path:
 
     if cfg.init:
         actor, init_meta = load_model(cfg.init, cfg.game)
-        cfg.hidden = actor.hidden
+        cfg.hidden, cfg.card_dim = actor.hidden, actor.card_dim
     else:
-        actor = PolicyNet(spec, cfg.hidden, spec.actions)
-    critic = PolicyNet(spec, cfg.hidden, 1, out_std=1.0)
+        actor = PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
+    critic = PolicyNet(spec, cfg.hidden, 1, out_std=1.0, card_dim=cfg.card_dim)
     params = list(actor.parameters()) + list(critic.parameters())
     opt = torch.optim.Adam(params, lr=cfg.lr, eps=1e-5)
-    size = model_file_bytes(spec, cfg.hidden, cfg.dtype)
+    size = model_file_bytes(spec, cfg.hidden, cfg.dtype, cfg.card_dim)
     if size > 2_000_000:
         print(f"train: warning: a {cfg.dtype} model of hidden {cfg.hidden} takes {size / 1e6:.1f} MB", file=sys.stderr)
 
@@ -882,6 +1019,7 @@ class BCConfig:
     data: list[str] = field(default_factory=list)
     out: str = "runs/bc"
     hidden: tuple[int, ...] = ()
+    card_dim: int = -1
     dtype: str = ""
     epochs: int = 10
     batch_size: int = 512
@@ -936,10 +1074,11 @@ def bc(cfg: BCConfig) -> Path:
     d = DEFAULTS[game]
     if cfg.init:
         net, _ = load_model(cfg.init, game)
-        cfg.hidden = net.hidden
+        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
     else:
         cfg.hidden = cfg.hidden or d.hidden
-        net = PolicyNet(spec, cfg.hidden, spec.actions)
+        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
+        net = PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
     cfg.dtype = cfg.dtype or d.dtype
     if not masks[np.arange(len(acts)), acts].all():
         raise ValueError("bc: a dataset row's action is not legal under its own mask")
@@ -1061,6 +1200,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=1)
     q.add_argument("--out", default="", help="run directory (default runs/ppo-GAME-sSEED)")
     q.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths, e.g. 32,256 (default: the game's)")
+    q.add_argument("--card-dim", type=int, default=-1,
+                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
     q.add_argument("--dtype", choices=sorted(_DTYPES), default="", help="dtype of the exported file (default: the game's)")
     q.add_argument("--num-envs", type=int, default=0, help="parallel environments (default: the game's)")
     q.add_argument("--num-steps", type=int, default=0, help="steps per environment per rollout (default: the game's)")
@@ -1090,6 +1231,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--data", action="append", required=True, help="a dataset directory (repeat for several)")
     b.add_argument("--out", default="", help="run directory (default runs/bc-GAME-sSEED)")
     b.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
+    b.add_argument("--card-dim", type=int, default=-1,
+                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
     b.add_argument("--dtype", choices=sorted(_DTYPES), default="")
     b.add_argument("--epochs", type=int, default=10)
     b.add_argument("--batch-size", type=int, default=512)

@@ -25,10 +25,10 @@ from patience_gym.train import ModelError, PolicyNet, export_model, load_model, 
 GOLDEN = ROOT / "agents" / "testdata"
 
 
-def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0) -> PolicyNet:
+def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0, card_dim: int = 0) -> PolicyNet:
     torch.manual_seed(seed)
     spec = SPECS[game]
-    net = PolicyNet(spec, hidden, spec.actions)
+    net = PolicyNet(spec, hidden, spec.actions, card_dim=card_dim)
     with torch.no_grad():
         for p in net.parameters():
             p.normal_(0, 0.3)
@@ -69,12 +69,13 @@ def env_observations(game: str, n: int = 16, steps: int = 30) -> tuple[np.ndarra
     return np.concatenate(all_obs), np.concatenate(all_masks)
 
 
-def test_golden_logits_are_what_the_trainer_computes() -> None:
+@pytest.mark.parametrize("model,logits", [("golden_policy", "golden_logits"), ("golden_cards_policy", "golden_cards_logits")])
+def test_golden_logits_are_what_the_trainer_computes(model: str, logits: str) -> None:
     """The committed golden files (compared with Go's forward pass by
     TestGoldenLogits) are what this trainer's reader and forward pass give."""
     inp = json.loads((GOLDEN / "golden_inputs.json").read_text())
-    want = json.loads((GOLDEN / "golden_logits.json").read_text())
-    net, meta = load_model(GOLDEN / "golden_policy.safetensors", inp["game"])
+    want = json.loads((GOLDEN / f"{logits}.json").read_text())
+    net, meta = load_model(GOLDEN / f"{model}.safetensors", inp["game"])
     assert meta["command"] and meta["hidden"] == "16,8"
     obs = torch.tensor(inp["obs"]).clamp(0, 255).to(torch.uint8)
     with torch.no_grad():
@@ -87,11 +88,12 @@ def test_golden_logits_are_what_the_trainer_computes() -> None:
     assert masked_argmax(got, mask).tolist() == want["argmax"]
 
 
+@pytest.mark.parametrize("card_dim", [0, 3])
 @pytest.mark.parametrize("game", sorted(SPECS))
-def test_forward_is_the_one_hot_mlp(game: str) -> None:
-    """The embedding-sum forward pass equals the dense MLP over the one-hot
-    vector, clipping included, before and after export and reload."""
-    net = random_net(game)
+def test_forward_is_the_one_hot_mlp(game: str, card_dim: int) -> None:
+    """The embedding-sum forward pass (and the card-embedding one) equals
+    the dense MLP over the one-hot vector, clipping included."""
+    net = random_net(game, card_dim=card_dim)
     net.fold_zero_rows()
     obs, _ = env_observations(game, n=4, steps=5)
     obs[0, 0] = 255  # above its segment's max: counts as the max
@@ -130,6 +132,40 @@ def test_export_and_load_round_trip(tmp_path: Path) -> None:
         "layers.2.weight": [spec.actions, 8], "layers.2.bias": [spec.actions],
     }
     assert all(v["dtype"] == "F32" for k, v in header.items() if k != "__metadata__")
+
+
+def test_card_embedding_file_round_trip(tmp_path: Path) -> None:
+    """A card-embedding network is stored compactly (cards.weight and the
+    compact first layer) and reads back to the same function; a file whose
+    input_len does not fit the game is refused."""
+    net = random_net("cromwell", card_dim=4)
+    obs, _ = env_observations("cromwell", n=4, steps=10)
+    want = dense_logits(net, obs)
+    path = export_model(net, tmp_path / "c.safetensors", "python -m patience_gym.train test")
+    back, meta = load_model(path, "cromwell")
+    assert meta["obs_encoding"] == "card-embedding" and meta["card_dim"] == "4"
+    assert meta["input_len"] == str(train.card_input_len(SPECS["cromwell"], 4))
+    with torch.no_grad():
+        assert torch.allclose(back(torch.from_numpy(obs)).double(), want, atol=1e-4)
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    assert header["cards.weight"]["shape"] == [54, 4]
+    assert header["layers.0.weight"]["shape"] == [16, int(meta["input_len"])]
+    # The file is what model_file_bytes says, give or take the header.
+    assert abs(len(raw) - train.model_file_bytes(SPECS["cromwell"], (16, 8), "f32", 4)) < 4096
+    assert len(raw) < SPECS["cromwell"].one_hot_len * 16 * 4 / 4  # far smaller than the one-hot layer
+    # A wrong input_len is named.
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    with safe_open(str(path), framework="pt") as f:
+        tensors = {k: f.get_tensor(k) for k in f.keys()}
+        bad = dict(f.metadata())
+    bad["input_len"] = "7"
+    save_file(tensors, str(tmp_path / "bad.safetensors"), metadata=bad)
+    with pytest.raises(ModelError, match="input_len"):
+        load_model(tmp_path / "bad.safetensors", "cromwell")
 
 
 def test_masked_argmax_never_picks_an_illegal_action() -> None:
