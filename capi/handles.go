@@ -84,6 +84,7 @@ type handle struct {
 	closed  bool
 	rows    bound          // pg_bind1's rows
 	canvas  *render.Canvas // pg_render_rgb's, made on its first call
+	teacher *teacher       // pg_agent_act's agents
 }
 
 // handles is the table of open handles.

@@ -1168,6 +1168,155 @@ def bc(cfg: BCConfig) -> Path:
 
 
 # ---------------------------------------------------------------------------
+# DAgger: behaviour cloning on the positions the student reaches
+
+
+@dataclass
+class DAggerConfig:
+    """DAgger's settings: a Go agent (the teacher) labels the positions the
+    student's own play reaches, and the student is trained on all labels so
+    far (Ross, Gordon and Bagnell, 2011)."""
+
+    game: str = "limited"
+    teacher: str = "mc"
+    out: str = ""
+    rounds: int = 10
+    steps_per_round: int = 20_000
+    num_envs: int = 64
+    beta: float = 0.5
+    beta_decay: float = 0.5
+    data: list[str] = field(default_factory=list)
+    init: str = ""
+    hidden: tuple[int, ...] = ()
+    card_dim: int = -1
+    dtype: str = ""
+    epochs: int = 2
+    batch_size: int = 512
+    lr: float = 1e-3
+    seed: int = 1
+    eval_deals: int = 200
+    eval_start: int = EVAL_DEALS
+    max_steps: int = 0
+    threads: int = 1
+    references: str = "random,heuristic"
+    command: str = ""
+
+
+def dagger(cfg: DAggerConfig) -> Path:
+    """Trains a policy by DAgger with a Go agent as the teacher; returns the
+    path of the best model (by greedy mean return on the evaluation deals).
+
+    Each round plays steps_per_round steps on fresh training deals, in each
+    position taking the teacher's move with probability beta (decayed by
+    beta_decay each round) and the student's masked argmax otherwise, and
+    records the teacher's move there as the label. The student is then
+    trained for ``epochs`` passes over every label so far (and the rows of
+    ``data``, datasets of the teacher's own games, if given)."""
+    spec = game_spec(cfg.game)
+    cfg.game = spec.name
+    d = DEFAULTS[spec.name]
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    if cfg.init:
+        net, _ = load_model(cfg.init, spec.name)
+        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
+    else:
+        cfg.hidden = cfg.hidden or d.hidden
+        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
+        net = PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
+    cfg.dtype = cfg.dtype or d.dtype
+    out = Path(cfg.out or f"runs/dagger-{spec.name}-s{cfg.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    curve = Curve(out, spec.name, "labelled positions (DAgger)", refs,
+                  f"{spec.title}: DAgger with teacher {cfg.teacher}, hidden {','.join(map(str, cfg.hidden))}, card_dim {cfg.card_dim}")
+    obs_parts: list[NDArray[np.uint8]] = []
+    mask_parts: list[NDArray[np.bool_]] = []
+    label_parts: list[NDArray[np.int64]] = []
+    if cfg.data:
+        g, o, m, a, _ = load_rows(cfg.data)
+        if g != spec.name:
+            raise ValueError(f"dagger: {cfg.data[0]} is a {g} dataset, not {spec.name}")
+        obs_parts.append(o)
+        mask_parts.append(m)
+        label_parts.append(a)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr)
+    N = cfg.num_envs
+    envs = PatienceVectorEnv(spec.name, N, autoreset_mode=AutoresetMode.SAME_STEP, max_steps=cfg.max_steps or None)
+    t_start = time.perf_counter()
+    labelled, best = 0, -1.0
+    state = {"teacher_seconds": 0.0}
+
+    def do_eval(rnd: int) -> None:
+        nonlocal best
+        r = evaluate(net.rounded(cfg.dtype), deals)
+        curve.add({"step": float(labelled), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
+                   "win_rate": r.win_rate, "train_return": math.nan, "eval_seconds": round(r.seconds, 1)})
+        meta = {"seed": str(cfg.seed), "teacher": cfg.teacher, "rounds": str(rnd), "labelled": str(labelled),
+                "eval_deals": f"{deals[0]}..{deals[-1]}", "eval_mean_return": f"{r.mean_return:.4f}",
+                "eval_win_rate": f"{r.win_rate:.4f}"}
+        export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=labelled, extra=meta)
+        if r.mean_return > best:
+            best = r.mean_return
+            shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        _progress(f"round {rnd}: {labelled:,} labels ({state['teacher_seconds']:.0f}s in the teacher); mean return "
+                  f"{r.mean_return:.4f}, win rate {r.win_rate:.3f} on {len(deals)} deals" + "".join(
+                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+
+    def train_epochs() -> None:
+        net.train()
+        obs = torch.from_numpy(np.concatenate(obs_parts))
+        masks = torch.from_numpy(np.concatenate(mask_parts))
+        labels = torch.from_numpy(np.concatenate(label_parts))
+        for _ in range(cfg.epochs):
+            perm = torch.from_numpy(rng.permutation(len(labels)))
+            for k in range(0, len(perm), cfg.batch_size):
+                i = perm[k : k + cfg.batch_size]
+                loss = F.cross_entropy(masked_logits(net(obs[i]), masks[i]), labels[i])
+                opt.zero_grad(set_to_none=True)
+                loss.backward()  # type: ignore[no-untyped-call]
+                opt.step()
+        net.eval()
+
+    try:
+        if obs_parts:
+            train_epochs()
+        do_eval(0)
+        for rnd in range(1, cfg.rounds + 1):
+            beta = cfg.beta * cfg.beta_decay ** (rnd - 1)
+            T = max(1, cfg.steps_per_round // N)
+            # Each environment's next episodes are dealt +N: room below EVAL_DEALS.
+            o_np, _ = envs.reset(seed=int(rng.integers(0, EVAL_DEALS - N * (T + 1))))
+            r_obs = np.zeros((T, N, spec.obs_len), np.uint8)
+            r_mask = np.zeros((T, N, spec.actions), np.bool_)
+            r_lab = np.zeros((T, N), np.int64)
+            for t in range(T):
+                m_np = envs.action_masks()
+                t0 = time.perf_counter()
+                teach = envs.agent_actions(cfg.teacher, seed=cfg.seed)
+                state["teacher_seconds"] += time.perf_counter() - t0
+                with torch.no_grad():
+                    student = masked_argmax(net(torch.from_numpy(o_np)), torch.from_numpy(m_np)).numpy()
+                r_obs[t], r_mask[t], r_lab[t] = o_np, m_np, teach
+                act = np.where(rng.random(N) < beta, teach, student)
+                o_np, *_ = envs.step(act)
+                if t % 10 == 0:
+                    _progress(f"round {rnd}/{cfg.rounds}: step {t}/{T} (beta {beta:.2f})")
+            obs_parts.append(r_obs.reshape(-1, spec.obs_len))
+            mask_parts.append(r_mask.reshape(-1, spec.actions))
+            label_parts.append(r_lab.reshape(-1))
+            labelled += T * N
+            train_epochs()
+            do_eval(rnd)
+    finally:
+        envs.close()
+    return out / "best.safetensors"
+
+
+# ---------------------------------------------------------------------------
 # The command line
 
 
@@ -1247,6 +1396,31 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--threads", type=int, default=1)
     b.add_argument("--references", default="random,heuristic")
 
+    g = sub.add_parser("dagger", help="DAgger: a Go agent labels the positions the student reaches",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    g.add_argument("--game", default="limited")
+    g.add_argument("--teacher", default="mc", help="the Go agent whose moves are the labels (heuristic, mc:rollouts=8, ...)")
+    g.add_argument("--out", default="", help="run directory (default runs/dagger-GAME-sSEED)")
+    g.add_argument("--rounds", type=int, default=10)
+    g.add_argument("--steps-per-round", type=parse_count, default=20_000, help="labelled positions per round")
+    g.add_argument("--num-envs", type=int, default=64)
+    g.add_argument("--beta", type=float, default=0.5, help="chance of playing the teacher's move in round 1")
+    g.add_argument("--beta-decay", type=float, default=0.5, help="beta's factor per round")
+    g.add_argument("--data", action="append", default=[], help="a dataset of the teacher's games to start from (repeatable)")
+    g.add_argument("--init", default="", help="start from a model file (a bc run's best.safetensors)")
+    g.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
+    g.add_argument("--card-dim", type=int, default=-1, help="card embedding width (default: the game's)")
+    g.add_argument("--dtype", choices=sorted(_DTYPES), default="")
+    g.add_argument("--epochs", type=int, default=2, help="passes over all labels after each round")
+    g.add_argument("--batch-size", type=int, default=512)
+    g.add_argument("--lr", type=float, default=1e-3)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--eval-deals", type=int, default=200)
+    g.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    g.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
+    g.add_argument("--threads", type=int, default=1)
+    g.add_argument("--references", default="random,heuristic")
+
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)
     e.add_argument("--deals", type=int, default=200)
@@ -1275,6 +1449,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             cfg_b.out = f"runs/bc-{game_spec(str(datasets.load(cfg_b.data[0]).meta['game'])).name}-s{cfg_b.seed}"
         path = bc(cfg_b)
+    elif args.cmd == "dagger":
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        path = dagger(DAggerConfig(**kw, command=cmd))
     else:
         torch.set_num_threads(args.threads)
         net, meta = load_model(args.model)

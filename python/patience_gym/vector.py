@@ -251,6 +251,25 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         _lib.check(_lib.lib.pg_deals(self._h, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), self.num_envs), self._h)
         return out
 
+    def agent_actions(self, agent: str, seed: int = 0) -> NDArray[np.int64]:
+        """The move a Go agent chooses in every environment's current
+        position, without playing it: ``agent`` is an agent string as the
+        command line takes it (``"heuristic"``, ``"mc:rollouts=8"``; see
+        ``patience agents``). Each environment has its own agent, seeded
+        with its deal number plus ``seed``, reset at each new episode; it
+        remembers the positions it was asked about in the episode (so ask
+        at every step for the agent's own behaviour). An ended environment
+        (next-step autoreset, before its reset) gets -1. Agents that see
+        hidden cards (``solver``) are refused. This is how a trainer gets a
+        teacher's labels on the positions its student reaches (DAgger)."""
+        if not self._started:
+            raise gym.error.ResetNeeded("call reset() before agent_actions()")
+        out = np.zeros(self.num_envs, np.int64)
+        code = _lib.lib.pg_agent_act(self._h, agent.encode(), int(seed) & (2**64 - 1),
+                                     out.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), self.num_envs)
+        _lib.check(code, self._h)
+        return out
+
     def episode_info(self, i: int) -> dict[str, Any]:
         """Environment i's episode so far (see PatienceEnv.episode_info)."""
         if not 0 <= i < self.num_envs:

@@ -174,3 +174,51 @@ def test_render_vector() -> None:
     vec.reset(seed=1)
     boards = vec.render()
     assert boards is not None and len(boards) == 2 and boards[0] != boards[1]
+
+
+def test_agent_actions_are_the_go_agents_moves(patience_cli, tmp_path) -> None:
+    """Playing agent_actions("heuristic") at every step replays the Go
+    heuristic's own games (the dataset `patience generate` writes for the
+    same deals), and never proposes an illegal move."""
+    import subprocess
+
+    from patience_gym import datasets
+
+    pytest.importorskip("pyarrow")
+    data = tmp_path / "h"
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "heuristic", "--episodes", "4",
+                    "--seed-start", "70", "--out", str(data)], check=True, capture_output=True)
+    ds = datasets.load(data)
+    for ep in range(4):
+        want = ds.actions[ds.episode_index == ep].tolist()
+        vec = PatienceVectorEnv("limited", 1)
+        vec.reset(seed=70 + ep)
+        got = []
+        while True:
+            a = vec.agent_actions("heuristic")
+            assert vec.action_masks()[0, a[0]]
+            got.append(int(a[0]))
+            _, _, term, trunc, _ = vec.step(a)
+            if term[0] or trunc[0]:
+                break
+        vec.close()
+        assert got == want, f"deal {70 + ep}"
+
+
+def test_agent_actions_errors() -> None:
+    vec = PatienceVectorEnv("fifteen", 2)
+    with pytest.raises(gym.error.ResetNeeded):
+        vec.agent_actions("heuristic")
+    vec.reset(seed=3)
+    with pytest.raises(patience_gym.PatienceError, match='unknown agent "nope"'):
+        vec.agent_actions("nope")
+    with pytest.raises(patience_gym.PatienceError, match="rollouts"):
+        vec.agent_actions("mc:rollouts=zero")
+    a = vec.agent_actions("mc:rollouts=2")
+    assert vec.action_masks()[np.arange(2), a].all()
+    lim = PatienceVectorEnv("limited", 1)
+    lim.reset(seed=1)
+    with pytest.raises(patience_gym.PatienceError, match="sees the hidden cards"):
+        lim.agent_actions("solver")
+    lim.close()
+    vec.close()
