@@ -4,13 +4,16 @@ from ``patience generate`` datasets, and the policy file the Go agent reads.
     python -m patience_gym.train ppo --game fifteen --steps 5M
     python -m patience_gym.train bc --data data/fifteen-mc --epochs 8
     python -m patience_gym.train ppo --game fifteen --init runs/bc/model.safetensors
+    python -m patience_gym.train dagger --game limited --teacher mc
     python -m patience_gym.train eval --model models/fifteen.safetensors
 
 One file, read from top to bottom: the network (an MLP over the one-hot
 observation whose first layer is a sum of embedding rows, which is the same
-thing as a Linear layer over the one-hot vector), the exporter and loader of
-the safetensors policy format (docs/models.md), the evaluation on fixed deals,
-PPO, behaviour cloning, the learning curve and the command line.
+thing as a Linear layer over the one-hot vector, or a card-embedding first
+layer that stores the same kind of layer in far fewer weights), the exporter
+and loader of the safetensors policy format (docs/models.md), the evaluation
+on fixed deals, PPO, behaviour cloning, DAgger (a Go agent labels the
+positions the student reaches), the learning curve and the command line.
 
 Needs ``pip install "patience-gym[train]"`` (PyTorch, safetensors, matplotlib,
 pyarrow). Training uses deals below 1,000,000 only: PPO deals from
@@ -64,8 +67,13 @@ __all__ = [
     "EvalResult",
     "GameDefaults",
     "ModelError",
+    "CardLayout",
+    "DAggerConfig",
     "PolicyNet",
+    "card_input_len",
+    "dagger",
     "evaluate",
+    "evaluate_agent",
     "export_model",
     "load_model",
     "main",
@@ -96,8 +104,10 @@ _ST_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16
 class GameDefaults:
     """A game's default network and PPO settings.
 
-    The hidden widths and dtype keep the file at most 2 MB: the first layer
-    has one row per one-hot input (39,825 in Cromwell), so it dominates.
+    The hidden widths, card_dim and dtype keep the file at most 2 MB. With
+    card_dim 0 the first layer has one row per one-hot input (39,825 in
+    Cromwell) and dominates; a card-embedding first layer (card_dim above
+    0) has card_dim columns per card cell instead of 54, so it can be wider.
     """
 
     hidden: tuple[int, ...]
@@ -111,12 +121,12 @@ class GameDefaults:
 
 
 DEFAULTS: dict[str, GameDefaults] = {
-    "cromwell": GameDefaults(hidden=(20, 128), gamma=0.995),
-    "fifteen": GameDefaults(hidden=(32, 256), gamma=0.995),
-    "fourquarters": GameDefaults(hidden=(128, 128), dtype="f32", gamma=0.99),
-    "ladder": GameDefaults(hidden=(96, 128), gamma=0.995),
-    "limited": GameDefaults(hidden=(192, 256), gamma=0.99),
-    "royalparade": GameDefaults(hidden=(128, 128), gamma=0.99),
+    "cromwell": GameDefaults(hidden=(128, 256), card_dim=6, gamma=0.995),
+    "fifteen": GameDefaults(hidden=(192, 256), card_dim=8, gamma=0.995),
+    "fourquarters": GameDefaults(hidden=(256, 256), card_dim=16, gamma=0.99),
+    "ladder": GameDefaults(hidden=(256, 256), card_dim=8, gamma=0.995),
+    "limited": GameDefaults(hidden=(256, 256), card_dim=16, gamma=0.99),
+    "royalparade": GameDefaults(hidden=(256, 256), card_dim=16, gamma=0.99),
 }
 
 
@@ -576,6 +586,39 @@ def evaluate(
                 steps += live
                 won |= live & term & (ret > 1 - 1e-6)
                 done |= term | trunc
+    finally:
+        envs.close()
+    return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
+
+
+def evaluate_agent(
+    game: str, agent: str, deals: Sequence[int] | NDArray[np.integer[Any]], *, max_steps: int | None = None
+) -> EvalResult:
+    """Plays one episode per deal with a Go agent (an agent string, as
+    ``"policy:model=runs/x/model.safetensors"``), all deals at once in one
+    vector environment, through PatienceVectorEnv.agent_actions: the
+    returns ``patience bench`` reports for that agent on those deals. For a
+    model this is the Go policy agent, which also sets aside moves back to
+    a position of the episode (``repeats=avoid``), unlike ``evaluate``."""
+    deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
+    n = len(deal_ids)
+    t0 = time.perf_counter()
+    envs = PatienceVectorEnv(game, n, max_steps=max_steps)
+    try:
+        envs.reset(seed=deal_ids)
+        ret = np.zeros(n)
+        steps = np.zeros(n, np.int64)
+        done = np.zeros(n, np.bool_)
+        won = np.zeros(n, np.bool_)
+        while not done.all():
+            act = envs.agent_actions(agent)
+            act[done] = 0  # ended environments (next-step autoreset) ignore their action
+            _, r, term, trunc, _ = envs.step(act)
+            live = ~done
+            ret += np.where(live, r, 0.0)
+            steps += live
+            won |= live & term & (ret > 1 - 1e-6)
+            done |= term | trunc
     finally:
         envs.close()
     return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
@@ -1251,14 +1294,18 @@ def dagger(cfg: DAggerConfig) -> Path:
     state = {"teacher_seconds": 0.0}
 
     def do_eval(rnd: int) -> None:
+        # The Go policy agent plays the exported file: what patience bench
+        # measures (with its repeats=avoid).
         nonlocal best
-        r = evaluate(net.rounded(cfg.dtype), deals)
+        meta = {"seed": str(cfg.seed), "teacher": cfg.teacher, "rounds": str(rnd), "labelled": str(labelled)}
+        tmp = export_model(net, out / "eval.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=labelled, extra=meta)
+        r = evaluate_agent(spec.name, f"policy:model={tmp.resolve()}", deals, max_steps=cfg.max_steps or None)
         curve.add({"step": float(labelled), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
                    "win_rate": r.win_rate, "train_return": math.nan, "eval_seconds": round(r.seconds, 1)})
-        meta = {"seed": str(cfg.seed), "teacher": cfg.teacher, "rounds": str(rnd), "labelled": str(labelled),
-                "eval_deals": f"{deals[0]}..{deals[-1]}", "eval_mean_return": f"{r.mean_return:.4f}",
-                "eval_win_rate": f"{r.win_rate:.4f}"}
+        meta |= {"eval_deals": f"{deals[0]}..{deals[-1]}", "eval_agent": "policy (Go, repeats=avoid)",
+                 "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}"}
         export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=labelled, extra=meta)
+        tmp.unlink()
         if r.mean_return > best:
             best = r.mean_return
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")

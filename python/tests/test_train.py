@@ -303,6 +303,9 @@ def test_bc_from_a_dataset_plays_in_go(patience_cli: Path, tmp_path: Path) -> No
     py = train.evaluate(net, np.arange(900_000, 900_020)).mean_return
     # The same network on the same deals: Go and Python play the same games.
     assert abs(go - py) < 1e-9, (go, py)
+    # So does the Go policy agent asked through agent_actions.
+    via = train.evaluate_agent("limited", f"policy:model={model}", np.arange(900_000, 900_020)).mean_return
+    assert abs(go - via) < 1e-9, (go, via)
     # PPO can start from the BC model.
     assert train.main(["ppo", "--game", "limited", "--init", str(model), "--steps", "2k", "--num-envs", "8",
                        "--num-steps", "128", "--eval-deals", "8", "--references", "", "--out", str(tmp_path / "ppo")]) == 0
