@@ -163,6 +163,9 @@ func (m *MC) Settings() string {
 // Prepare loads the model, if one is given, for spec's game.
 func (m *MC) Prepare(spec *env.Spec) error { return m.guide.prepare(spec) }
 
+// UsedModel returns the model guiding the search once prepared, else nil.
+func (m *MC) UsedModel() *Model { return m.guide.model.used() }
+
 // Reset seeds the agent and forgets the positions seen.
 func (m *MC) Reset(seed uint64) {
 	m.rng.Seed(seed)

@@ -2,6 +2,8 @@ package agents
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -257,6 +259,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 type Model struct {
 	meta   ModelMeta
 	source string // the file it came from, for messages
+	sum    string // the hex SHA-256 of the file's bytes ("" if built in memory)
 	// w0t is the first layer's weight transposed, [OneHotLen][width0]
 	// row-major: the row of one-hot input j is contiguous, so a one-hot
 	// input is a sum of rows.
@@ -346,6 +349,8 @@ func DecodeModel(data []byte, source string) (*Model, error) {
 		return nil, fmt.Errorf("model %s: %w", source, err)
 	}
 	m.source = source
+	h := sha256.Sum256(data)
+	m.sum = hex.EncodeToString(h[:])
 	return m, nil
 }
 
@@ -459,6 +464,10 @@ func (m *Model) Meta() ModelMeta { return m.meta }
 
 // Source returns the file the model was read from ("" if built by NewModel).
 func (m *Model) Source() string { return m.source }
+
+// SHA256 returns the hex SHA-256 of the file the model was read from (""
+// if built by NewModel): what a dataset records to name the model exactly.
+func (m *Model) SHA256() string { return m.sum }
 
 // name is how messages refer to the model.
 func (m *Model) name() string {

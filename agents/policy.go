@@ -46,6 +46,24 @@ func (r *modelRef) prepare(spec *env.Spec) error {
 	return nil
 }
 
+// used returns the model the reference was prepared with, or nil.
+func (r *modelRef) used() *Model {
+	if r.net == nil {
+		return nil
+	}
+	return r.net.Model()
+}
+
+// ModelUser is implemented by agents that may play with a policy model
+// (policy, and mc and uct with model=FILE). UsedModel returns the model
+// the agent was prepared with (agents.Prepare), or nil when it has none.
+type ModelUser interface {
+	UsedModel() *Model
+}
+
+// UsedModel returns the policy's model once prepared, else nil.
+func (p *Policy) UsedModel() *Model { return p.model.used() }
+
 // checkedModels remembers the model settings a Maker found readable, so
 // that later Makers of the same setting (Factory.New) cannot fail.
 var checkedModels sync.Map

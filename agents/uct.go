@@ -93,6 +93,9 @@ func (u *UCT) Settings() string {
 // Prepare loads the model, if one is given, for spec's game.
 func (u *UCT) Prepare(spec *env.Spec) error { return u.guide.prepare(spec) }
 
+// UsedModel returns the model guiding the search once prepared, else nil.
+func (u *UCT) UsedModel() *Model { return u.guide.model.used() }
+
 // Reset seeds the agent and forgets the positions seen.
 func (u *UCT) Reset(seed uint64) {
 	u.rng.Seed(seed)

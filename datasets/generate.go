@@ -197,6 +197,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	m := metaFor(spec, maxSteps, cfg.Reward)
 	m.Agent = a.Name()
 	m.AgentSettings = a.Settings()
+	if u, ok := a.(agents.ModelUser); ok && u.UsedModel() != nil {
+		m.AgentModelSHA256 = u.UsedModel().SHA256()
+	}
 	m.AgentSeedOffset = cfg.AgentSeedOffset
 	m.SeedStart = int64(cfg.SeedStart)
 	m.SeedEnd = int64(cfg.SeedStart) + cfg.Episodes

@@ -208,11 +208,16 @@ type Meta struct {
 	Agent            string        `json:"agent"`
 	AgentSettings    string        `json:"agent_settings"`
 	AgentSeedOffset  int64         `json:"agent_seed_offset"`
-	SeedStart        int64         `json:"seed_start"`
-	SeedEnd          int64         `json:"seed_end"`
-	Episodes         int64         `json:"episodes"`
-	PartSize         int           `json:"part_size"`
-	Parts            int           `json:"parts"`
+	// AgentModelSHA256 is the hex SHA-256 of the policy model file the
+	// agent played with (policy, or mc and uct with model=FILE), absent
+	// otherwise: the path in AgentSettings may name another file on
+	// another machine or after retraining, the hash does not.
+	AgentModelSHA256 string `json:"agent_model_sha256,omitempty"`
+	SeedStart        int64  `json:"seed_start"`
+	SeedEnd          int64  `json:"seed_end"`
+	Episodes         int64  `json:"episodes"`
+	PartSize         int    `json:"part_size"`
+	Parts            int    `json:"parts"`
 }
 
 // Totals count what a file, or a whole dataset, holds.
