@@ -37,7 +37,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -561,31 +561,50 @@ def evaluate(
     returns each deal's return (its final progress fraction) and whether it
     was won."""
     gen = torch.Generator().manual_seed(seed)
+    net.eval()
+
+    def choose(envs: PatienceVectorEnv, obs: NDArray[np.uint8]) -> NDArray[np.int64]:
+        with torch.no_grad():
+            logits = net(torch.from_numpy(obs))
+            if temperature > 0:
+                u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
+                logits = logits / temperature - torch.log(-torch.log(u))
+            return masked_argmax(logits, torch.from_numpy(envs.action_masks())).numpy()
+
+    return play_deals(net.spec.name, deals, choose, max_steps=max_steps, workers=workers)
+
+
+def play_deals(
+    game: str,
+    deals: Sequence[int] | NDArray[np.integer[Any]],
+    choose: Callable[[PatienceVectorEnv, NDArray[np.uint8]], NDArray[np.int64]],
+    *,
+    max_steps: int | None = None,
+    workers: int = 1,
+) -> EvalResult:
+    """Plays one episode per deal, all deals at once in one vector
+    environment, each step's actions given by choose(envs, observations);
+    returns each deal's return (its final progress fraction) and whether it
+    was won. An environment whose episode has ended ignores its action."""
     deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
     n = len(deal_ids)
     t0 = time.perf_counter()
-    envs = PatienceVectorEnv(net.spec.name, n, max_steps=max_steps, workers=workers)
+    envs = PatienceVectorEnv(game, n, max_steps=max_steps, workers=workers)
     try:
         obs, _ = envs.reset(seed=deal_ids)
-        masks = envs.action_masks()
         ret = np.zeros(n)
         steps = np.zeros(n, np.int64)
         done = np.zeros(n, np.bool_)
         won = np.zeros(n, np.bool_)
-        net.eval()
-        with torch.no_grad():
-            while not done.all():
-                logits = net(torch.from_numpy(obs))
-                if temperature > 0:
-                    u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
-                    logits = logits / temperature - torch.log(-torch.log(u))
-                act = masked_argmax(logits, torch.from_numpy(masks)).numpy()
-                _, r, term, trunc, _ = envs.step(act)
-                live = ~done
-                ret += np.where(live, r, 0.0)
-                steps += live
-                won |= live & term & (ret > 1 - 1e-6)
-                done |= term | trunc
+        while not done.all():
+            act = choose(envs, obs)
+            act[done] = 0  # ended environments (next-step autoreset) ignore their action
+            obs, r, term, trunc, _ = envs.step(act)
+            live = ~done
+            ret += np.where(live, r, 0.0)
+            steps += live
+            won |= live & term & (ret > 1 - 1e-6)
+            done |= term | trunc
     finally:
         envs.close()
     return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
@@ -600,28 +619,7 @@ def evaluate_agent(
     returns ``patience bench`` reports for that agent on those deals. For a
     model this is the Go policy agent, which also sets aside moves back to
     a position of the episode (``repeats=avoid``), unlike ``evaluate``."""
-    deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
-    n = len(deal_ids)
-    t0 = time.perf_counter()
-    envs = PatienceVectorEnv(game, n, max_steps=max_steps)
-    try:
-        envs.reset(seed=deal_ids)
-        ret = np.zeros(n)
-        steps = np.zeros(n, np.int64)
-        done = np.zeros(n, np.bool_)
-        won = np.zeros(n, np.bool_)
-        while not done.all():
-            act = envs.agent_actions(agent)
-            act[done] = 0  # ended environments (next-step autoreset) ignore their action
-            _, r, term, trunc, _ = envs.step(act)
-            live = ~done
-            ret += np.where(live, r, 0.0)
-            steps += live
-            won |= live & term & (ret > 1 - 1e-6)
-            done |= term | trunc
-    finally:
-        envs.close()
-    return EvalResult(deal_ids, ret, won, steps, time.perf_counter() - t0)
+    return play_deals(game, deals, lambda envs, _obs: envs.agent_actions(agent), max_steps=max_steps)
 
 
 def eval_deals(n: int, start: int = EVAL_DEALS) -> NDArray[np.int64]:
@@ -1079,6 +1077,21 @@ class BCConfig:
     command: str = ""
 
 
+def start_net(cfg: BCConfig | DAggerConfig, spec: GameSpec) -> PolicyNet:
+    """The policy a cloning run starts from: cfg.init's model, or a new
+    network of cfg's widths (the game's defaults where not given); fills in
+    cfg.hidden, cfg.card_dim and cfg.dtype."""
+    d = DEFAULTS[spec.name]
+    cfg.dtype = cfg.dtype or d.dtype
+    if cfg.init:
+        net, _ = load_model(cfg.init, spec.name)
+        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
+        return net
+    cfg.hidden = cfg.hidden or d.hidden
+    cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
+    return PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
+
+
 def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
     """The (obs, mask, action) rows of one or more datasets of one game, with
     each row's episode (numbered across the datasets)."""
@@ -1114,15 +1127,7 @@ def bc(cfg: BCConfig) -> Path:
     rng = np.random.default_rng(cfg.seed)
     game, obs, masks, acts, eps = load_rows(cfg.data)
     spec = game_spec(game)
-    d = DEFAULTS[game]
-    if cfg.init:
-        net, _ = load_model(cfg.init, game)
-        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
-    else:
-        cfg.hidden = cfg.hidden or d.hidden
-        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
-        net = PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
-    cfg.dtype = cfg.dtype or d.dtype
+    net = start_net(cfg, spec)
     if not masks[np.arange(len(acts)), acts].all():
         raise ValueError("bc: a dataset row's action is not legal under its own mask")
     # Hold out whole episodes for validation.
@@ -1257,18 +1262,10 @@ def dagger(cfg: DAggerConfig) -> Path:
     ``data``, datasets of the teacher's own games, if given)."""
     spec = game_spec(cfg.game)
     cfg.game = spec.name
-    d = DEFAULTS[spec.name]
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
-    if cfg.init:
-        net, _ = load_model(cfg.init, spec.name)
-        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
-    else:
-        cfg.hidden = cfg.hidden or d.hidden
-        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
-        net = PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
-    cfg.dtype = cfg.dtype or d.dtype
+    net = start_net(cfg, spec)
     out = Path(cfg.out or f"runs/dagger-{spec.name}-s{cfg.seed}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
