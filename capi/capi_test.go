@@ -167,3 +167,55 @@ func ints(b []uint8) []int {
 	}
 	return out
 }
+
+// TestAgentActAcrossCores asks agents for moves in many environments at
+// once (the goroutines pg_agent_act uses): the moves are legal and two
+// runs choose the same ones; CI runs it with the race detector.
+func TestAgentActAcrossCores(t *testing.T) {
+	for _, agent := range []string{"heuristic", "mc:rollouts=2,rollout-steps=10"} {
+		var runs [2][]int64
+		for r := range runs {
+			id, err := create("limited", 6, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := lookup(id)
+			if err := h.v.Reset(300); err != nil {
+				t.Fatal(err)
+			}
+			for step := 0; step < 5; step++ {
+				tc, err := h.teacherFor(agent, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := make([]int64, h.v.Len())
+				if err := tc.act(h, out); err != nil {
+					t.Fatal(err)
+				}
+				for i, a := range out {
+					if !h.v.Mask(i).Has(int(a)) {
+						t.Fatalf("%s: environment %d: action %d is not legal", agent, i, a)
+					}
+					h.actions[i] = int(a)
+				}
+				runs[r] = append(runs[r], out...)
+				if err := h.v.Step(h.actions); err != nil {
+					t.Fatal(err)
+				}
+			}
+			closeHandle(id)
+		}
+		if !reflect.DeepEqual(runs[0], runs[1]) {
+			t.Errorf("%s: two runs chose %v and %v", agent, runs[0], runs[1])
+		}
+	}
+	id, _ := create("limited", 2, "")
+	defer closeHandle(id)
+	h := lookup(id)
+	if _, err := h.teacherFor("solver", 0); err == nil || !strings.Contains(err.Error(), "sees the hidden cards") {
+		t.Errorf("solver in Limited: %v", err)
+	}
+	if _, err := h.teacherFor("nope", 0); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown agent: %v", err)
+	}
+}
