@@ -20,19 +20,32 @@ func (f *Foundations) Fits(c Card) bool {
 }
 
 // Why says why c does not go onto a foundation, or returns nil if it does.
+// The reason is formatted only when its Error method is called: a property
+// checker asks about every action id and reads few of the answers.
 func (f *Foundations) Why(c Card) error {
 	if f.Fits(c) {
 		return nil
 	}
-	s := c.Suit()
-	hi, lo := f[2*s], f[2*s+1]
+	return &misfit{f: *f, c: c}
+}
+
+// misfit is the reason a card does not fit the foundations f.
+type misfit struct {
+	f Foundations
+	c Card
+}
+
+// Error says why the card does not fit.
+func (e *misfit) Error() string {
+	c, s := e.c, e.c.Suit()
+	hi, lo := e.f[2*s], e.f[2*s+1]
 	switch {
 	case c.Rank() == Ace:
-		return fmt.Errorf("%v cannot go home: both %v foundations are already started", c, s)
+		return fmt.Sprintf("%v cannot go home: both %v foundations are already started", c, s)
 	case hi == 0:
-		return fmt.Errorf("%v cannot start a foundation: only an ace can", c)
+		return fmt.Sprintf("%v cannot start a foundation: only an ace can", c)
 	}
-	return fmt.Errorf("%v does not fit: the %v foundations show %s and %s", c, s, rankWord(hi), rankWord(lo))
+	return fmt.Sprintf("%v does not fit: the %v foundations show %s and %s", c, s, rankWord(hi), rankWord(lo))
 }
 
 func rankWord(r uint8) string {
