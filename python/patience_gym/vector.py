@@ -259,7 +259,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         with its deal number plus ``seed``, reset at each new episode; it
         remembers the positions it was asked about in the episode (so ask
         at every step for the agent's own behaviour). An ended environment
-        (next-step autoreset, before its reset) gets -1. Agents that see
+        (next-step autoreset, before its reset) gets -1, which ``step``
+        ignores there, so ``envs.step(envs.agent_actions(a))`` plays the
+        agent in every environment. Agents that see
         hidden cards (``solver``) are refused. This is how a trainer gets a
         teacher's labels on the positions its student reaches (DAgger)."""
         if not self._started:
