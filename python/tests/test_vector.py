@@ -222,3 +222,19 @@ def test_agent_actions_errors() -> None:
         lim.agent_actions("solver")
     lim.close()
     vec.close()
+
+
+def test_agent_actions_play_through_episode_ends() -> None:
+    """In next-step autoreset mode an ended environment gets -1, which step
+    takes: envs.step(envs.agent_actions(a)) plays on into the next deals."""
+    vec = PatienceVectorEnv("fourquarters", 4, max_steps=3)
+    vec.reset(seed=1)
+    seen_end = False
+    for _ in range(8):
+        a = vec.agent_actions("heuristic")
+        ended = a == -1
+        seen_end |= bool(ended.any())
+        assert vec.action_masks()[np.flatnonzero(~ended), a[~ended]].all()
+        vec.step(a)
+    assert seen_end
+    vec.close()
