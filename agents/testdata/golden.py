@@ -142,11 +142,7 @@ def main():
     net = PolicyNet(spec, HIDDEN, spec.actions)
     with torch.no_grad():
         net.first.weight.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
-        net.first_bias.uniform_(-0.1, 0.1)
-        for lin in net.rest:
-            bound = 2 / math.sqrt(lin.in_features)
-            lin.weight.uniform_(-bound, bound)
-            lin.bias.uniform_(-0.1, 0.1)
+        randomize_rest(net)
     write_golden(inp, spec, net, "policy")
 
     # A card-embedding network, every weight random too.
@@ -155,13 +151,17 @@ def main():
     with torch.no_grad():
         cards.cards.weight.uniform_(-1, 1)
         cards.first_compact.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
-        cards.first_bias.uniform_(-0.1, 0.1)
-        for lin in cards.rest:
-            bound = 2 / math.sqrt(lin.in_features)
-            lin.weight.uniform_(-bound, bound)
-            lin.bias.uniform_(-0.1, 0.1)
+        randomize_rest(cards)
     write_golden(inp, spec, cards, "cards_policy")
 
+
+def randomize_rest(net):
+    """Draws the first bias and every later layer's weights and biases."""
+    net.first_bias.uniform_(-0.1, 0.1)
+    for lin in net.rest:
+        bound = 2 / math.sqrt(lin.in_features)
+        lin.weight.uniform_(-bound, bound)
+        lin.bias.uniform_(-0.1, 0.1)
 
 if __name__ == "__main__":
     main()
