@@ -304,16 +304,18 @@ class PolicyNet(nn.Module):
         return torch.cat(cols, 1)
 
     def file_tensors(self) -> dict[str, torch.Tensor]:
-        """The tensors of the model file (docs/models.md), detached."""
+        """The tensors of the model file (docs/models.md), detached: the
+        first layer as stored (a card-embedding network's compact weight and
+        its cards.weight, not their one-hot expansion), then the others."""
         out: dict[str, torch.Tensor] = {}
         if self.card_dim:
             out["cards.weight"] = self.cards.weight.detach()
-            first = [(self.first_compact.detach(), self.first_bias.detach())]
-            rest = self.linears()[1:]
+            first = self.first_compact
         else:
-            first, rest = self.linears()[:1], self.linears()[1:]
-        for i, (w, b) in enumerate(first + rest):
-            out[f"layers.{i}.weight"], out[f"layers.{i}.bias"] = w, b
+            first = self.first.weight.t()
+        layers = [(first, self.first_bias)] + [(lin.weight, lin.bias) for lin in self.linear_layers()]
+        for i, (w, b) in enumerate(layers):
+            out[f"layers.{i}.weight"], out[f"layers.{i}.bias"] = w.detach(), b.detach()
         return out
 
     def linears(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -377,11 +379,12 @@ def export_model(
     tensors ``layers.0..K.weight/bias`` in nn.Linear layout, metadata with
     the game, rules version, encoding, widths and the command that trained it."""
     spec = net.spec
-    outputs = net.linears()[-1][1].shape[0]
+    stored = net.file_tensors()
+    outputs = stored[f"layers.{len(net.hidden)}.bias"].shape[0]
     if outputs != spec.actions:
         raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action)")
     tensors: dict[str, torch.Tensor] = {}
-    for name, t in net.file_tensors().items():
+    for name, t in stored.items():
         t = t.to(_DTYPES[dtype]).contiguous().cpu()
         if not bool(torch.isfinite(t).all()):
             raise ValueError(f"{name} holds a NaN or an infinity (in {dtype}): not exported")
