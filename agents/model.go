@@ -61,6 +61,11 @@ const (
 	// CardCodes is the number of values of a card cell (0 empty, 1..52 a
 	// card, 53 face down): the rows of a card embedding.
 	CardCodes = int(cards.FaceDown) + 1
+	// ModelHeadValue is the value of the optional "head" key of a value
+	// network: one output, the expected final progress fraction of the
+	// position observed (see docs/models.md). Without the key a network is
+	// a policy: one logit per action.
+	ModelHeadValue = "value"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// DefaultModelPath is where an agent looks for its game's model when
@@ -97,6 +102,9 @@ type ModelMeta struct {
 	// and first-layer input width (metadata card_dim and input_len); 0
 	// for a onehot network.
 	CardDim, InputLen int
+	// Head is "" for a policy network (one logit per action) or
+	// ModelHeadValue for a value network (one output); metadata key head.
+	Head string
 	// Command is the command line that trained the model.
 	Command string
 	// TrainedSteps is the number of environment steps trained on, or 0
@@ -133,6 +141,9 @@ func (m *ModelMeta) metadata() map[string]string {
 	} {
 		out[k] = v
 	}
+	if m.Head != "" {
+		out["head"] = m.Head
+	}
 	if m.encoding() == ModelEncodingCards {
 		out["card_dim"] = strconv.Itoa(m.CardDim)
 		out["input_len"] = strconv.Itoa(m.InputLen)
@@ -152,6 +163,15 @@ func (m *ModelMeta) encoding() string {
 		return ModelEncoding
 	}
 	return m.Encoding
+}
+
+// outputs returns the width of the last layer: Actions for a policy, 1
+// for a value network.
+func (m *ModelMeta) outputs() int {
+	if m.Head == ModelHeadValue {
+		return 1
+	}
+	return m.Actions
 }
 
 // firstInputs returns the input width of the first layer: OneHotLen, or a
@@ -192,7 +212,10 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 	if v := md["activation"]; v != ModelActivation {
 		return ModelMeta{}, fmt.Errorf("metadata activation is %q; this build supports only %q", v, ModelActivation)
 	}
-	m := ModelMeta{Game: md["game"], Command: md["command"], Notes: md["notes"], Encoding: md["obs_encoding"]}
+	m := ModelMeta{Game: md["game"], Command: md["command"], Notes: md["notes"], Encoding: md["obs_encoding"], Head: md["head"]}
+	if m.Head != "" && m.Head != ModelHeadValue {
+		return ModelMeta{}, fmt.Errorf("metadata head is %q; this build reads %q (or no head: a policy)", m.Head, ModelHeadValue)
+	}
 	if m.Game == "" {
 		return ModelMeta{}, errors.New("metadata game is empty")
 	}
@@ -238,7 +261,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.TrainedSteps = n
 	}
-	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes")
+	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head")
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -311,7 +334,7 @@ func newModel(meta ModelMeta, embedding []float32, weights, biases [][]float32) 
 	if len(weights) != k || len(biases) != k {
 		return nil, fmt.Errorf("hidden %v needs %d layers, got %d weights and %d biases", meta.Hidden, k, len(weights), len(biases))
 	}
-	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.Actions)
+	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.outputs())
 	for i := range k {
 		in, out := widths[i], widths[i+1]
 		if len(weights[i]) != in*out || len(biases[i]) != out {
@@ -364,7 +387,7 @@ func decodeModel(data []byte) (*Model, error) {
 		return nil, err
 	}
 	k := len(meta.Hidden) + 1
-	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.Actions)
+	widths := append(append([]int{meta.firstInputs()}, meta.Hidden...), meta.outputs())
 	cardModel := meta.encoding() == ModelEncodingCards
 	for name := range f.tensors {
 		ok := cardModel && name == cardsTensor
@@ -394,7 +417,7 @@ func decodeModel(data []byte) (*Model, error) {
 			if _, ok := f.tensors[name]; !ok {
 				return nil, fmt.Errorf("tensor %s is missing (hidden=%q means layers.0 to layers.%d)", name, joinInts(meta.Hidden), k-1)
 			}
-			why := shapeWhy(i, k, p.part)
+			why := shapeWhy(i, k, p.part, meta.Head)
 			if cardModel && i == 0 && p.part == "weight" {
 				why = "[hidden[0], input_len]"
 			}
@@ -426,16 +449,19 @@ func tensorFloats(f *stFile, name string, shape []int, why string) ([]float32, e
 }
 
 // shapeWhy says where the expected shape of layer i's part comes from.
-func shapeWhy(i, k int, part string) string {
-	out := "hidden"
+func shapeWhy(i, k int, part, head string) string {
+	out, last := "hidden", "actions"
+	if head == ModelHeadValue {
+		last = "1 (a value head)"
+	}
 	if i == k-1 {
-		out = "actions"
+		out = last
 	}
 	switch {
 	case part == "bias":
 		return "[" + out + "]"
 	case i == 0 && k == 1:
-		return "[actions, onehot_len]"
+		return "[" + last + ", onehot_len]"
 	case i == 0:
 		return "[hidden[0], onehot_len]"
 	}
@@ -627,8 +653,18 @@ func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
 // Model returns the model the net evaluates.
 func (n *Net) Model() *Model { return n.m }
 
+// IsValue reports whether the model is a value network (metadata head
+// "value"): one output, read with Value, instead of a logit per action.
+func (m *Model) IsValue() bool { return m.meta.Head == ModelHeadValue }
+
+// Value computes a value network's output for observation obs: the
+// expected final progress fraction from that position, as trained. It does
+// not allocate. On a policy network it returns the first logit.
+func (n *Net) Value(obs []uint8) float32 { return n.Logits(obs)[0] }
+
 // Logits computes the network's output for observation obs (Spec.ObsLen
-// cells) and returns it: one logit per action, in a buffer of the Net that
+// cells) and returns it: one logit per action (a value network's single
+// value), in a buffer of the Net that
 // the next call overwrites. It does not allocate.
 //
 // The first layer over the one-hot input is a sum of rows: each cell has

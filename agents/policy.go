@@ -105,7 +105,8 @@ type Policy struct {
 	seen    hashSet  // the positions of this episode, by what the player sees
 	sample  *env.Env // a determinized copy, to look one move ahead
 	child   *env.Env
-	allowed env.Mask // the legal moves that do not go back to a seen position
+	allowed env.Mask  // the legal moves that do not go back to a seen position
+	scores  []float64 // a value network's score of each legal move
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -192,6 +193,9 @@ func (p *Policy) Act(v View) int {
 		return -1
 	}
 	n := p.model.net
+	if n.Model().IsValue() {
+		return p.actByValue(v, n)
+	}
 	n.Logits(v.Observation())
 	a := p.choose(n, v.Mask())
 	if p.opts.AllowRepeats {
@@ -221,6 +225,77 @@ func (p *Policy) Act(v View) int {
 		return a
 	}
 	return p.choose(n, &p.allowed)
+}
+
+// actByValue plays a value network: every legal move is tried on a
+// determinized copy of the position, and the move whose position the
+// network values most is played (or one drawn from the softmax of the
+// values over the temperature). A move that ends the game is scored by its
+// exact final progress fraction instead, plus winBonus for a win; a move
+// back to a position of the episode costs repeatedCost per earlier visit
+// unless repeats are allowed. Equal scores go to the lowest id.
+func (p *Policy) actByValue(v View, n *Net) int {
+	m := v.Mask()
+	if !p.opts.AllowRepeats {
+		p.seen.add(v.key())
+	}
+	if m.Count() == 1 {
+		return m.Next(0)
+	}
+	if p.sample == nil {
+		p.sample, p.child = v.Scratch(), v.Scratch()
+		p.allowed = env.NewMask(v.Spec().Actions)
+	}
+	if len(p.scores) < v.Spec().Actions {
+		p.scores = make([]float64, v.Spec().Actions)
+	}
+	v.Sample(p.sample, &p.rng)
+	best, bs := -1, math.Inf(-1)
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		p.child.CopyFrom(p.sample)
+		if _, _, _, err := p.child.Advance(a); err != nil {
+			continue
+		}
+		var s float64
+		switch p.child.Outcome() {
+		case env.Won:
+			s = p.child.ProgressFraction() + winBonus
+		case env.Running:
+			s = float64(n.Value(p.child.Observation()))
+			if s != s {
+				s = math.Inf(-1)
+			}
+		default:
+			s = p.child.ProgressFraction()
+		}
+		if !p.opts.AllowRepeats {
+			s -= repeatedCost * float64(p.seen.visits(visibleHash(p.child)))
+		}
+		p.scores[a] = s
+		if best < 0 || s > bs {
+			best, bs = a, s
+		}
+	}
+	if !p.opts.Sample || best < 0 || math.IsInf(bs, -1) {
+		if best < 0 {
+			return m.Next(0)
+		}
+		return best
+	}
+	sum := 0.0
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		e := math.Exp((p.scores[a] - bs) / p.opts.Temperature)
+		p.scores[a] = e
+		sum += e
+	}
+	u := p.rng.Float64() * sum
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		u -= p.scores[a]
+		if u < 0 {
+			return a
+		}
+	}
+	return best
 }
 
 // choose takes the masked argmax of the network's logits, or samples.
@@ -300,6 +375,9 @@ func (g *guide) prepare(spec *env.Spec) error {
 	}
 	if err := g.model.prepare(spec); err != nil {
 		return err
+	}
+	if m := g.model.net.Model(); m.IsValue() {
+		return fmt.Errorf("%s is a value network (head=%s): mc and uct take a policy network; the policy agent plays a value network", m.name(), ModelHeadValue)
 	}
 	if len(g.logp) < spec.Actions {
 		g.logp = make([]float64, spec.Actions)

@@ -1,0 +1,190 @@
+package agents
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// randomValueModel returns a value network (head=value) for spec with
+// random weights.
+func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model {
+	t.Helper()
+	rng := cards.NewRand(seed)
+	widths := append(append([]int{spec.OneHotLen()}, hidden...), 1)
+	var ws, bs [][]float32
+	for i := range len(widths) - 1 {
+		in, out := widths[i], widths[i+1]
+		scale := 2 / math.Sqrt(float64(min(in, spec.ObsLen)))
+		w := make([]float32, in*out)
+		for j := range w {
+			w[j] = float32((rng.Float64()*2 - 1) * scale)
+		}
+		ws, bs = append(ws, w), append(bs, make([]float32, out))
+	}
+	m, err := NewModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
+		Actions: spec.Actions, Hidden: hidden, Head: ModelHeadValue, Command: "randomValueModel (test)"}, ws, bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestValueModelRoundTrip: a value network keeps its head through a file,
+// has one output, and that output is the reference forward pass.
+func TestValueModelRoundTrip(t *testing.T) {
+	for _, game := range env.Names() {
+		spec := mustSpec(t, game)
+		m := randomValueModel(t, spec, []int{7}, 3)
+		back, err := DecodeModel(encode(t, m), "value.safetensors")
+		if err != nil {
+			t.Fatalf("%s: %v", game, err)
+		}
+		if !back.IsValue() || back.Meta().Head != ModelHeadValue {
+			t.Fatalf("%s: read back as head %q", game, back.Meta().Head)
+		}
+		n, err := back.NewNet(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, _ := observations(t, game, 5, 4)
+		for _, o := range obs {
+			want := denseLogits(back, spec, o)
+			if got := n.Logits(o); len(got) != 1 || !closeTo(float64(n.Value(o)), want[0]) {
+				t.Fatalf("%s: value output %v, want [%v]", game, got, want[0])
+			}
+		}
+	}
+}
+
+// TestBadValueFiles: an unknown head, and a value head whose last layer has
+// a row per action, are errors that say what is wrong.
+func TestBadValueFiles(t *testing.T) {
+	spec := mustSpec(t, "fifteen")
+	m := randomModel(t, spec, []int{4}, 1)
+	m.meta.Head = "q"
+	if _, err := DecodeModel(encode(t, m), "q.safetensors"); err == nil || !strings.Contains(err.Error(), `metadata head is "q"`) {
+		t.Errorf("head q: %v", err)
+	}
+	m.meta.Head = ModelHeadValue // a policy's layers under a value head
+	_, err := DecodeModel(encode(t, m), "v.safetensors")
+	if err == nil || !strings.Contains(err.Error(), "tensor layers.1.weight has shape [511 4], want [1 4] ([1 (a value head), previous hidden])") {
+		t.Errorf("value head over a policy's layers: %v", err)
+	}
+}
+
+// TestValuePolicyPlaysBestChild: in the open games, with a value network, the policy agent
+// plays the move whose position the network values most (a finished
+// game by its exact progress, a win above all), the lowest id among
+// equals, as recomputed here move by move on clones.
+func TestValuePolicyPlaysBestChild(t *testing.T) {
+	dir := t.TempDir()
+	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
+		spec := mustSpec(t, game)
+		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{16}, 9))
+		a, err := New("policy:repeats=allow,model=" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := LoadModel(path)
+		n, _ := m.NewNet(spec)
+		e, _ := env.Make(game, env.Options{MaxSteps: 120})
+		for seed := range uint64(3) {
+			e.Reset(seed)
+			a.Reset(seed)
+			if err := Prepare(a, spec); err != nil {
+				t.Fatal(err)
+			}
+			for !e.Done() {
+				want, best := -1, math.Inf(-1)
+				mask := e.Mask()
+				for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
+					c := e.Clone()
+					c.Advance(b)
+					s := c.ProgressFraction()
+					switch c.Outcome() {
+					case env.Won:
+						s += winBonus
+					case env.Running:
+						s = float64(n.Value(c.Observation()))
+					}
+					if s > best {
+						want, best = b, s
+					}
+				}
+				got := a.Act(NewView(e))
+				if mask.Count() > 1 && got != want {
+					t.Fatalf("%s deal %d step %d: played %s, the best child is %s", game, seed, e.Steps(), e.ActionString(got), e.ActionString(want))
+				}
+				if _, _, _, err := e.Advance(got); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestValuePolicyLegalReproducibleAndLean: in every game (hidden ones
+// too) the value agent plays only legal moves, the same game for the same
+// seed, with and without sampling, and a move allocates nothing.
+func TestValuePolicyLegalReproducibleAndLean(t *testing.T) {
+	dir := t.TempDir()
+	for _, game := range env.Names() {
+		spec := mustSpec(t, game)
+		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{8}, 2))
+		e, _ := env.Make(game, env.Options{MaxSteps: 150})
+		for _, sample := range []string{"0", "1"} {
+			agent := "policy:sample=" + sample + ",temperature=0.05,model=" + path
+			play := func() []int {
+				a, err := New(agent)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := Play(e, a, 4, 7, func(e *env.Env, act int) bool {
+					if !e.Mask().Has(act) {
+						t.Fatalf("%s: illegal move %d", agent, act)
+					}
+					return true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Actions
+			}
+			if first := play(); !slices.Equal(first, play()) {
+				t.Errorf("%s %s: the same seed played two games", game, agent)
+			}
+			a, _ := New(agent)
+			e.Reset(1)
+			if err := Prepare(a, spec); err != nil {
+				t.Fatal(err)
+			}
+			a.Reset(1)
+			v := NewView(e)
+			a.Act(v)
+			if allocs := testing.AllocsPerRun(50, func() { a.Act(v) }); allocs != 0 {
+				t.Errorf("%s %s: %v allocations per move", game, agent, allocs)
+			}
+		}
+	}
+}
+
+// TestSearchRefusesValueModel: mc and uct take a policy network; a value
+// file is refused before any move, with a message that says so.
+func TestSearchRefusesValueModel(t *testing.T) {
+	spec := mustSpec(t, "fifteen")
+	path := saveModel(t, t.TempDir(), "v.safetensors", randomValueModel(t, spec, nil, 1))
+	for _, agent := range []string{"mc", "uct"} {
+		a, err := New(agent + ":model=" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Prepare(a, spec); err == nil || !strings.Contains(err.Error(), "is a value network (head=value): mc and uct take a policy network") {
+			t.Errorf("%s: %v", agent, err)
+		}
+	}
+}
