@@ -131,6 +131,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"random:width=3", "random takes no settings"},
 		{"mc:width", "want key=value"},
 		{"mc:width=3,width=4", "given twice"},
+		{"heuristic:explore=2", "explore=2: want a chance from 0 to 1"},
 	} {
 		if _, err := New(tc.agent); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q) = %v, want an error saying %q", tc.agent, err, tc.want)
@@ -147,7 +148,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 // TestSettingsRoundTrip checks that what an agent's Settings prints (and
 // datasets record) reads back into the same agent.
 func TestSettingsRoundTrip(t *testing.T) {
-	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7"} {
+	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7", "heuristic:explore=0.1"} {
 		a, err := New(s)
 		if err != nil {
 			t.Fatal(err)
@@ -166,6 +167,48 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	if a := f.New(); a.Settings() != "rollouts=8 rollout-steps=40 width=4 policy=heuristic margin=1" {
 		t.Errorf("settings %q", a.Settings())
+	}
+}
+
+// TestHeuristicExplore: explore=0 is the plain heuristic (same games, no
+// settings recorded); with explore above 0 the agent stays legal and
+// reproducible, and its random moves change the games.
+func TestHeuristicExplore(t *testing.T) {
+	e, _ := env.Make("limited", env.Options{MaxSteps: testSteps})
+	play := func(agent string, seed uint64) []int {
+		a, err := New(agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Play(e, a, seed, seed, func(e *env.Env, act int) bool {
+			if !e.Mask().Has(act) {
+				t.Fatalf("%s: illegal action %d", agent, act)
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Actions
+	}
+	if a, _ := New("heuristic:explore=0"); a.Settings() != "" {
+		t.Errorf("explore=0 records settings %q", a.Settings())
+	}
+	differ := 0
+	for seed := range uint64(4) {
+		if !slices.Equal(play("heuristic", seed), play("heuristic:explore=0", seed)) {
+			t.Errorf("deal %d: explore=0 is not the plain heuristic", seed)
+		}
+		x := play("heuristic:explore=0.3", seed)
+		if !slices.Equal(x, play("heuristic:explore=0.3", seed)) {
+			t.Errorf("deal %d: explore=0.3 is not reproducible", seed)
+		}
+		if !slices.Equal(x, play("heuristic", seed)) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("explore=0.3 played the plain heuristic's games on every deal")
 	}
 }
 

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"github.com/patience-gym/patience/env"
@@ -180,25 +181,38 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 // Heuristic is the greedy agent: it plays the legal action whose resulting
 // position the game's evaluation scores best (one-step look-ahead on a
 // determinized copy, so it never sees hidden cards), avoids positions it has
-// already been in, and breaks ties with its seeded generator.
+// already been in, and breaks ties with its seeded generator. With explore
+// above 0 it plays a uniformly random legal move instead with that
+// probability (epsilon-greedy), which makes datasets that also hold the
+// positions the greedy choice never leads to.
 type Heuristic struct {
-	rng    cards.Rand
-	g      greedy
-	sample *env.Env
-	seen   hashSet
+	explore float64
+	rng     cards.Rand
+	g       greedy
+	sample  *env.Env
+	seen    hashSet
 }
 
 func init() {
-	Register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(*Settings) (Agent, error) {
-		return &Heuristic{}, nil
+	Register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(s *Settings) (Agent, error) {
+		h := &Heuristic{explore: s.Float("explore", 0, "chance of a uniformly random legal move instead of the greedy one (0: never)")}
+		if !(h.explore >= 0 && h.explore <= 1) {
+			s.Errorf("explore=%g: want a chance from 0 to 1", h.explore)
+		}
+		return h, nil
 	})
 }
 
 // Name returns "heuristic".
 func (h *Heuristic) Name() string { return "heuristic" }
 
-// Settings returns "".
-func (h *Heuristic) Settings() string { return "" }
+// Settings returns "" for the plain greedy agent, else its explore chance.
+func (h *Heuristic) Settings() string {
+	if h.explore == 0 {
+		return ""
+	}
+	return fmt.Sprintf("explore=%g", h.explore)
+}
 
 // Reset seeds the agent and forgets the positions seen.
 func (h *Heuristic) Reset(seed uint64) {
@@ -218,6 +232,9 @@ func (h *Heuristic) Act(v View) int {
 	}
 	if h.sample == nil {
 		h.sample = v.Scratch()
+	}
+	if h.explore > 0 && h.rng.Float64() < h.explore {
+		return randomLegal(v.Mask(), &h.rng)
 	}
 	v.Sample(h.sample, &h.rng)
 	return h.g.choose(h.sample, &h.seen, visibleHash, nil)
