@@ -1,0 +1,359 @@
+// Package movevalues labels positions with the value of every legal move:
+// the final progress an agent reaches when it plays on from the position the
+// move leads to. These are the targets a value network learns from (the
+// trainer's `value --moves`): every move of a position is labelled, the
+// ones the agent would not play too, so the network learns to rank the
+// moves of one position, not only to score the positions an agent visits.
+//
+// For each deal the agent plays a whole game; Config.PerDeal of its
+// positions with at least two legal moves are drawn (seeded by the deal);
+// in each, every legal move is played on a copy of the real position and
+// the agent, seeded by the deal, the step and the move, plays on from there
+// to the end of the game (or to the step limit). A move that ends the game
+// is worth its final progress. In games with hidden cards the copies hold
+// the deal's real hidden cards, so a label is one sample of what the move
+// is worth, not its expectation.
+//
+// The output is a directory of Parquet files, part-NNNNN.parquet, each
+// with the rows (Row) of Config.PartDeals deals, written under a temporary
+// name and renamed when complete; a rerun skips finished parts. Every file
+// carries the key-value metadata key "patience" (Meta, as JSON).
+package movevalues
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/atomicfile"
+)
+
+// Version is the version of the labelling procedure and of the rows'
+// layout; it is bumped whenever the same Config would write other rows.
+const Version = 1
+
+// Row is one legal move of one drawn position.
+type Row struct {
+	// Deal is the deal number.
+	Deal int64 `parquet:"deal"`
+	// Position numbers the drawn positions through the whole output:
+	// (Deal − SeedStart) × PerDeal + the position's rank in its deal. The
+	// moves of one position share it.
+	Position int64 `parquet:"position"`
+	// Step is the position's step in the agent's game, from 0.
+	Step int32 `parquet:"step"`
+	// Action is the move; ActionName its name as a person types it.
+	Action     int32  `parquet:"action"`
+	ActionName string `parquet:"action_name,dict"`
+	// Chosen is true for the move the agent played in its game.
+	Chosen bool `parquet:"chosen"`
+	// Obs is the observation of the position the move leads to.
+	Obs []byte `parquet:"obs"`
+	// Terminal is true when the move ends the game (won or no move left).
+	Terminal bool `parquet:"terminal"`
+	// Value is the final progress fraction (cards home over all cards)
+	// after the move and the agent's play from there.
+	Value float64 `parquet:"value"`
+}
+
+// Meta describes an output; every file carries it.
+type Meta struct {
+	Version      int    `json:"version"`
+	Game         string `json:"game"`
+	RulesVersion int    `json:"rules_version"`
+	ObsLen       int    `json:"obs_len"`
+	Actions      int    `json:"actions"`
+	Agent        string `json:"agent"`
+	SeedStart    uint64 `json:"seed_start"`
+	Deals        int64  `json:"deals"`
+	PerDeal      int    `json:"per_deal"`
+	PartDeals    int    `json:"part_deals"`
+	MaxSteps     int    `json:"max_steps"`
+	// Part and PartFirstDeal say which deals the file holds.
+	Part          int    `json:"part"`
+	PartFirstDeal uint64 `json:"part_first_deal"`
+	PartDealsHeld int64  `json:"part_deals_held"`
+}
+
+// Config says what to label.
+type Config struct {
+	// Game is the game's name; MaxSteps its step limit (0: the default).
+	Game     string
+	MaxSteps int
+	// Agent plays the games and the continuations.
+	Agent *agents.Factory
+	// SeedStart and Deals give the deals.
+	SeedStart uint64
+	Deals     int64
+	// PerDeal is the number of positions drawn from each game.
+	PerDeal int
+	// PartDeals is the number of deals per file (0: 50).
+	PartDeals int
+	// Out is the output directory; Workers the parallel workers (files do
+	// not depend on it).
+	Out     string
+	Workers int
+	// OnDeal, when set, is called (from any worker) after each deal.
+	OnDeal func()
+}
+
+// Totals counts what a run wrote.
+type Totals struct {
+	Parts, Skipped int
+	Rows           int64
+}
+
+// Run labels the configured deals into cfg.Out. It stops at the first
+// error or when ctx is cancelled; the parts finished by then stay.
+func Run(ctx context.Context, cfg Config) (Totals, error) {
+	var tot Totals
+	spec, err := env.Lookup(cfg.Game)
+	if err != nil {
+		return tot, err
+	}
+	switch {
+	case cfg.Agent == nil:
+		return tot, errors.New("movevalues: no agent")
+	case cfg.Deals <= 0:
+		return tot, fmt.Errorf("movevalues: deals must be positive, not %d", cfg.Deals)
+	case cfg.PerDeal <= 0:
+		return tot, fmt.Errorf("movevalues: positions per deal must be positive, not %d", cfg.PerDeal)
+	case cfg.PartDeals < 0:
+		return tot, fmt.Errorf("movevalues: deals per part must not be negative, not %d", cfg.PartDeals)
+	}
+	if cfg.PartDeals == 0 {
+		cfg.PartDeals = 50
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return tot, fmt.Errorf("movevalues: %w", err)
+	}
+	if _, err := atomicfile.Clean(cfg.Out, nil); err != nil {
+		return tot, fmt.Errorf("movevalues: %w", err)
+	}
+	meta := Meta{Version: Version, Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
+		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
+	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
+	var next atomic.Int64
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range cfg.Workers {
+		wg.Go(func() {
+			w, err := newWorker(&cfg, spec)
+			for err == nil && ctx.Err() == nil {
+				p := int(next.Add(1) - 1)
+				if p >= parts {
+					return
+				}
+				var rows int64
+				var skipped bool
+				rows, skipped, err = w.part(ctx, meta, p)
+				mu.Lock()
+				if skipped {
+					tot.Skipped++
+				} else if err == nil {
+					tot.Parts++
+					tot.Rows += rows
+				}
+				mu.Unlock()
+			}
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return tot, errs[0]
+	}
+	return tot, ctx.Err()
+}
+
+// PartPath returns the file of part p in dir.
+func PartPath(dir string, p int) string {
+	return filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", p))
+}
+
+// worker labels parts, one at a time.
+type worker struct {
+	cfg           *Config
+	game, child   *env.Env
+	player, other agents.Agent
+	path          []*env.Env // the positions of the agent's game
+	steps         []int      // the agent's move at each position
+	rng           cards.Rand
+	rows          []Row
+}
+
+func newWorker(cfg *Config, spec *env.Spec) (*worker, error) {
+	w := &worker{cfg: cfg}
+	var err error
+	if w.game, err = env.Make(spec.Name, env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
+		return nil, err
+	}
+	w.child = w.game.Clone()
+	w.player, w.other = cfg.Agent.New(), cfg.Agent.New()
+	for _, a := range []agents.Agent{w.player, w.other} {
+		if err := agents.Prepare(a, spec); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// part writes part p unless its file exists.
+func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skipped bool, err error) {
+	path := PartPath(w.cfg.Out, p)
+	first := int64(p) * int64(meta.PartDeals)
+	n := min(int64(meta.PartDeals), meta.Deals-first)
+	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
+	if _, err := os.Stat(path); err == nil {
+		old, err := ReadMeta(path)
+		if err != nil {
+			return 0, false, err
+		}
+		if old != meta {
+			return 0, false, fmt.Errorf("movevalues: %s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
+				path, old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
+		}
+		return 0, true, nil
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return 0, false, fmt.Errorf("movevalues: %w", err)
+	}
+	defer f.Abort()
+	pw := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd), parquet.SkipPageBounds("obs"), parquet.SkipPageStatistics("obs"))
+	for i := first; i < first+n; i++ {
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		if err := w.deal(meta, i); err != nil {
+			return 0, false, err
+		}
+		if _, err := pw.Write(w.rows); err != nil {
+			return 0, false, fmt.Errorf("movevalues: write %s: %w", path, err)
+		}
+		rows += int64(len(w.rows))
+		if w.cfg.OnDeal != nil {
+			w.cfg.OnDeal()
+		}
+	}
+	js, err := json.Marshal(&meta)
+	if err != nil {
+		return 0, false, fmt.Errorf("movevalues: encode the metadata: %w", err)
+	}
+	pw.SetKeyValueMetadata("patience", string(js))
+	if err := pw.Close(); err != nil {
+		return 0, false, fmt.Errorf("movevalues: write %s: %w", path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return 0, false, fmt.Errorf("movevalues: %w", err)
+	}
+	return rows, false, nil
+}
+
+// deal labels the positions of deal SeedStart+i into w.rows.
+func (w *worker) deal(meta Meta, i int64) error {
+	seed := meta.SeedStart + uint64(i)
+	w.rows = w.rows[:0]
+	// The agent's game, every position kept.
+	w.game.Reset(seed)
+	w.player.Reset(seed)
+	w.steps = w.steps[:0]
+	n := 0
+	for !w.game.Done() {
+		if n == len(w.path) {
+			w.path = append(w.path, w.game.Clone())
+		} else {
+			w.path[n].CopyFrom(w.game)
+		}
+		a := w.player.Act(agents.NewView(w.game))
+		if _, _, _, err := w.game.Advance(a); err != nil {
+			return fmt.Errorf("movevalues: deal %d step %d: %s: %w", seed, n, meta.Agent, err)
+		}
+		w.steps = append(w.steps, a)
+		n++
+	}
+	// The positions with a choice, drawn without replacement.
+	var choice []int
+	for s := range n {
+		if w.path[s].Mask().Count() > 1 {
+			choice = append(choice, s)
+		}
+	}
+	w.rng.Seed(seed ^ 0x6d6f766576616c75) // "movevalu"
+	k := min(meta.PerDeal, len(choice))
+	for j := range k {
+		r := j + w.rng.IntN(len(choice)-j)
+		choice[j], choice[r] = choice[r], choice[j]
+	}
+	choice = choice[:k]
+	for rank, s := range choice {
+		pos := w.path[s]
+		m := pos.Mask()
+		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+			w.child.CopyFrom(pos)
+			if _, _, _, err := w.child.Advance(a); err != nil {
+				return fmt.Errorf("movevalues: deal %d step %d: %w", seed, s, err)
+			}
+			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
+				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Obs: append([]byte(nil), w.child.Observation()...),
+				Terminal: w.child.Done()}
+			w.other.Reset(seed ^ uint64(s)<<20 ^ uint64(a)<<44)
+			for !w.child.Done() {
+				b := w.other.Act(agents.NewView(w.child))
+				if _, _, _, err := w.child.Advance(b); err != nil {
+					return fmt.Errorf("movevalues: deal %d step %d move %s: %s: %w", seed, s, pos.ActionString(a), meta.Agent, err)
+				}
+			}
+			row.Value = w.child.ProgressFraction()
+			w.rows = append(w.rows, row)
+		}
+	}
+	return nil
+}
+
+// ReadMeta returns the metadata of the file at path.
+func ReadMeta(path string) (Meta, error) {
+	var m Meta
+	f, err := os.Open(path)
+	if err != nil {
+		return m, fmt.Errorf("movevalues: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return m, fmt.Errorf("movevalues: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return m, fmt.Errorf("movevalues: %s: %w", path, err)
+	}
+	js, ok := pf.Lookup("patience")
+	if !ok {
+		return m, fmt.Errorf("movevalues: %s has no patience metadata: not a move-values file", path)
+	}
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		return m, fmt.Errorf("movevalues: %s: the metadata: %w", path, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,177 @@
+package movevalues
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
+	_ "github.com/patience-gym/patience/env/all"
+)
+
+func readRows(t *testing.T, dir string) []Row {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
+	var rows []Row
+	for _, f := range files {
+		r, err := parquet.ReadFile[Row](f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, r...)
+	}
+	return rows
+}
+
+func config(t *testing.T, game, dir string, workers int) Config {
+	t.Helper()
+	f, err := agents.Parse("heuristic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Game: game, Agent: f, SeedStart: 40, Deals: 5, PerDeal: 3, PartDeals: 2, Out: dir, Workers: workers, MaxSteps: 300}
+}
+
+// TestRowsLabelEveryLegalMove: each drawn position holds one row per legal
+// move of the agent's own game at that step (replayed here), exactly one of
+// them the agent's move; a row's observation is the position after its
+// move, a move that ends the game is worth the progress it ends with, and
+// every value is a progress fraction.
+func TestRowsLabelEveryLegalMove(t *testing.T) {
+	for _, game := range []string{"fifteen", "royalparade"} {
+		dir := t.TempDir()
+		cfg := config(t, game, dir, 2)
+		tot, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := readRows(t, dir)
+		if tot.Parts != 3 || tot.Rows != int64(len(rows)) || len(rows) == 0 {
+			t.Fatalf("%s: totals %+v, %d rows read", game, tot, len(rows))
+		}
+		byPos := map[int64][]Row{}
+		for _, r := range rows {
+			byPos[r.Position] = append(byPos[r.Position], r)
+		}
+		if len(byPos) != int(cfg.Deals)*cfg.PerDeal {
+			t.Fatalf("%s: %d positions, want %d", game, len(byPos), cfg.Deals*int64(cfg.PerDeal))
+		}
+		e, _ := env.Make(game, env.Options{MaxSteps: cfg.MaxSteps})
+		for pos, rs := range byPos {
+			deal, step := uint64(rs[0].Deal), int(rs[0].Step)
+			if want := int64(deal-cfg.SeedStart) * int64(cfg.PerDeal); pos < want || pos >= want+int64(cfg.PerDeal) {
+				t.Fatalf("position %d is not one of deal %d's", pos, deal)
+			}
+			// Replay the agent's game to the position.
+			a := cfg.Agent.New()
+			e.Reset(deal)
+			a.Reset(deal)
+			var chosen int
+			for s := 0; ; s++ {
+				chosen = a.Act(agents.NewView(e))
+				if s == step {
+					break
+				}
+				e.Advance(chosen)
+			}
+			var legal, got []int
+			m := e.Mask()
+			for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+				legal = append(legal, b)
+			}
+			nChosen := 0
+			for _, r := range rs {
+				got = append(got, int(r.Action))
+				c := e.Clone()
+				c.Advance(int(r.Action))
+				if !slices.Equal(c.Observation(), r.Obs) {
+					t.Fatalf("%s deal %d step %d %s: obs is not the position after the move", game, deal, step, r.ActionName)
+				}
+				if r.Terminal != c.Done() || (r.Terminal && r.Value != c.ProgressFraction()) {
+					t.Fatalf("%s deal %d step %d %s: terminal %v value %v; the move ends the game: %v at %v",
+						game, deal, step, r.ActionName, r.Terminal, r.Value, c.Done(), c.ProgressFraction())
+				}
+				if r.Value < c.ProgressFraction() || r.Value > 1 {
+					t.Fatalf("%s: value %v below the progress after the move (%v) or above 1", game, r.Value, c.ProgressFraction())
+				}
+				if r.Chosen {
+					nChosen++
+					if int(r.Action) != chosen {
+						t.Fatalf("%s deal %d step %d: chosen %s, the agent plays %s", game, deal, step, r.ActionName, e.ActionString(chosen))
+					}
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, legal) || nChosen != 1 || len(legal) < 2 {
+				t.Fatalf("%s deal %d step %d: moves %v, legal %v, %d chosen", game, deal, step, got, legal, nChosen)
+			}
+		}
+	}
+}
+
+// TestRunIsDeterministicAndResumable: the rows do not depend on the number
+// of workers; a rerun skips the finished parts and writes a removed one
+// again, the same; a run of another configuration in the same directory
+// is refused.
+func TestRunIsDeterministicAndResumable(t *testing.T) {
+	d1, d2 := t.TempDir(), t.TempDir()
+	if _, err := Run(context.Background(), config(t, "cromwell", d1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), config(t, "cromwell", d2, 3)); err != nil {
+		t.Fatal(err)
+	}
+	r1 := readRows(t, d1)
+	if !reflect.DeepEqual(r1, readRows(t, d2)) {
+		t.Fatal("1 and 3 workers wrote different rows")
+	}
+	os.Remove(PartPath(d1, 1))
+	tot, err := Run(context.Background(), config(t, "cromwell", d1, 2))
+	if err != nil || tot.Parts != 1 || tot.Skipped != 2 {
+		t.Fatalf("rerun: %+v, %v", tot, err)
+	}
+	if !reflect.DeepEqual(r1, readRows(t, d1)) {
+		t.Fatal("the rewritten part differs")
+	}
+	other := config(t, "cromwell", d1, 2)
+	other.PerDeal = 4
+	if _, err := Run(context.Background(), other); err == nil || !strings.Contains(err.Error(), "was written by another run") {
+		t.Fatalf("another configuration in the same directory: %v", err)
+	}
+	m, err := ReadMeta(PartPath(d1, 2))
+	if err != nil || m.Game != "cromwell" || m.Agent != "heuristic" || m.PartFirstDeal != 44 || m.PartDealsHeld != 1 {
+		t.Fatalf("metadata %+v, %v", m, err)
+	}
+}
+
+// TestBadConfig: what cannot be labelled is an error that says why.
+func TestBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Game = "klondike" }, "klondike"},
+		{func(c *Config) { c.Deals = 0 }, "deals must be positive"},
+		{func(c *Config) { c.PerDeal = 0 }, "positions per deal must be positive"},
+		{func(c *Config) { c.Agent = nil }, "no agent"},
+	} {
+		cfg := config(t, "fifteen", dir, 1)
+		tc.edit(&cfg)
+		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want one saying %q", err, tc.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, config(t, "fifteen", t.TempDir(), 1)); err == nil {
+		t.Error("a cancelled run returned no error")
+	}
+}
