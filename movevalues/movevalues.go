@@ -9,7 +9,10 @@
 // positions with at least two legal moves are drawn (seeded by the deal);
 // in each, every legal move is played on a copy of the real position and
 // the agent, seeded by the deal, the step and the move, plays on from there
-// to the end of the game (or to the step limit). A move that ends the game
+// to the end of the game (or to the step limit), Config.Rollouts times with
+// different seeds; the label is the mean final progress. With
+// Config.RolloutSteps a continuation stops after that many moves and is
+// worth the game's evaluation there (in cards) over its cards. A move that ends the game
 // is worth its final progress. In games with hidden cards the copies hold
 // the deal's real hidden cards, so a label is one sample of what the move
 // is worth, not its expectation.
@@ -62,7 +65,9 @@ type Row struct {
 	// Terminal is true when the move ends the game (won or no move left).
 	Terminal bool `parquet:"terminal"`
 	// Value is the final progress fraction (cards home over all cards)
-	// after the move and the agent's play from there.
+	// after the move and the agent's play from there (or the evaluation
+	// over the cards where a capped rollout stopped), the mean over the
+	// rollouts.
 	Value float64 `parquet:"value"`
 }
 
@@ -77,6 +82,8 @@ type Meta struct {
 	SeedStart    uint64 `json:"seed_start"`
 	Deals        int64  `json:"deals"`
 	PerDeal      int    `json:"per_deal"`
+	Rollouts     int    `json:"rollouts"`
+	RolloutSteps int    `json:"rollout_steps"`
 	PartDeals    int    `json:"part_deals"`
 	MaxSteps     int    `json:"max_steps"`
 	// Part and PartFirstDeal say which deals the file holds.
@@ -97,6 +104,14 @@ type Config struct {
 	Deals     int64
 	// PerDeal is the number of positions drawn from each game.
 	PerDeal int
+	// Rollouts is the number of continuations played after each move
+	// (each with its own agent seed); a label is their mean (0: 1).
+	Rollouts int
+	// RolloutSteps caps a continuation's length (0: to the end of the
+	// game). A continuation stopped by the cap is worth the game's
+	// evaluation of where it stopped over the game's cards, instead of its
+	// final progress fraction.
+	RolloutSteps int
 	// PartDeals is the number of deals per file (0: 50).
 	PartDeals int
 	// Out is the output directory; Workers the parallel workers (files do
@@ -128,11 +143,18 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("movevalues: deals must be positive, not %d", cfg.Deals)
 	case cfg.PerDeal <= 0:
 		return tot, fmt.Errorf("movevalues: positions per deal must be positive, not %d", cfg.PerDeal)
+	case cfg.RolloutSteps < 0:
+		return tot, fmt.Errorf("movevalues: rollout steps must not be negative, not %d", cfg.RolloutSteps)
+	case cfg.Rollouts < 0:
+		return tot, fmt.Errorf("movevalues: rollouts must not be negative, not %d", cfg.Rollouts)
 	case cfg.PartDeals < 0:
 		return tot, fmt.Errorf("movevalues: deals per part must not be negative, not %d", cfg.PartDeals)
 	}
 	if cfg.PartDeals == 0 {
 		cfg.PartDeals = 50
+	}
+	if cfg.Rollouts == 0 {
+		cfg.Rollouts = 1
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
@@ -144,7 +166,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("movevalues: %w", err)
 	}
 	meta := Meta{Version: Version, Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
-		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
+		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
 	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
 	var next atomic.Int64
 	var mu sync.Mutex
@@ -194,13 +216,13 @@ func PartPath(dir string, p int) string {
 
 // worker labels parts, one at a time.
 type worker struct {
-	cfg           *Config
-	game, child   *env.Env
-	player, other agents.Agent
-	path          []*env.Env // the positions of the agent's game
-	steps         []int      // the agent's move at each position
-	rng           cards.Rand
-	rows          []Row
+	cfg                *Config
+	game, child, after *env.Env
+	player, other      agents.Agent
+	path               []*env.Env // the positions of the agent's game
+	steps              []int      // the agent's move at each position
+	rng                cards.Rand
+	rows               []Row
 }
 
 func newWorker(cfg *Config, spec *env.Spec) (*worker, error) {
@@ -209,7 +231,7 @@ func newWorker(cfg *Config, spec *env.Spec) (*worker, error) {
 	if w.game, err = env.Make(spec.Name, env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
 		return nil, err
 	}
-	w.child = w.game.Clone()
+	w.child, w.after = w.game.Clone(), w.game.Clone()
 	w.player, w.other = cfg.Agent.New(), cfg.Agent.New()
 	for _, a := range []agents.Agent{w.player, w.other} {
 		if err := agents.Prepare(a, spec); err != nil {
@@ -318,14 +340,24 @@ func (w *worker) deal(meta Meta, i int64) error {
 			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
 				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Obs: append([]byte(nil), w.child.Observation()...),
 				Terminal: w.child.Done()}
-			w.other.Reset(seed ^ uint64(s)<<20 ^ uint64(a)<<44)
-			for !w.child.Done() {
-				b := w.other.Act(agents.NewView(w.child))
-				if _, _, _, err := w.child.Advance(b); err != nil {
-					return fmt.Errorf("movevalues: deal %d step %d move %s: %s: %w", seed, s, pos.ActionString(a), meta.Agent, err)
+			w.after.CopyFrom(w.child)
+			sum := 0.0
+			for r := range meta.Rollouts {
+				w.child.CopyFrom(w.after)
+				w.other.Reset(seed ^ uint64(s)<<20 ^ uint64(a)<<44 ^ uint64(r)<<8)
+				for k := 0; !w.child.Done() && (meta.RolloutSteps == 0 || k < meta.RolloutSteps); k++ {
+					b := w.other.Act(agents.NewView(w.child))
+					if _, _, _, err := w.child.Advance(b); err != nil {
+						return fmt.Errorf("movevalues: deal %d step %d move %s: %s: %w", seed, s, pos.ActionString(a), meta.Agent, err)
+					}
+				}
+				if w.child.Done() {
+					sum += w.child.ProgressFraction()
+				} else {
+					sum += w.child.Evaluate() / float64(w.child.Spec().Cards)
 				}
 			}
-			row.Value = w.child.ProgressFraction()
+			row.Value = sum / float64(meta.Rollouts)
 			w.rows = append(w.rows, row)
 		}
 	}

@@ -14,11 +14,12 @@ import (
 
 var labelCmd = &command{
 	name:    "label",
-	args:    "[GAME] [--agent A] [--deals N] [--seed-start S] [--per-deal P] [--out DIR] [--workers W]",
+	args:    "[GAME] [--agent A] [--deals N] [--seed-start S] [--per-deal P] [--rollouts R] [--rollout-steps K] [--out DIR] [--workers W]",
 	summary: "label every legal move of sampled positions with the final progress an agent reaches after it (value-network targets)",
 	long: `Plays each deal with the agent, draws --per-deal of its positions that have a choice, and labels
 every legal move there with the final progress fraction the agent reaches when it plays on from the
-position after that move (one continuation per move; in games with hidden cards it plays against the
+position after that move (the mean of --rollouts continuations, each with its own agent seed, each
+worth the game's evaluation over its cards where --rollout-steps stops it; in games with hidden cards it plays against the
 deal's real hidden cards, so a label is one sample). Writes DIR/part-NNNNN.parquet, one row per move:
 deal, position, step, action, action_name, chosen (the agent's own move), obs (after the move),
 terminal and value. python -m patience_gym.train value --moves DIR trains a value network on them.
@@ -35,6 +36,8 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	var seedStart seedFlag
 	fs.Var(&seedStart, "seed-start", "first deal ("+seedRange+")")
 	perDeal := fs.Int("per-deal", 20, "positions drawn from each game")
+	rollouts := fs.Int("rollouts", 1, "continuations after each move, each with its own agent seed; the label is their mean")
+	rolloutSteps := fs.Int("rollout-steps", 0, "cap on a continuation's moves (0: to the end of the game); a capped one is worth the game's evaluation where it stops, over its cards")
 	partDeals := fs.Int("part-deals", 50, "deals per part file")
 	out := fs.String("out", "", "the output directory (default data/GAME-moves-AGENT)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the files do not depend on it)")
@@ -63,6 +66,10 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 		return usagef("--workers must be positive")
 	case *perDeal <= 0:
 		return usagef("--per-deal must be positive")
+	case *rollouts <= 0:
+		return usagef("--rollouts must be positive")
+	case *rolloutSteps < 0:
+		return usagef("--rollout-steps must not be negative")
 	case *partDeals <= 0:
 		return usagef("--part-deals must be positive")
 	case *maxSteps < 0:
@@ -78,7 +85,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
 	start := time.Now()
 	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec.Name, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
-		Deals: *deals, PerDeal: *perDeal, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
+		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, RolloutSteps: *rolloutSteps, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
