@@ -162,6 +162,8 @@ func TestBadConfig(t *testing.T) {
 		{func(c *Config) { c.Deals = 0 }, "deals must be positive"},
 		{func(c *Config) { c.PerDeal = 0 }, "positions per deal must be positive"},
 		{func(c *Config) { c.Agent = nil }, "no agent"},
+		{func(c *Config) { c.Rollouts = -1 }, "rollouts must not be negative"},
+		{func(c *Config) { c.RolloutSteps = -2 }, "rollout steps must not be negative"},
 	} {
 		cfg := config(t, "fifteen", dir, 1)
 		tc.edit(&cfg)
@@ -173,5 +175,50 @@ func TestBadConfig(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, config(t, "fifteen", t.TempDir(), 1)); err == nil {
 		t.Error("a cancelled run returned no error")
+	}
+}
+
+// TestRolloutSteps: with continuations capped at one move and one
+// rollout, a label is what the game says of one position a legal move
+// after the labelled one: its final progress if the game ended there,
+// else its evaluation over the cards.
+func TestRolloutSteps(t *testing.T) {
+	dir := t.TempDir()
+	cfg := config(t, "fifteen", dir, 1)
+	cfg.RolloutSteps, cfg.Rollouts = 1, 1
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadMeta(PartPath(dir, 0))
+	if err != nil || m.RolloutSteps != 1 || m.Rollouts != 1 {
+		t.Fatalf("metadata %+v, %v", m, err)
+	}
+	e, _ := env.Make("fifteen", env.Options{MaxSteps: cfg.MaxSteps})
+	for _, r := range readRows(t, dir) {
+		if r.Terminal {
+			continue
+		}
+		// Reach the row's position after its move: replay the agent.
+		a := cfg.Agent.New()
+		e.Reset(uint64(r.Deal))
+		a.Reset(uint64(r.Deal))
+		for s := 0; s < int(r.Step); s++ {
+			e.Advance(a.Act(agents.NewView(e)))
+		}
+		e.Advance(int(r.Action))
+		var options []float64
+		m := e.Mask()
+		for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+			c := e.Clone()
+			c.Advance(b)
+			if c.Done() {
+				options = append(options, c.ProgressFraction())
+			} else {
+				options = append(options, c.Evaluate()/float64(c.Spec().Cards))
+			}
+		}
+		if !slices.Contains(options, r.Value) {
+			t.Fatalf("deal %d step %d %s: value %v is none of the one-move outcomes %v", r.Deal, r.Step, r.ActionName, r.Value, options)
+		}
 	}
 }
