@@ -60,6 +60,9 @@ type Row struct {
 	ActionName string `parquet:"action_name,dict"`
 	// Chosen is true for the move the agent played in its game.
 	Chosen bool `parquet:"chosen"`
+	// Before is the observation of the position, before the move (the
+	// same in every row of the position).
+	Before []byte `parquet:"before"`
 	// Obs is the observation of the position the move leads to.
 	Obs []byte `parquet:"obs"`
 	// Terminal is true when the move ends the game (won or no move left).
@@ -84,6 +87,7 @@ type Meta struct {
 	PerDeal      int    `json:"per_deal"`
 	Rollouts     int    `json:"rollouts"`
 	RolloutSteps int    `json:"rollout_steps"`
+	RolloutSeed  uint64 `json:"rollout_seed"`
 	PartDeals    int    `json:"part_deals"`
 	MaxSteps     int    `json:"max_steps"`
 	// Part and PartFirstDeal say which deals the file holds.
@@ -112,6 +116,10 @@ type Config struct {
 	// evaluation of where it stopped over the game's cards, instead of its
 	// final progress fraction.
 	RolloutSteps int
+	// RolloutSeed changes the continuations' agent seeds (mixed into
+	// each), so that two runs can draw independent labels of the same
+	// moves; the agent's own games do not depend on it.
+	RolloutSeed uint64
 	// PartDeals is the number of deals per file (0: 50).
 	PartDeals int
 	// Out is the output directory; Workers the parallel workers (files do
@@ -166,7 +174,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("movevalues: %w", err)
 	}
 	meta := Meta{Version: Version, Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
-		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
+		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, RolloutSeed: cfg.RolloutSeed, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
 	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
 	var next atomic.Int64
 	var mu sync.Mutex
@@ -263,7 +271,8 @@ func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skippe
 		return 0, false, fmt.Errorf("movevalues: %w", err)
 	}
 	defer f.Abort()
-	pw := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd), parquet.SkipPageBounds("obs"), parquet.SkipPageStatistics("obs"))
+	pw := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd), parquet.SkipPageBounds("obs"), parquet.SkipPageStatistics("obs"),
+		parquet.SkipPageBounds("before"), parquet.SkipPageStatistics("before"))
 	for i := first; i < first+n; i++ {
 		if err := ctx.Err(); err != nil {
 			return 0, false, err
@@ -332,19 +341,20 @@ func (w *worker) deal(meta Meta, i int64) error {
 	for rank, s := range choice {
 		pos := w.path[s]
 		m := pos.Mask()
+		before := append([]byte(nil), pos.Observation()...)
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 			w.child.CopyFrom(pos)
 			if _, _, _, err := w.child.Advance(a); err != nil {
 				return fmt.Errorf("movevalues: deal %d step %d: %w", seed, s, err)
 			}
 			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
-				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Obs: append([]byte(nil), w.child.Observation()...),
+				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Before: before, Obs: append([]byte(nil), w.child.Observation()...),
 				Terminal: w.child.Done()}
 			w.after.CopyFrom(w.child)
 			sum := 0.0
 			for r := range meta.Rollouts {
 				w.child.CopyFrom(w.after)
-				w.other.Reset(seed ^ uint64(s)<<20 ^ uint64(a)<<44 ^ uint64(r)<<8)
+				w.other.Reset(seed ^ uint64(s)<<20 ^ uint64(a)<<44 ^ uint64(r)<<8 ^ meta.RolloutSeed)
 				for k := 0; !w.child.Done() && (meta.RolloutSteps == 0 || k < meta.RolloutSteps); k++ {
 					b := w.other.Act(agents.NewView(w.child))
 					if _, _, _, err := w.child.Advance(b); err != nil {

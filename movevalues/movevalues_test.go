@@ -91,6 +91,9 @@ func TestRowsLabelEveryLegalMove(t *testing.T) {
 				got = append(got, int(r.Action))
 				c := e.Clone()
 				c.Advance(int(r.Action))
+				if !slices.Equal(e.Observation(), r.Before) {
+					t.Fatalf("%s deal %d step %d: before is not the position", game, deal, step)
+				}
 				if !slices.Equal(c.Observation(), r.Obs) {
 					t.Fatalf("%s deal %d step %d %s: obs is not the position after the move", game, deal, step, r.ActionName)
 				}
@@ -220,5 +223,41 @@ func TestRolloutSteps(t *testing.T) {
 		if !slices.Contains(options, r.Value) {
 			t.Fatalf("deal %d step %d %s: value %v is none of the one-move outcomes %v", r.Deal, r.Step, r.ActionName, r.Value, options)
 		}
+	}
+}
+
+// TestRolloutSeed: another rollout seed labels the same moves of the same
+// positions (the agent's own games do not change) with other
+// continuations.
+func TestRolloutSeed(t *testing.T) {
+	d1, d2 := t.TempDir(), t.TempDir()
+	cfg := config(t, "fifteen", d1, 2)
+	cfg.RolloutSteps = 10
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out, cfg.RolloutSeed = d2, 12345
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	r1, r2 := readRows(t, d1), readRows(t, d2)
+	if len(r1) != len(r2) {
+		t.Fatalf("%d and %d rows", len(r1), len(r2))
+	}
+	differ := 0
+	for i := range r1 {
+		a, b := r1[i], r2[i]
+		if a.Position != b.Position || a.Action != b.Action || a.Chosen != b.Chosen || !slices.Equal(a.Obs, b.Obs) {
+			t.Fatalf("row %d: another rollout seed changed the positions or moves", i)
+		}
+		if a.Value != b.Value {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("another rollout seed gave the same labels everywhere")
+	}
+	if m, _ := ReadMeta(PartPath(d2, 0)); m.RolloutSeed != 12345 {
+		t.Errorf("metadata rollout_seed %d", m.RolloutSeed)
 	}
 }

@@ -37,6 +37,8 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	fs.Var(&seedStart, "seed-start", "first deal ("+seedRange+")")
 	perDeal := fs.Int("per-deal", 20, "positions drawn from each game")
 	rollouts := fs.Int("rollouts", 1, "continuations after each move, each with its own agent seed; the label is their mean")
+	var rolloutSeed seedFlag
+	fs.Var(&rolloutSeed, "rollout-seed", "mixed into the continuations' agent seeds: another value draws independent labels of the same moves")
 	rolloutSteps := fs.Int("rollout-steps", 0, "cap on a continuation's moves (0: to the end of the game); a capped one is worth the game's evaluation where it stops, over its cards")
 	partDeals := fs.Int("part-deals", 50, "deals per part file")
 	out := fs.String("out", "", "the output directory (default data/GAME-moves-AGENT)")
@@ -85,7 +87,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
 	start := time.Now()
 	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec.Name, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
-		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, RolloutSteps: *rolloutSteps, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
+		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
