@@ -211,12 +211,23 @@ def load(path: str | Path) -> Dataset:
                 raise DatasetError(f"{f}: {key} = {m.get(key)!r}, but the dataset's is {meta.get(key)!r}")
     L, A, mb = int(meta["obs_len"]), int(meta["actions"]), int(meta["mask_bytes"])
 
-    steps = pa.concat_tables([pq.read_table(f, columns=_STEP_COLUMNS) for f in steps_files])
-    steps = steps.sort_by([("episode_index", "ascending"), ("step", "ascending")])
+    # Each part file is decoded on its own and the rows are ordered in
+    # NumPy: Arrow's binary columns have 32-bit offsets, so concatenating
+    # and sorting them as one table fails past 2 GB of observations.
+    parts: dict[str, list[NDArray[Any]]] = {k: [] for k in ("obs", "mask", "action", "reward", "terminated", "truncated", "episode_index", "step")}
+    for f in steps_files:
+        t = pq.read_table(f, columns=_STEP_COLUMNS)
+        parts["obs"].append(_fixed(t.column("obs"), L, "obs"))
+        parts["mask"].append(_fixed(t.column("legal_mask"), mb, "legal_mask"))
+        for name in ("action", "reward", "terminated", "truncated", "episode_index", "step"):
+            parts[name].append(t.column(name).to_numpy())
+    cols = {k: np.concatenate(v) for k, v in parts.items()}
+    order = np.lexsort((cols["step"], cols["episode_index"]))
+    if np.any(order != np.arange(len(order))):
+        cols = {k: v[order] for k, v in cols.items()}
     episodes = pa.concat_tables([pq.read_table(f) for f in episode_files]).sort_by("episode_index")
 
-    packed = _fixed(steps.column("legal_mask"), mb, "legal_mask")
-    masks = np.unpackbits(packed, axis=1, bitorder="little")[:, :A].view(np.bool_)
+    masks = np.unpackbits(cols["mask"], axis=1, bitorder="little")[:, :A].view(np.bool_)
     ep_table: dict[str, NDArray[Any]] = {}
     for name in episodes.column_names:
         if name == "final_obs":
@@ -226,13 +237,13 @@ def load(path: str | Path) -> Dataset:
     return Dataset(
         path=path,
         meta=meta,
-        obs=_fixed(steps.column("obs"), L, "obs"),
+        obs=cols["obs"],
         masks=masks,
-        actions=steps.column("action").to_numpy(),
-        rewards=steps.column("reward").to_numpy(),
-        terminated=steps.column("terminated").to_numpy(),
-        truncated=steps.column("truncated").to_numpy(),
-        episode_index=steps.column("episode_index").to_numpy(),
-        step=steps.column("step").to_numpy(),
+        actions=cols["action"],
+        rewards=cols["reward"],
+        terminated=cols["terminated"],
+        truncated=cols["truncated"],
+        episode_index=cols["episode_index"],
+        step=cols["step"],
         episode_table=ep_table,
     )

@@ -85,6 +85,9 @@ MODEL_FORMAT = "patience-policy"
 MODEL_FORMAT_VERSION = "1"
 ENCODING_ONEHOT = "onehot"
 """obs_encoding of a network whose first layer has a row per one-hot input."""
+HEAD_VALUE = "value"
+"""head of a value network: one output, the expected final progress fraction
+of the position observed (a policy file has no head key)."""
 ENCODING_CARDS = "card-embedding"
 """obs_encoding of a network whose first layer sees each card cell through a
 shared card embedding (metadata card_dim, input_len; tensor cards.weight)."""
@@ -381,8 +384,8 @@ def export_model(
     spec = net.spec
     stored = net.file_tensors()
     outputs = stored[f"layers.{len(net.hidden)}.bias"].shape[0]
-    if outputs != spec.actions:
-        raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action)")
+    if outputs not in (spec.actions, 1):
+        raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action), a value network 1")
     tensors: dict[str, torch.Tensor] = {}
     for name, t in stored.items():
         t = t.to(_DTYPES[dtype]).contiguous().cpu()
@@ -402,6 +405,8 @@ def export_model(
         "activation": "relu",
         "command": command,
     }
+    if outputs == 1 and spec.actions != 1:
+        meta["head"] = HEAD_VALUE
     if net.card_dim:
         meta["card_dim"] = str(net.card_dim)
         meta["input_len"] = str(net.layout.input_len)
@@ -450,6 +455,9 @@ def load_model(
     if meta["obs_encoding"] not in (ENCODING_ONEHOT, ENCODING_CARDS) or meta["activation"] != "relu":
         raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, "
                          f"want {ENCODING_ONEHOT} or {ENCODING_CARDS}, and relu")
+    head = meta.get("head", "")
+    if head not in ("", HEAD_VALUE):
+        raise ModelError(f"model {path}: head {head!r}; this build reads {HEAD_VALUE!r} (or no head: a policy)")
     card_dim = 0
     if meta["obs_encoding"] == ENCODING_CARDS:
         try:
@@ -483,7 +491,8 @@ def load_model(
     first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
     if card_dim and meta.get("input_len") != str(first):
         raise ModelError(f"model {path}: input_len is {meta.get('input_len')!r}, but {spec.name} with card_dim {card_dim} has {first}")
-    widths = [first, *hidden, spec.actions]
+    outputs = 1 if head == HEAD_VALUE else spec.actions
+    widths = [first, *hidden, outputs]
     want_names = {f"layers.{i}.{n}" for i in range(len(widths) - 1) for n in ("weight", "bias")}
     if card_dim:
         want_names.add("cards.weight")
@@ -491,7 +500,7 @@ def load_model(
         raise ModelError(
             f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
         )
-    net = PolicyNet(spec, hidden, spec.actions, card_dim=card_dim)
+    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim)
     layers: list[tuple[torch.Tensor, torch.Tensor]] = []
     for i in range(len(widths) - 1):
         w, b = tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]
@@ -688,7 +697,7 @@ def reference_levels(
 
 
 CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "sampled_return", "sampled_win_rate", "train_return",
-                "eval_seconds"]
+                "eval_seconds", "val_loss"]
 
 
 class Curve:
@@ -1175,7 +1184,7 @@ def bc(cfg: BCConfig) -> Path:
         vl, vacc = val_stats() if len(va) else (math.nan, math.nan)
         curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
                    "win_rate": r.win_rate, "sampled_return": rs.mean_return, "sampled_win_rate": rs.win_rate,
-                   "train_return": math.nan, "eval_seconds": round(r.seconds + rs.seconds, 1)})
+                   "train_return": math.nan, "eval_seconds": round(r.seconds + rs.seconds, 1), "val_loss": vl})
         meta = {"seed": str(cfg.seed), "data": ",".join(cfg.data), "rows": str(len(tr)), "epochs": f"{epoch:g}",
                 "val_loss": f"{vl:.4f}", "val_accuracy": f"{vacc:.4f}", "eval_deals": f"{deals[0]}..{deals[-1]}",
                 "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
@@ -1364,6 +1373,199 @@ def dagger(cfg: DAggerConfig) -> Path:
 
 
 # ---------------------------------------------------------------------------
+# Value learning: a network that scores the position after each move,
+# trained on the moves `patience label` labelled, played by a one-step
+# look-ahead (the Go policy agent with a value file)
+
+
+@dataclass
+class ValueConfig:
+    """Value learning's settings. The rows are every legal move of sampled
+    positions, each labelled with the final progress an agent reached when
+    it played on after the move (``patience label``); the network learns
+    to score the position after a move, by the mean squared error on the
+    labels plus rank_weight times the same error on the labels' differences
+    from their position's mean (what ranks the moves of one position)."""
+
+    moves: list[str] = field(default_factory=list)
+    out: str = ""
+    hidden: tuple[int, ...] = ()
+    card_dim: int = -1
+    dtype: str = ""
+    epochs: int = 4
+    batch_positions: int = 64
+    lr: float = 1e-3
+    weight_decay: float = 0.0
+    rank_weight: float = 4.0
+    seed: int = 1
+    val_frac: float = 0.05
+    init: str = ""
+    eval_deals: int = 100
+    eval_start: int = EVAL_DEALS
+    evals_per_epoch: int = 1
+    threads: int = 1
+    references: str = "random,heuristic"
+    command: str = ""
+
+
+def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.float32], NDArray[np.int64]]:
+    """The rows of one or more ``patience label`` outputs of one game: the
+    observation after each move, its label, and its position (numbered
+    0.. across the outputs), ordered by position."""
+    import pyarrow.parquet as pq
+
+    from .datasets import DatasetError, _fixed
+
+    game = ""
+    obs, ys, groups = [], [], []
+    offset = 0
+    for d in dirs:
+        files = sorted(Path(d).glob("part-*.parquet"))
+        if not files:
+            raise DatasetError(f"{d}: no part-*.parquet files: not the output of patience label")
+        for f in files:
+            raw = (pq.read_metadata(f).metadata or {}).get(b"patience")
+            if raw is None:
+                raise DatasetError(f"{f}: no patience metadata: not the output of patience label")
+            meta = json.loads(raw)
+            spec = game_spec(str(meta["game"]))
+            if game and spec.name != game:
+                raise ValueError(f"{f} labels {spec.name}; the others are {game}")
+            if int(meta["rules_version"]) != spec.rules_version:
+                raise ValueError(f"{f} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}")
+            game = spec.name
+            t = pq.read_table(f, columns=["position", "obs", "value"])
+            pos = t.column("position").to_numpy()
+            _, g = np.unique(pos, return_inverse=True)
+            obs.append(_fixed(t.column("obs"), spec.obs_len, "obs"))
+            ys.append(t.column("value").to_numpy().astype(np.float32))
+            groups.append(g.astype(np.int64) + offset)
+            offset += int(g.max()) + 1 if len(g) else 0
+    if not game:
+        raise ValueError("value: no --moves given")
+    group = np.concatenate(groups)
+    order = np.argsort(group, kind="stable")
+    return game, np.concatenate(obs)[order], np.concatenate(ys)[order], group[order]
+
+
+def value(cfg: ValueConfig) -> Path:
+    """Trains a value network on labelled moves and returns the path of the
+    best file, judged by the Go policy agent's mean return on the evaluation
+    deals (each move it tries every legal move and plays the one whose
+    position the network values most)."""
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    game, obs, target, group = load_move_rows(cfg.moves)
+    spec = game_spec(game)
+    d = DEFAULTS[spec.name]
+    cfg.dtype = cfg.dtype or d.dtype
+    if cfg.init:
+        net, meta0 = load_model(cfg.init, spec.name)
+        if meta0.get("head") != HEAD_VALUE:
+            raise ValueError(f"value: {cfg.init} is a policy, not a value network")
+        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
+    else:
+        cfg.hidden = cfg.hidden or d.hidden
+        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
+        net = PolicyNet(spec, cfg.hidden, 1, card_dim=cfg.card_dim)
+        with torch.no_grad():
+            net.linear_layers()[-1].bias.fill_(float(target.mean()))
+    # Each position's rows: start[g] .. start[g] + count[g] (rows are sorted by position).
+    n_groups = int(group[-1]) + 1
+    count = np.bincount(group, minlength=n_groups)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    val_g = rng.choice(n_groups, size=max(1, int(n_groups * cfg.val_frac)), replace=False) if cfg.val_frac > 0 else np.array([], np.int64)
+    is_val = np.zeros(n_groups, np.bool_)
+    is_val[val_g] = True
+    tr_g, va_g = np.flatnonzero(~is_val), np.flatnonzero(is_val)
+    t_obs, t_y = torch.from_numpy(obs), torch.from_numpy(target)
+
+    def rows_of(gs: NDArray[np.int64]) -> tuple[torch.Tensor, torch.Tensor]:
+        """The rows of positions gs and each row's index into gs."""
+        c = count[gs]
+        local = np.repeat(np.arange(len(gs)), c)
+        rows = np.repeat(start[gs] - np.cumsum(c) + c, c) + np.arange(int(c.sum()))
+        return torch.from_numpy(rows), torch.from_numpy(local)
+
+    def losses(gs: NDArray[np.int64]) -> tuple[torch.Tensor, torch.Tensor]:
+        rows, local = rows_of(gs)
+        v, y = net(t_obs[rows])[:, 0], t_y[rows]
+        k = torch.from_numpy(count[gs]).to(v.dtype)
+        mv = torch.zeros(len(gs), dtype=v.dtype).index_add_(0, local, v) / k
+        my = torch.zeros(len(gs), dtype=v.dtype).index_add_(0, local, y) / k
+        return F.mse_loss(v, y), F.mse_loss(v - mv[local], y - my[local])
+
+    out = Path(cfg.out or f"runs/value-{spec.name}-s{cfg.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    names = ", ".join(Path(p).name for p in cfg.moves)
+    curve = Curve(out, game, "labelled moves seen (value learning)", refs,
+                  f"{spec.title}: value of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}")
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
+    total = steps_per_epoch * cfg.epochs
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
+    t_start = time.perf_counter()
+    seen, best = 0, -1.0
+    print(f"value: {game}, {len(target):,} labelled moves of {n_groups:,} positions ({len(va_g):,} held out); "
+          f"label mean {target.mean():.4f}, sd {target.std():.4f}", file=sys.stderr)
+
+    def val_stats() -> tuple[float, float]:
+        net.eval()
+        se, sr, n = 0.0, 0.0, 0
+        with torch.no_grad():
+            for s in range(0, len(va_g), 256):
+                gs = va_g[s : s + 256]
+                a, b = losses(gs)
+                m = int(count[gs].sum())
+                se, sr, n = se + float(a) * m, sr + float(b) * m, n + m
+        net.train()
+        return se / max(1, n), sr / max(1, n)
+
+    def do_eval(epoch: float) -> None:
+        nonlocal best
+        vm, vr = val_stats() if len(va_g) else (math.nan, math.nan)
+        meta = {"seed": str(cfg.seed), "moves": ",".join(cfg.moves), "labelled_moves": str(len(target)), "epochs": f"{epoch:g}",
+                "val_mse": f"{vm:.6f}", "val_rank_mse": f"{vr:.6f}", "eval_deals": f"{deals[0]}..{deals[-1]}"}
+        path = export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=0, extra=meta)
+        r = evaluate_agent(spec.name, f"policy:model={path}", deals)
+        curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
+                   "win_rate": r.win_rate, "eval_seconds": round(r.seconds, 1), "val_loss": vm})
+        if r.mean_return > best:
+            best = r.mean_return
+            shutil.copyfile(path, out / "best.safetensors")
+        _progress(f"epoch {epoch:g}: val mse {vm:.5f}, within positions {vr:.5f}; the Go agent's mean return {r.mean_return:.4f}, "
+                  f"win rate {r.win_rate:.3f} on {len(deals)} deals ({r.seconds:.0f}s)" + "".join(
+                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+
+    do_eval(0)
+    marks = {round(steps_per_epoch * j / cfg.evals_per_epoch) for j in range(1, max(1, cfg.evals_per_epoch))} - {0, steps_per_epoch}
+    for epoch in range(1, cfg.epochs + 1):
+        perm = rng.permutation(tr_g)
+        run_loss = 0.0
+        for k in range(steps_per_epoch):
+            gs = perm[k * cfg.batch_positions : (k + 1) * cfg.batch_positions]
+            mse, rank = losses(gs)
+            loss = mse + cfg.rank_weight * rank
+            opt.zero_grad(set_to_none=True)
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            sched.step()
+            seen += int(count[gs].sum())
+            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
+            if k % 20 == 0:
+                el = time.perf_counter() - t_start
+                _progress(f"value epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.5f} {seen / el:,.0f} moves/s")
+            if k + 1 in marks:
+                do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
+        do_eval(epoch)
+    return out / "best.safetensors"
+
+
+# ---------------------------------------------------------------------------
 # The command line
 
 
@@ -1468,6 +1670,28 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--threads", type=int, default=1)
     g.add_argument("--references", default="random,heuristic")
 
+    v = sub.add_parser("value", help="a value network from labelled moves (patience label), played by one-step look-ahead",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    v.add_argument("--moves", action="append", required=True, help="a patience label output directory (repeat for several)")
+    v.add_argument("--out", default="", help="run directory (default runs/value-GAME-sSEED)")
+    v.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
+    v.add_argument("--card-dim", type=int, default=-1,
+                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
+    v.add_argument("--dtype", choices=sorted(_DTYPES), default="")
+    v.add_argument("--epochs", type=int, default=4)
+    v.add_argument("--batch-positions", type=int, default=64, help="positions per batch (with all their moves)")
+    v.add_argument("--lr", type=float, default=1e-3)
+    v.add_argument("--weight-decay", type=float, default=0.0)
+    v.add_argument("--rank-weight", type=float, default=4.0, help="weight of the error on the moves' differences within a position")
+    v.add_argument("--seed", type=int, default=1)
+    v.add_argument("--val-frac", type=float, default=0.05, help="fraction of positions held out")
+    v.add_argument("--init", default="", help="start from a value file")
+    v.add_argument("--eval-deals", type=int, default=100)
+    v.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    v.add_argument("--evals-per-epoch", type=int, default=1)
+    v.add_argument("--threads", type=int, default=1)
+    v.add_argument("--references", default="random,heuristic")
+
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)
     e.add_argument("--deals", type=int, default=200)
@@ -1496,6 +1720,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             cfg_b.out = f"runs/bc-{game_spec(str(datasets.load(cfg_b.data[0]).meta['game'])).name}-s{cfg_b.seed}"
         path = bc(cfg_b)
+    elif args.cmd == "value":
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        path = value(ValueConfig(**kw, command=cmd))
     elif args.cmd == "dagger":
         kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = dagger(DAggerConfig(**kw, command=cmd))

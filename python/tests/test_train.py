@@ -3,6 +3,7 @@ behaviour cloning, end to end with the Go policy agent."""
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import shlex
@@ -333,3 +334,61 @@ def test_dagger_learns_from_a_go_teacher(tmp_path: Path) -> None:
     learned = train.evaluate(net, deals).mean_return
     rand = np.mean([r for r in train.evaluate(random_net("limited"), deals).returns])
     assert learned > rand + 0.05, (learned, rand)
+
+
+def test_value_file_round_trip(tmp_path: Path) -> None:
+    """A network with one output is exported as a value file (head=value)
+    and reads back as the same function."""
+    torch.manual_seed(3)
+    spec = SPECS["royalparade"]
+    net = PolicyNet(spec, (16,), 1, card_dim=3)
+    with torch.no_grad():
+        for p in net.parameters():
+            p.normal_(0, 0.3)
+    obs, _ = env_observations("royalparade", n=8, steps=6)
+    path = export_model(net, tmp_path / "v.safetensors", "test", dtype="f32")
+    back, meta = load_model(path, "royalparade")
+    assert meta["head"] == "value"
+    with torch.no_grad():
+        got = back(torch.from_numpy(obs)).double()
+    assert got.shape == (len(obs), 1)
+    assert torch.allclose(got, dense_logits(net, obs), atol=1e-4)
+    # A policy file has no head key; an unknown head is refused.
+    _, pmeta = load_model(export_model(random_net("royalparade"), tmp_path / "p.safetensors", "test"), "royalparade")
+    assert "head" not in pmeta
+    from safetensors.torch import load_file, save_file
+
+    bad = tmp_path / "q.safetensors"
+    save_file(load_file(str(path)), str(bad), metadata={**meta, "head": "q"})
+    with pytest.raises(ModelError, match="head 'q'"):
+        load_model(bad)
+
+
+def test_value_from_labelled_moves_plays_in_go(patience_cli: Path, tmp_path: Path) -> None:
+    """patience label → train value → the network fits the labels it holds
+    out better than at the start, and the Go policy agent plays the value
+    file (one-step look-ahead): bench and agent_actions give the same games."""
+    pytest.importorskip("pyarrow")
+    moves = tmp_path / "moves"
+    subprocess.run([str(patience_cli), "label", "fifteen", "--deals", "60", "--per-deal", "10", "--rollouts", "2",
+                    "--rollout-steps", "20", "--out", str(moves)],
+                   check=True, capture_output=True)
+    out = tmp_path / "value"
+    argv = ["value", "--moves", str(moves), "--epochs", "3", "--hidden", "32", "--card-dim", "4", "--eval-deals", "40",
+            "--references", "", "--out", str(out)]
+    assert train.main(argv) == 0
+    model = out / "best.safetensors"
+    _, meta = load_model(model, "fifteen")
+    assert meta["head"] == "value" and meta["command"] == "python -m patience_gym.train " + shlex.join(argv)
+    with open(out / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 4
+    assert float(rows[-1]["val_loss"]) < 0.5 * float(rows[0]["val_loss"]), [r["val_loss"] for r in rows]
+    deals = np.arange(900_000, 900_060)
+    res = subprocess.run([str(patience_cli), "bench", "--games", "fifteen", "--agents", "policy", "--model", str(model),
+                          "--deals", "60", "--seed-start", "900000", "--json", str(tmp_path / "b.json")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    go = json.loads((tmp_path / "b.json").read_text())["summaries"][0]["progress_mean"]
+    via = train.evaluate_agent("fifteen", f"policy:model={model}", deals).mean_return
+    assert abs(go - via) < 1e-9, (go, via)

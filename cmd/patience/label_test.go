@@ -1,0 +1,45 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/movevalues"
+)
+
+// TestLabelWritesPartsAndResumes: patience label writes its parts, says
+// what it wrote, skips finished parts when run again, and refuses bad
+// flags with a usage error.
+func TestLabelWritesPartsAndResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "moves")
+	args := []string{"label", "limited", "--deals", "3", "--per-deal", "2", "--part-deals", "2", "--rollouts", "2",
+		"--rollout-steps", "5", "--seed-start", "10", "--out", dir}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 || !strings.Contains(out, "Limited, heuristic agent: wrote 2 parts (") || !strings.Contains(out, dir) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	m, err := movevalues.ReadMeta(movevalues.PartPath(dir, 1))
+	if err != nil || m.Game != "limited" || m.PartFirstDeal != 12 || m.Rollouts != 2 || m.RolloutSteps != 5 {
+		t.Fatalf("metadata %+v, %v", m, err)
+	}
+	code, out, _ = runCLI(t, args...)
+	if code != 0 || !strings.Contains(out, "wrote 0 parts") || !strings.Contains(out, "skipped 2 parts already finished") {
+		t.Errorf("rerun: exit %d, %s", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"label", "limited", "--per-deal", "0"}, "--per-deal must be positive"},
+		{[]string{"label", "limited", "--rollouts", "0"}, "--rollouts must be positive"},
+		{[]string{"label", "limited", "--rollout-steps", "-1"}, "--rollout-steps must not be negative"},
+		{[]string{"label", "klondike"}, "unknown game"},
+		{[]string{"label", "limited", "--agent", "wizard"}, "unknown agent"},
+	} {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
