@@ -571,7 +571,12 @@ def evaluate(
     temperature above 0, actions sampled from the masked softmax of the
     logits divided by it), all deals at once in one vector environment;
     returns each deal's return (its final progress fraction) and whether it
-    was won."""
+    was won. A value network (one output) is refused: the Go policy agent
+    plays it (evaluate_agent with ``"policy:model=FILE"``)."""
+    last = net.linear_layers()[-1].out_features if net.linear_layers() else net.first_bias.shape[0]
+    if last != net.spec.actions:
+        raise ValueError(f"evaluate plays policies (one logit per action); this network has {last} output(s): "
+                         "play a value file with evaluate_agent(game, 'policy:model=FILE', deals)")
     gen = torch.Generator().manual_seed(seed)
     net.eval()
 
@@ -1732,7 +1737,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.start + args.deals > TRAINING_DEALS:
             print("train eval: deals from 1,000,000 are the measuring range: use patience bench there", file=sys.stderr)
             return 2
-        r = evaluate(net, eval_deals(args.deals, args.start), temperature=args.temperature, seed=args.seed)
+        if meta.get("head") == HEAD_VALUE:
+            # Python has no copies of positions to look ahead on: the Go
+            # policy agent plays a value file.
+            agent = f"policy:model={args.model}"
+            if args.temperature > 0:
+                agent += f",sample=1,temperature={args.temperature}"
+            r = evaluate_agent(meta["game"], agent, eval_deals(args.deals, args.start))
+        else:
+            r = evaluate(net, eval_deals(args.deals, args.start), temperature=args.temperature, seed=args.seed)
         print(json.dumps({"model": args.model, "game": meta["game"], "deals": f"{args.start}..{args.start + args.deals - 1}",
                           "mean_return": round(r.mean_return, 4), "win_rate": round(r.win_rate, 4),
                           "mean_steps": float(r.steps.mean()), "seconds": round(r.seconds, 2)}))

@@ -362,6 +362,8 @@ def test_value_file_round_trip(tmp_path: Path) -> None:
     save_file(load_file(str(path)), str(bad), metadata={**meta, "head": "q"})
     with pytest.raises(ModelError, match="head 'q'"):
         load_model(bad)
+    with pytest.raises(ValueError, match="evaluate plays policies"):
+        train.evaluate(back, np.arange(900_000, 900_004))
 
 
 def test_value_from_labelled_moves_plays_in_go(patience_cli: Path, tmp_path: Path) -> None:
@@ -392,3 +394,6 @@ def test_value_from_labelled_moves_plays_in_go(patience_cli: Path, tmp_path: Pat
     go = json.loads((tmp_path / "b.json").read_text())["summaries"][0]["progress_mean"]
     via = train.evaluate_agent("fifteen", f"policy:model={model}", deals).mean_return
     assert abs(go - via) < 1e-9, (go, via)
+    # train eval plays a value file with the Go agent too.
+    code = train.main(["eval", "--model", str(model), "--deals", "60"])
+    assert code == 0
