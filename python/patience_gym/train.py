@@ -311,6 +311,7 @@ class PolicyNet(nn.Module):
         first layer as stored (a card-embedding network's compact weight and
         its cards.weight, not their one-hot expansion), then the others."""
         out: dict[str, torch.Tensor] = {}
+        first: torch.Tensor
         if self.card_dim:
             out["cards.weight"] = self.cards.weight.detach()
             first = self.first_compact
