@@ -29,8 +29,18 @@ func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model
 }
 
 func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*Model, error) {
+	return newRandomNetwork(spec, hidden, seed, "")
+}
+
+// newRandomNetwork draws a policy (head "") or a value network (head
+// ModelHeadValue).
+func newRandomNetwork(spec *env.Spec, hidden []int, seed uint64, head string) (*Model, error) {
 	rng := cards.NewRand(seed)
-	widths := append(append([]int{spec.OneHotLen()}, hidden...), spec.Actions)
+	out := spec.Actions
+	if head == ModelHeadValue {
+		out = 1
+	}
+	widths := append(append([]int{spec.OneHotLen()}, hidden...), out)
 	var ws, bs [][]float32
 	for i := range len(widths) - 1 {
 		in, out := widths[i], widths[i+1]
@@ -46,7 +56,7 @@ func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*Model, error) {
 		ws, bs = append(ws, w), append(bs, b)
 	}
 	return NewModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
-		Actions: spec.Actions, Hidden: hidden, Command: "randomModel (test)"}, ws, bs)
+		Actions: spec.Actions, Hidden: hidden, Head: head, Command: "randomModel (test)"}, ws, bs)
 }
 
 // encode returns m as a file's bytes.

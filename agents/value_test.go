@@ -7,27 +7,13 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/env/cards"
 )
 
 // randomValueModel returns a value network (head=value) for spec with
 // random weights.
 func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model {
 	t.Helper()
-	rng := cards.NewRand(seed)
-	widths := append(append([]int{spec.OneHotLen()}, hidden...), 1)
-	var ws, bs [][]float32
-	for i := range len(widths) - 1 {
-		in, out := widths[i], widths[i+1]
-		scale := 2 / math.Sqrt(float64(min(in, spec.ObsLen)))
-		w := make([]float32, in*out)
-		for j := range w {
-			w[j] = float32((rng.Float64()*2 - 1) * scale)
-		}
-		ws, bs = append(ws, w), append(bs, make([]float32, out))
-	}
-	m, err := NewModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
-		Actions: spec.Actions, Hidden: hidden, Head: ModelHeadValue, Command: "randomValueModel (test)"}, ws, bs)
+	m, err := newRandomNetwork(spec, hidden, seed, ModelHeadValue)
 	if err != nil {
 		t.Fatal(err)
 	}

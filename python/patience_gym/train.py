@@ -1136,6 +1136,20 @@ def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.b
     return game, np.concatenate(obs), np.concatenate(masks), np.concatenate(acts), np.concatenate(eps)
 
 
+def held_out(ids: NDArray[np.int64], frac: float, rng: np.random.Generator) -> NDArray[np.int64]:
+    """The ids held out for validation: a share frac of them (at least one
+    when frac is above 0), drawn with rng."""
+    if frac <= 0:
+        return np.array([], np.int64)
+    return rng.choice(ids, size=max(1, int(len(ids) * frac)), replace=False)
+
+
+def eval_marks(steps_per_epoch: int, evals_per_epoch: int) -> set[int]:
+    """The batches inside an epoch after which to evaluate, evals_per_epoch
+    evaluations an epoch in all (the end of each epoch has its own)."""
+    return {round(steps_per_epoch * j / evals_per_epoch) for j in range(1, max(1, evals_per_epoch))} - {0, steps_per_epoch}
+
+
 def bc(cfg: BCConfig) -> Path:
     """Trains a policy on datasets' (obs, mask, action) rows with masked
     cross-entropy; returns the path of the best model (by mean return on the
@@ -1150,7 +1164,7 @@ def bc(cfg: BCConfig) -> Path:
         raise ValueError("bc: a dataset row's action is not legal under its own mask")
     # Hold out whole episodes for validation.
     ep_ids = np.unique(eps)
-    val_eps = rng.choice(ep_ids, size=max(1, int(len(ep_ids) * cfg.val_frac)), replace=False) if cfg.val_frac > 0 else np.array([], np.int64)
+    val_eps = held_out(ep_ids, cfg.val_frac, rng)
     is_val = np.isin(eps, val_eps)
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     t_obs, t_mask, t_act = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(acts)
@@ -1207,8 +1221,7 @@ def bc(cfg: BCConfig) -> Path:
 
     do_eval(0)
     step = 0
-    # Evaluations inside an epoch (the end of each epoch has its own).
-    marks = {round(steps_per_epoch * j / cfg.evals_per_epoch) for j in range(1, max(1, cfg.evals_per_epoch))} - {0, steps_per_epoch}
+    marks = eval_marks(steps_per_epoch, cfg.evals_per_epoch)
     for epoch in range(1, cfg.epochs + 1):
         perm = torch.from_numpy(rng.permutation(tr))
         run_loss = 0.0
@@ -1481,7 +1494,7 @@ def value(cfg: ValueConfig) -> Path:
     n_groups = int(group[-1]) + 1
     count = np.bincount(group, minlength=n_groups)
     start = np.concatenate([[0], np.cumsum(count)[:-1]])
-    val_g = rng.choice(n_groups, size=max(1, int(n_groups * cfg.val_frac)), replace=False) if cfg.val_frac > 0 else np.array([], np.int64)
+    val_g = held_out(np.arange(n_groups), cfg.val_frac, rng)
     is_val = np.zeros(n_groups, np.bool_)
     is_val[val_g] = True
     tr_g, va_g = np.flatnonzero(~is_val), np.flatnonzero(is_val)
@@ -1548,7 +1561,7 @@ def value(cfg: ValueConfig) -> Path:
                       f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
 
     do_eval(0)
-    marks = {round(steps_per_epoch * j / cfg.evals_per_epoch) for j in range(1, max(1, cfg.evals_per_epoch))} - {0, steps_per_epoch}
+    marks = eval_marks(steps_per_epoch, cfg.evals_per_epoch)
     for epoch in range(1, cfg.epochs + 1):
         perm = rng.permutation(tr_g)
         run_loss = 0.0
