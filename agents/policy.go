@@ -97,7 +97,10 @@ func checkModelSetting(s *Settings, key, pattern string) {
 // one-hot observation, then the legal action with the largest logit
 // (masked argmax) or, with sampling on, an action drawn from the softmax of
 // the legal actions' logits with the agent's seeded generator. It reads
-// only the observation, so it never sees hidden cards.
+// only the observation, so it never sees hidden cards. A value network
+// (Model.IsValue) is played by a one-step look-ahead instead: one forward
+// pass per legal move, over the position the move leads to on a
+// determinized copy (see actByValue).
 type Policy struct {
 	opts    PolicyOptions
 	model   modelRef
@@ -149,7 +152,7 @@ func newPolicy(s *Settings) (Agent, error) {
 }
 
 func init() {
-	Register("policy", "a learned network (safetensors, docs/models.md): masked argmax or seeded sampling over its logits", newPolicy)
+	Register("policy", "a learned network (safetensors, docs/models.md): masked argmax or seeded sampling over its logits; a value network by one-step look-ahead", newPolicy)
 }
 
 // Name returns "policy".
@@ -254,6 +257,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
 		if _, _, _, err := p.child.Advance(a); err != nil {
+			p.scores[a] = math.Inf(-1) // cannot happen: a is in the mask
 			continue
 		}
 		var s float64
