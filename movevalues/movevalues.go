@@ -98,7 +98,8 @@ type Meta struct {
 
 // Config says what to label.
 type Config struct {
-	// Game is the game's name; MaxSteps its step limit (0: the default).
+	// Game is the game's name, "game:variant" for a variant; MaxSteps its
+	// step limit (0: the default).
 	Game     string
 	MaxSteps int
 	// Agent plays the games and the continuations.
@@ -173,7 +174,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	if _, err := atomicfile.Clean(cfg.Out, nil); err != nil {
 		return tot, fmt.Errorf("movevalues: %w", err)
 	}
-	meta := Meta{Version: Version, Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
+	meta := Meta{Version: Version, Game: spec.ID(), RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
 		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, RolloutSeed: cfg.RolloutSeed, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
 	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
 	var next atomic.Int64
@@ -236,7 +237,7 @@ type worker struct {
 func newWorker(cfg *Config, spec *env.Spec) (*worker, error) {
 	w := &worker{cfg: cfg}
 	var err error
-	if w.game, err = env.Make(spec.Name, env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
+	if w.game, err = env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
 		return nil, err
 	}
 	w.child, w.after = w.game.Clone(), w.game.Clone()

@@ -261,3 +261,22 @@ func TestRolloutSeed(t *testing.T) {
 		t.Errorf("metadata rollout_seed %d", m.RolloutSeed)
 	}
 }
+
+// TestVariant: a variant is played and labelled under its own rules, and
+// the files say which.
+func TestVariant(t *testing.T) {
+	dir := t.TempDir()
+	cfg := config(t, "cromwell:noswap", dir, 1)
+	cfg.Deals, cfg.RolloutSteps = 1, 5
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ReadMeta(PartPath(dir, 0)); err != nil || m.Game != "cromwell:noswap" {
+		t.Fatalf("metadata %+v, %v", m, err)
+	}
+	for _, r := range readRows(t, dir) {
+		if r.ActionName == "swap" || strings.HasPrefix(r.ActionName, "pick ") {
+			t.Fatalf("a swap labelled without the swap: %s", r.ActionName)
+		}
+	}
+}
