@@ -709,10 +709,11 @@ CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "sampled_return", 
 class Curve:
     """Evaluation points, written to CSV at each point and drawn as PNG."""
 
-    def __init__(self, out: Path, game: str, xlabel: str, refs: dict[str, dict[str, float]], title: str) -> None:
+    def __init__(self, out: Path, game: str, xlabel: str, refs: dict[str, dict[str, float]], title: str,
+                 line: str = "policy (masked argmax)") -> None:
         self.path = out / "curve.csv"
         self.png = out / "curve.png"
-        self.game, self.xlabel, self.refs, self.title = game, xlabel, refs, title
+        self.game, self.xlabel, self.refs, self.title, self.line = game, xlabel, refs, title, line
         self.rows: list[dict[str, float]] = []
 
     def add(self, row: dict[str, float]) -> None:
@@ -725,10 +726,11 @@ class Curve:
         self.plot()
 
     def plot(self) -> None:
-        plot_curve(self.path, self.png, self.refs, title=self.title, xlabel=self.xlabel)
+        plot_curve(self.path, self.png, self.refs, title=self.title, xlabel=self.xlabel, line=self.line)
 
 
-def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, title: str, xlabel: str) -> None:
+def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, title: str, xlabel: str,
+               line: str = "policy (masked argmax)") -> None:
     """Draws mean return and win rate against the x column of a curve CSV,
     with the reference agents as horizontal lines."""
     import matplotlib
@@ -742,7 +744,7 @@ def plot_curve(csv_path: Path, png: Path, refs: dict[str, dict[str, float]], *, 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     colours = {"random": "#999999", "heuristic": "#E69F00", "mc": "#009E73"}
     for ax, key, label in ((axes[0], "mean_return", "mean return (final progress)"), (axes[1], "win_rate", "win rate")):
-        ax.plot(x, [float(r[key]) for r in rows], color="#0072B2", marker="o", ms=3, label="policy (masked argmax)")
+        ax.plot(x, [float(r[key]) for r in rows], color="#0072B2", marker="o", ms=3, label=line)
         skey = key.replace("mean_", "sampled_") if key == "mean_return" else "sampled_win_rate"
         if rows and rows[0].get(skey, "") not in ("", None):
             ax.plot(x, [float(r[skey]) for r in rows], color="#56B4E9", marker="s", ms=3, ls=":",
@@ -1522,7 +1524,8 @@ def value(cfg: ValueConfig) -> Path:
     refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
     names = ", ".join(Path(p).name for p in cfg.moves)
     curve = Curve(out, game, "labelled moves seen (value learning)", refs,
-                  f"{spec.title}: value of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}")
+                  f"{spec.title}: value of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}",
+                  line="value network (one-step look-ahead, Go agent)")
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
     total = steps_per_epoch * cfg.epochs
