@@ -1097,19 +1097,35 @@ class BCConfig:
     command: str = ""
 
 
-def start_net(cfg: BCConfig | DAggerConfig, spec: GameSpec) -> PolicyNet:
-    """The policy a cloning run starts from: cfg.init's model, or a new
-    network of cfg's widths (the game's defaults where not given); fills in
+def start_net(cfg: BCConfig | DAggerConfig | ValueConfig, spec: GameSpec, head: str = "") -> PolicyNet:
+    """The network a run starts from: cfg.init's model, which must have the
+    same head ("" a policy, HEAD_VALUE a value network), or a new network of
+    cfg's widths (the game's defaults where not given); fills in
     cfg.hidden, cfg.card_dim and cfg.dtype."""
     d = DEFAULTS[spec.name]
     cfg.dtype = cfg.dtype or d.dtype
     if cfg.init:
-        net, _ = load_model(cfg.init, spec.name)
+        net, meta = load_model(cfg.init, spec.name)
+        if meta.get("head", "") != head:
+            want, got = ("a value network", "a policy") if head else ("a policy", "a value network")
+            raise ValueError(f"{cfg.init} is {got}; this run starts from {want}")
         cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
         return net
     cfg.hidden = cfg.hidden or d.hidden
     cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
-    return PolicyNet(spec, cfg.hidden, spec.actions, card_dim=cfg.card_dim)
+    return PolicyNet(spec, cfg.hidden, 1 if head == HEAD_VALUE else spec.actions, card_dim=cfg.card_dim)
+
+
+def check_same_game(game: str, meta: dict[str, Any], where: str | Path) -> str:
+    """The name of the game whose metadata (a dataset's or a label file's:
+    game, rules_version) is meta, after checking that it is the game read
+    so far (game, "" at first) and that this build plays its rules version."""
+    spec = game_spec(str(meta["game"]))
+    if game and spec.name != game:
+        raise ValueError(f"{where} holds {spec.name}; the others hold {game}")
+    if int(meta["rules_version"]) != spec.rules_version:
+        raise ValueError(f"{where} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}")
+    return spec.name
 
 
 def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
@@ -1122,12 +1138,7 @@ def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.b
     offset = 0
     for d in dirs:
         ds = datasets.load(d)
-        g = game_spec(str(ds.meta["game"])).name
-        if game and g != game:
-            raise ValueError(f"{d} is a {g} dataset; the others are {game}")
-        if int(ds.meta["rules_version"]) != game_spec(g).rules_version:
-            raise ValueError(f"{d} was played under {g} rules version {ds.meta['rules_version']}; this build plays {game_spec(g).rules_version}")
-        game = g
+        game = check_same_game(game, ds.meta, d)
         obs.append(ds.obs)
         masks.append(ds.masks)
         acts.append(ds.actions.astype(np.int64))
@@ -1449,12 +1460,8 @@ def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray
             if raw is None:
                 raise DatasetError(f"{f}: no patience metadata: not the output of patience label")
             meta = json.loads(raw)
-            spec = game_spec(str(meta["game"]))
-            if game and spec.name != game:
-                raise ValueError(f"{f} labels {spec.name}; the others are {game}")
-            if int(meta["rules_version"]) != spec.rules_version:
-                raise ValueError(f"{f} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}")
-            game = spec.name
+            game = check_same_game(game, meta, f)
+            spec = game_spec(game)
             t = pq.read_table(f, columns=["position", "obs", "value"])
             pos = t.column("position").to_numpy()
             _, g = np.unique(pos, return_inverse=True)
@@ -1479,19 +1486,11 @@ def value(cfg: ValueConfig) -> Path:
     rng = np.random.default_rng(cfg.seed)
     game, obs, target, group = load_move_rows(cfg.moves)
     spec = game_spec(game)
-    d = DEFAULTS[spec.name]
-    cfg.dtype = cfg.dtype or d.dtype
-    if cfg.init:
-        net, meta0 = load_model(cfg.init, spec.name)
-        if meta0.get("head") != HEAD_VALUE:
-            raise ValueError(f"value: {cfg.init} is a policy, not a value network")
-        cfg.hidden, cfg.card_dim = net.hidden, net.card_dim
-    else:
-        cfg.hidden = cfg.hidden or d.hidden
-        cfg.card_dim = d.card_dim if cfg.card_dim < 0 else cfg.card_dim
-        net = PolicyNet(spec, cfg.hidden, 1, card_dim=cfg.card_dim)
+    net = start_net(cfg, spec, HEAD_VALUE)
+    if not cfg.init:
+        # Start at the labels' mean: the output bias is the last layer's.
         with torch.no_grad():
-            net.linear_layers()[-1].bias.fill_(float(target.mean()))
+            (net.linear_layers()[-1].bias if net.linear_layers() else net.first_bias).fill_(float(target.mean()))
     # Each position's rows: start[g] .. start[g] + count[g] (rows are sorted by position).
     n_groups = int(group[-1]) + 1
     count = np.bincount(group, minlength=n_groups)

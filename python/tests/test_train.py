@@ -364,6 +364,11 @@ def test_value_file_round_trip(tmp_path: Path) -> None:
         load_model(bad)
     with pytest.raises(ValueError, match="evaluate plays policies"):
         train.evaluate(back, np.arange(900_000, 900_004))
+    # A run starts only from a file of its own kind.
+    with pytest.raises(ValueError, match="is a value network; this run starts from a policy"):
+        train.start_net(train.BCConfig(init=str(path)), spec)
+    with pytest.raises(ValueError, match="is a policy; this run starts from a value network"):
+        train.start_net(train.ValueConfig(init=str(tmp_path / "p.safetensors")), spec, train.HEAD_VALUE)
 
 
 def test_value_from_labelled_moves_plays_in_go(patience_cli: Path, tmp_path: Path) -> None:
