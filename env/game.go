@@ -163,6 +163,18 @@ type Staged interface {
 	Midway() bool
 }
 
+// OnceMover is implemented by games with a move that the rules allow once
+// per game and that takes many forms (Cromwell's swap of any two cards). A
+// search does well to try its forms at the start, one at a time with small
+// budgets: after it the game is one without the move, which searches
+// quickly, while lines that keep it for later must weigh its many forms at
+// every step. The move may take several actions (see Staged).
+type OnceMover interface {
+	// OnceAvailable reports that the move can still be made: neither made
+	// nor under way. It must not allocate.
+	OnceAvailable() bool
+}
+
 // Varianter is implemented by games that offer variants of their rules
 // besides the default. A variant is chosen before dealing (Options.Variant,
 // or "game:variant" as the name given to Make); the game's Spec then

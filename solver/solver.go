@@ -28,7 +28,11 @@
 // pass allows few moves in a row that place no card. Each may use a third of
 // what is left of the budget. The last pass has no limit and alone can
 // prove a deal unsolvable. Wins are mostly found by the limited passes:
-// Cromwell's by discrepancy passes, The Fifteen's by slack passes.
+// Cromwell's by discrepancy passes, The Fifteen's by slack passes. In a
+// game with a move the rules allow once (env.OnceMover, Cromwell's swap),
+// an opening pass also makes each form of that move at the start and
+// searches the game without it that follows, with small budgets, best
+// forms first (opening.go).
 //
 // A search ends with one of three verdicts: Solved, with the line of moves
 // from the start to a win (shortened where the search wandered, and replayed
@@ -118,6 +122,12 @@ type Pass struct {
 	Discrepancy bool
 	// Limit is the most such moves allowed (0 to 126).
 	Limit int
+	// Opening makes the pass an opening pass (Limit and Discrepancy
+	// unused): in a game with a move allowed once (env.OnceMover) that is
+	// still available, each form of that move is made at the start and
+	// the position after it searched with a small budget, in rounds of
+	// more forms and larger budgets. Other games skip the pass.
+	Opening bool
 }
 
 // Check reports an option out of range.
@@ -238,9 +248,13 @@ const unlimited uint8 = 127
 // kinds find most wins long before an exhaustive search would; only the
 // last pass can prove a deal unsolvable (or a limited pass that never met
 // its limit). Cromwell's wins come mostly from discrepancy passes, The
-// Fifteen's from slack passes.
+// Fifteen's from slack passes. The opening pass, third, serves only games
+// with a move allowed once (Cromwell's swap; others skip it): it finds the
+// wins that a swap at the start gives, which the discrepancy passes miss
+// among thousands of possible swaps.
 var DefaultPasses = []Pass{
 	{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1},
+	{Opening: true},
 	{Limit: 2}, {Discrepancy: true, Limit: 2},
 	{Limit: 4}, {Discrepancy: true, Limit: 3},
 	{Limit: 8}, {Discrepancy: true, Limit: 4},
@@ -281,6 +295,15 @@ type Solver struct {
 	passNodes int64
 	passTime  time.Duration
 	cut       bool // this pass left out a move for lack of slack
+	// The opening pass (opening.go): its searches of one form each, the
+	// forms, and buffers to list them.
+	sub        *Solver
+	forms      []opening
+	openListed bool // forms holds this search's forms
+	openRound  int  // the round of the opening pass to resume
+	openNext   int  // the form of that round to search next
+	openMasks  []env.Mask
+	openStates []env.Game
 }
 
 // New returns a Solver with the given options.
@@ -319,6 +342,7 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 	s.start = time.Now()
 	s.ctx = ctx
 	s.res = Result{Clairvoyant: g.Spec().Hidden}
+	s.openListed = false
 	s.bind(g)
 	if g.Won() {
 		s.res.Verdict = Solved
@@ -329,30 +353,7 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 	if passes == nil {
 		passes = DefaultPasses
 	}
-	var err error
-	for i := 0; i <= len(passes); i++ {
-		s.limit, s.disc = unlimited, false
-		s.passNodes, s.passTime = 0, 0
-		if i < len(passes) {
-			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
-			if s.opts.Nodes > 0 {
-				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/passShare
-			}
-			if s.opts.Time > 0 {
-				el := time.Since(s.start)
-				s.passTime = el + (s.opts.Time-el)/passShare
-			}
-		}
-		s.res.Passes++
-		err = s.pass(g)
-		if err == errPassCap {
-			err = nil
-			continue
-		}
-		if err != nil || !s.cut {
-			break // a win, a budget, or a pass that searched everything
-		}
-	}
+	err := s.sequence(g, passes)
 	switch {
 	case errors.Is(err, errFound):
 		line := s.shorten(g, s.line)
@@ -392,6 +393,50 @@ func (s *Solver) pass(g env.Game) error {
 	return err
 }
 
+// sequence runs the passes one after the other, each limited pass with a
+// third of what is left of the budget, then the unlimited pass with the
+// rest. It returns errFound for a win, nil when a pass searched everything
+// (the deal is unsolvable), and another error when a budget stopped it.
+func (s *Solver) sequence(g env.Game, passes []Pass) error {
+	var err error
+	for i := 0; i <= len(passes); i++ {
+		s.limit, s.disc = unlimited, false
+		s.passNodes, s.passTime = 0, 0
+		if i < len(passes) {
+			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
+			if s.opts.Nodes > 0 {
+				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/passShare
+			}
+			if s.opts.Time > 0 {
+				el := time.Since(s.start)
+				s.passTime = el + (s.opts.Time-el)/passShare
+			}
+		}
+		if i < len(passes) && passes[i].Opening {
+			if !usesOpening(g) {
+				continue
+			}
+			s.res.Passes++
+			err = s.openingPass(g)
+			if err == errPassCap || err == errOpeningDone {
+				err = nil
+				continue
+			}
+			break // a win or a budget
+		}
+		s.res.Passes++
+		err = s.pass(g)
+		if err == errPassCap {
+			err = nil
+			continue
+		}
+		if err != nil || !s.cut {
+			break // a win, a budget, or a pass that searched everything
+		}
+	}
+	return err
+}
+
 func (s *Solver) finish() Result {
 	s.res.Elapsed = time.Since(s.start)
 	s.ctx = nil
@@ -408,6 +453,8 @@ func (s *Solver) bind(g env.Game) {
 		s.look = g.Clone()
 		s.mask = env.NewMask(spec.Actions)
 		s.lookMask = env.NewMask(spec.Actions)
+		s.openStates = s.openStates[:0]
+		s.openMasks = s.openMasks[:0]
 	}
 	_, s.useSafe = g.(env.SafeMover)
 	_, s.useDead = g.(env.DeadTester)

@@ -209,7 +209,13 @@ var (
 	_ env.SearchEvaluator = (*Game)(nil)
 	_ env.Pruner          = (*Game)(nil)
 	_ env.Staged          = (*Game)(nil)
+	_ env.OnceMover       = (*Game)(nil)
 )
+
+// OnceAvailable reports that the swap can still be made (env.OnceMover): it
+// is neither made nor under way. The solver then tries every swap at the
+// start before searching lines that keep the swap for later.
+func (g *Game) OnceAvailable() bool { return g.swap == swapUnused }
 
 // Midway reports that the swap is under way: begun, its picks not both
 // made.

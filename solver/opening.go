@@ -1,0 +1,218 @@
+package solver
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/patience-gym/patience/env"
+)
+
+// The opening pass (Pass.Opening) of a game with a move allowed once
+// (env.OnceMover, Cromwell's swap): every form of that move is made at the
+// start, and each position it leads to, a game without the move, is
+// searched on its own with a small node budget, by a plain depth-first
+// search (no limited passes: with budgets this small it finds these wins
+// in the fewest nodes, and it can prove a form lost). The forms are ranked like
+// any children, by the evaluation of the positions they lead to; a form
+// whose position the game proves lost (env.DeadTester) is dropped. The
+// pass runs in rounds: round r searches the best openingFirst·4^r forms
+// with openingBudget·2^r nodes each, so that a form ranked low, or one
+// that needs a longer search, is reached once the easier ones have failed.
+// A form whose search proves it lost is not searched again. Forms that
+// lead to the same position (the same two cards picked in either order)
+// are searched once: they are told apart by the position's hash.
+//
+// The pass never proves a deal unsolvable (lines that make the move later,
+// or never, are the other passes' work); it ends with a win, its share of
+// the budget, or when every form is proved lost.
+const (
+	openingFirst  = 16  // forms searched in the first round
+	openingBudget = 128 // nodes a form in the first round
+	openingDepth  = 8   // the most actions one form may take
+)
+
+// opening is one form of the once-allowed move.
+type opening struct {
+	actions [openingDepth]int16
+	n       uint8
+	lost    bool
+	hash    uint64
+	score   float32
+}
+
+// errOpeningDone ends an opening pass that has nothing left to try.
+var errOpeningDone = errors.New("opening pass done")
+
+// usesOpening reports whether g offers the opening pass: its once-allowed
+// move is still available.
+func usesOpening(g env.Game) bool {
+	om, ok := g.(env.OnceMover)
+	return ok && om.OnceAvailable()
+}
+
+// openingPass runs the opening pass from g. It returns errFound with s.line
+// holding the win, errPassCap or errOpeningDone when the pass ends without
+// one, and another error when a budget of the whole search stops it.
+func (s *Solver) openingPass(g env.Game) error {
+	s.cut = true // the pass is never exhaustive
+	s.line = s.line[:0]
+	if !s.openListed {
+		s.listOpenings(g)
+		s.openListed, s.openRound, s.openNext = true, 0, 0
+	}
+	if s.sub == nil {
+		s.sub = &Solver{tt: newTable(openingTableBits)}
+	}
+	pos := s.look
+	for ; ; s.openRound, s.openNext = s.openRound+1, 0 {
+		r := s.openRound
+		first := min(len(s.forms), openingFirst<<(2*min(r, 20)))
+		budget := int64(openingBudget) << min(r, 30)
+		left := 0
+		for ; s.openNext < first; s.openNext++ {
+			f := &s.forms[s.openNext]
+			if f.lost {
+				continue
+			}
+			left++
+			if err := s.budget(); err != nil {
+				return err
+			}
+			sub := Options{Nodes: budget, TableBits: openingTableBits, Passes: []Pass{}}
+			capped := false
+			if s.opts.Nodes > 0 && s.opts.Nodes-s.res.Nodes < sub.Nodes {
+				sub.Nodes = s.opts.Nodes - s.res.Nodes
+			}
+			if s.passNodes > 0 && s.passNodes-s.res.Nodes < sub.Nodes {
+				sub.Nodes, capped = s.passNodes-s.res.Nodes, true
+			}
+			if s.opts.Time > 0 {
+				sub.Time = max(s.opts.Time-time.Since(s.start), time.Millisecond)
+			}
+			s.sub.opts = sub
+			pos.CopyFrom(g)
+			for _, a := range f.actions[:f.n] {
+				pos.Apply(int(a))
+			}
+			res := s.sub.Solve(s.ctx, pos)
+			s.res.Nodes += res.Nodes
+			s.res.SafeMoves += res.SafeMoves
+			s.res.Dead += res.Dead
+			s.res.Best = max(s.res.Best, res.Best)
+			s.res.MaxDepth = max(s.res.MaxDepth, int(f.n)+res.MaxDepth)
+			switch res.Verdict {
+			case Solved:
+				for _, a := range f.actions[:f.n] {
+					s.line = append(s.line, int(a))
+				}
+				s.line = append(s.line, res.Line...)
+				return errFound
+			case Unsolvable:
+				f.lost = true
+			default:
+				if res.Stop == TimeBudget || res.Stop == Cancelled {
+					s.res.Stop = res.Stop
+					return errors.New("opening search stopped: " + res.Stop.String())
+				}
+				if capped {
+					return errPassCap // this form again, with its full budget, next time
+				}
+			}
+		}
+		if left == 0 && first == len(s.forms) {
+			return errOpeningDone
+		}
+	}
+}
+
+// openingTableBits sizes the table of an opening's search: small, since
+// each search is small, and cheap to start.
+const openingTableBits = 18
+
+// listOpenings fills s.forms with the forms of g's once-allowed move,
+// best first, each once (two forms that reach the same position count
+// once), leaving out those that lead to a position the game proves lost.
+func (s *Solver) listOpenings(g env.Game) {
+	s.forms = s.forms[:0]
+	var f opening
+	s.addOpenings(g, &f, 0)
+	// One form per position: sort by hash, keep the first of each run
+	// (the lowest action ids, as the listing order is by id).
+	slices.SortStableFunc(s.forms, func(a, b opening) int {
+		switch {
+		case a.hash < b.hash:
+			return -1
+		case a.hash > b.hash:
+			return 1
+		}
+		return 0
+	})
+	s.forms = slices.CompactFunc(s.forms, func(a, b opening) bool { return a.hash == b.hash })
+	n := len(s.forms)
+	s.forms = slices.DeleteFunc(s.forms, func(f opening) bool { return f.lost })
+	s.res.Dead += int64(n - len(s.forms))
+	slices.SortStableFunc(s.forms, func(a, b opening) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return slices.Compare(a.actions[:a.n], b.actions[:b.n])
+	})
+}
+
+// addOpenings appends the forms of the once-allowed move that begin with
+// the f.n actions of f, played from position at (which is at those
+// actions).
+func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
+	if depth >= openingDepth {
+		return
+	}
+	mask := s.openMask(depth)
+	at.Legal(mask)
+	next := s.openState(depth)
+	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
+		next.CopyFrom(at)
+		next.Apply(a)
+		f.actions[depth] = int16(a)
+		f.n = uint8(depth + 1)
+		switch {
+		case s.midway(next):
+			s.addOpenings(next, f, depth+1)
+		case next.(env.OnceMover).OnceAvailable():
+			// an ordinary move: not a form of the once-allowed move
+		case next.Won():
+			s.forms = append(s.forms, *f)
+			s.forms[len(s.forms)-1].score = float32(1e9)
+			s.forms[len(s.forms)-1].hash = next.Hash()
+		case s.useDead && next.(env.DeadTester).Dead():
+			o := *f
+			o.hash, o.lost = next.Hash(), true
+			s.forms = append(s.forms, o)
+		default:
+			o := *f
+			o.hash = next.Hash()
+			o.score = float32(s.score(next))
+			s.forms = append(s.forms, o)
+		}
+	}
+	f.n = uint8(depth)
+}
+
+// openMask and openState return the mask and position buffers of depth d
+// of the listing of openings.
+func (s *Solver) openMask(d int) *env.Mask {
+	for len(s.openMasks) <= d {
+		s.openMasks = append(s.openMasks, env.NewMask(s.spec.Actions))
+	}
+	return &s.openMasks[d]
+}
+
+func (s *Solver) openState(d int) env.Game {
+	for len(s.openStates) <= d {
+		s.openStates = append(s.openStates, s.scratch.Clone())
+	}
+	return s.openStates[d]
+}

@@ -1,0 +1,111 @@
+package solver
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cromwell"
+)
+
+// openingOnly is a pass list of the opening pass alone (the unlimited pass
+// follows it, as after any list).
+var openingOnly = []Pass{{Opening: true}}
+
+// TestOpeningPassFindsAStartSwap: Cromwell deal 500,091 (a tuning deal)
+// is won by a swap at the start that the search by discrepancies misses:
+// with the opening pass it is solved in a few thousand nodes, with a line
+// that begins with the swap; the first discrepancy passes alone, on ten
+// times the budget, do not find a win.
+func TestOpeningPassFindsAStartSwap(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(500091)
+	r := solve(t, newSolver(t, Options{Nodes: 5000, Passes: openingOnly}), g)
+	if r.Verdict != Solved {
+		t.Fatalf("with the opening pass: %v after %d nodes", r.Verdict, r.Nodes)
+	}
+	if len(r.Line) < 3 || r.Line[0] != cromwell.ActSwapBegin || r.Line[1] < cromwell.ActSwap || r.Line[2] < cromwell.ActSwap {
+		t.Errorf("the line does not begin with a swap: %s", names(g, r.Line[:min(3, len(r.Line))]))
+	}
+	disc := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1}}
+	r = solve(t, newSolver(t, Options{Nodes: 50000, Passes: disc}), g)
+	if r.Verdict == Solved {
+		t.Errorf("the discrepancy passes alone solved it too (%d nodes): the deal no longer shows the opening pass's use", r.Nodes)
+	}
+}
+
+// TestOpeningForms: at the start of a Cromwell deal the forms of the swap
+// are the pairs of layout cards that differ, each once (5,304 pairs of 104
+// cards, less the 52 pairs of twins), minus those the dead test rejects;
+// ranked best first.
+func TestOpeningForms(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(3)
+	s := newSolver(t, Options{Nodes: 1, Passes: openingOnly})
+	s.Solve(t.Context(), g)
+	if got := int64(len(s.forms)) + s.res.Dead; got != 5304 {
+		t.Errorf("%d forms and %d dead, %d in all, want 5304", len(s.forms), s.res.Dead, got)
+	}
+	if !slices.IsSortedFunc(s.forms, func(a, b opening) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	}) {
+		t.Error("the forms are not ranked best first")
+	}
+	c := g.Clone()
+	for _, f := range s.forms[:50] {
+		c.CopyFrom(g)
+		for _, a := range f.actions[:f.n] {
+			c.Apply(int(a))
+		}
+		if !c.(*cromwell.Game).SwapUsed() || c.Hash() != f.hash {
+			t.Fatalf("form %v does not make the swap (%v)", f.actions[:f.n], c.(*cromwell.Game).SwapUsed())
+		}
+	}
+}
+
+// TestOpeningPassBudgets: with the opening pass, a node budget is used
+// exactly and gives the same search twice, and a time budget stops it.
+func TestOpeningPassBudgets(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(500023) // not decided in millions of nodes
+	for _, budget := range []int64{1, 300, 5000, 40000} {
+		r1 := solve(t, newSolver(t, Options{Nodes: budget, Passes: openingOnly}), g)
+		r2 := solve(t, newSolver(t, Options{Nodes: budget, Passes: openingOnly}), g)
+		if r1.Verdict != Unknown || r1.Stop != NodeBudget || r1.Nodes != budget {
+			t.Errorf("budget %d: %v (%v) after %d nodes", budget, r1.Verdict, r1.Stop, r1.Nodes)
+		}
+		if r1.Nodes != r2.Nodes || r1.Best != r2.Best || r1.Dead != r2.Dead {
+			t.Errorf("budget %d: two searches differ: %+v and %+v", budget, r1, r2)
+		}
+	}
+	r := solve(t, newSolver(t, Options{Time: 50 * time.Millisecond, Passes: openingOnly}), g)
+	if r.Verdict != Unknown || r.Stop != TimeBudget {
+		t.Errorf("time budget: %v (%v)", r.Verdict, r.Stop)
+	}
+}
+
+// TestOpeningPassSkipped: a game without a move allowed once, or with it
+// used, searches exactly as if the opening pass were not in the list.
+func TestOpeningPassSkipped(t *testing.T) {
+	for _, name := range []string{"fifteen", "cromwell:noswap"} {
+		g, err := env.NewGame(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Deal(7)
+		with := append([]Pass{{Opening: true}}, DefaultPasses...)
+		without := slices.DeleteFunc(slices.Clone(DefaultPasses), func(p Pass) bool { return p.Opening })
+		r1 := solve(t, newSolver(t, Options{Nodes: 30000, Passes: with}), g)
+		r2 := solve(t, newSolver(t, Options{Nodes: 30000, Passes: without}), g)
+		if r1.Verdict != r2.Verdict || r1.Nodes != r2.Nodes || !slices.Equal(r1.Line, r2.Line) {
+			t.Errorf("%s: %v in %d nodes with the opening pass, %v in %d without", name, r1.Verdict, r1.Nodes, r2.Verdict, r2.Nodes)
+		}
+	}
+}
