@@ -2,6 +2,7 @@ package cromwell
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -114,95 +115,145 @@ func (g *Game) Dead() bool {
 
 // relaxed plays the relaxed game of Dead and returns the number of cards it
 // cannot get home.
+//
+// It runs by events rather than by sweeps: a fan that cannot move on waits
+// for the card that would let it (a copy of its top card's predecessor
+// going home, or a target for a card of its top run being seen), and is
+// looked at again only when that happens; a card that leaves a fan goes
+// home at once when it can, and otherwise waits until the card below it
+// goes home. The game's rules only ever add moves as cards go home or are
+// seen, so the order in which they are made does not change which cards
+// end home (relaxed_test.go compares it with a plain sweep over the fans).
 func (g *Game) relaxed() int {
-	// cnt[s][r] counts the copies of suit s, rank r home in the relaxed
-	// game; need[s][r] is what a copy in play needs of rank r−1 (two when
-	// its twin is home now, else one).
-	var cnt, need [cards.NumSuits][14]uint8
+	var r relaxation
+	r.g = g
 	for s := range cards.NumSuits {
 		hi, lo := g.found[2*s], g.found[2*s+1]
-		cnt[s][0] = 2
-		for r := uint8(1); r <= 13; r++ {
-			if hi >= r {
-				cnt[s][r]++
+		for k := cards.Ace; k <= cards.King; k++ {
+			c := cards.New(cards.Suit(s), k)
+			if hi >= uint8(k) {
+				r.home[c]++
 			}
-			if lo >= r {
-				cnt[s][r]++
+			if lo >= uint8(k) {
+				r.home[c]++
 			}
-			need[s][r] = cnt[s][r] + 1
+			if k != cards.Ace { // an ace needs nothing
+				r.need[c] = r.home[c] + 1
+			}
 		}
 	}
-	// top[f] is the number of cards still in place in fan f; seen[c] counts
-	// the copies of card code c that are or were available as targets
-	// (free, or uncovered in place).
-	var top [NumFans]int8
-	var seen [cards.NumCodes]uint8
-	var free [cards.DeckSize]cards.Card // moved away, not yet home
-	nfree, left := 0, 0
 	for f := range NumFans {
 		n := int(g.n[f])
-		top[f] = int8(n)
-		left += n
+		r.top[f] = int8(n)
+		r.left += n
 		if n > 0 {
-			seen[g.fans[f][n-1]]++
+			r.seen[g.fans[f][n-1]] = true
 		}
 	}
-	for changed := true; changed && left+nfree > 0; {
-		changed = false
-		for f := range NumFans {
-			for t := int(top[f]); t > 0; t = int(top[f]) {
-				c := g.fans[f][t-1]
-				s, r := int(c.Suit()), c.Rank()
-				nt := t - 1 // the cards left in place after this step
-				if cnt[s][r-1] >= need[s][r] {
-					cnt[s][r]++ // home
-				} else {
-					// The lowest card of the top run with a target moves
-					// away, with the run above it.
-					b := t - 1
-					for b > 0 && g.fans[f][b-1] == g.fans[f][b]+1 && g.fans[f][b].Rank() != cards.King {
-						b--
-					}
-					for ; b < t; b++ {
-						x := g.fans[f][b]
-						if x.Rank() != cards.King && seen[x+1] > 0 {
-							break
-						}
-					}
-					if b == t {
-						break // stuck for now
-					}
-					for k := b; k < t; k++ {
-						x := g.fans[f][k]
-						free[nfree] = x
-						nfree++
-						if k < t-1 {
-							seen[x]++ // the top one was seen already
-						}
-					}
-					nt = b
-				}
-				left -= t - nt
-				top[f] = int8(nt)
-				changed = true
-				if nt > 0 {
-					seen[g.fans[f][nt-1]]++
-				}
+	r.dirty = 1<<NumFans - 1
+	for r.dirty != 0 {
+		f := bits.TrailingZeros32(r.dirty)
+		r.dirty &^= 1 << f
+		r.fan(f)
+	}
+	return r.left
+}
+
+// relaxation is the state of the relaxed game of Dead. Its tables are
+// indexed by card code (a byte, so that no index is checked): the card
+// one rank lower in its suit is code−1.
+type relaxation struct {
+	g *Game
+	// home[c] counts the copies of card c home; need[c] is what a copy
+	// in play needs of the card one rank lower (two when its twin is home
+	// at the start, else one; nothing for an ace).
+	home, need [256]uint8
+	top        [NumFans]int8 // cards still in place in each fan
+	seen       [256]bool     // codes available as targets, now or once
+	free       [256]uint8    // cards moved away, not yet home
+	waitSeen   [256]uint32   // fans to look at again when a code is seen
+	waitHome   [256]uint32   // fans to look at again when a code goes home
+	dirty      uint32        // fans to look at
+	left       int           // cards not home
+}
+
+// ready reports that a copy of card c may go home.
+func (r *relaxation) ready(c cards.Card) bool { return r.home[c-1] >= r.need[c] }
+
+// goHome sends card c home, then the free cards it lets follow.
+func (r *relaxation) goHome(c cards.Card) {
+	r.home[c]++
+	r.left--
+	r.dirty |= r.waitHome[c]
+	r.waitHome[c] = 0
+	if c.Rank() == cards.King {
+		return
+	}
+	for next := c + 1; r.free[next] > 0 && r.ready(next); {
+		r.free[next]--
+		r.goHome(next)
+	}
+}
+
+// see makes card c available as a target.
+func (r *relaxation) see(c cards.Card) {
+	if !r.seen[c] {
+		r.seen[c] = true
+		r.dirty |= r.waitSeen[c]
+		r.waitSeen[c] = 0
+	}
+}
+
+// fan makes the moves of fan f until it waits: its top card goes home when
+// its foundation is ready, and otherwise the lowest card of its top run
+// that has a target moves away with the cards above it.
+func (r *relaxation) fan(f int) {
+	cs := &r.g.fans[f]
+	for t := int(r.top[f]); t > 0; t = int(r.top[f]) {
+		c := cs[t-1]
+		if r.ready(c) {
+			r.top[f] = int8(t - 1)
+			r.goHome(c)
+			if t > 1 {
+				r.see(cs[t-2])
+			}
+			continue
+		}
+		lo := t - 1
+		for lo > 0 && cs[lo-1] == cs[lo]+1 && cs[lo].Rank() != cards.King {
+			lo--
+		}
+		b := lo
+		for ; b < t; b++ {
+			if x := cs[b]; x.Rank() != cards.King && r.seen[x+1] {
+				break
 			}
 		}
-		for i := 0; i < nfree; i++ {
-			c := free[i]
-			s, r := int(c.Suit()), c.Rank()
-			if cnt[s][r-1] >= need[s][r] {
-				cnt[s][r]++
-				nfree--
-				free[i] = free[nfree]
-				i--
-				changed = true
+		if b == t {
+			// Wait: for the top card's predecessor to go home, or for a
+			// target of a card of the top run.
+			r.waitHome[c-1] |= 1 << f // not an ace: those are always ready
+			for k := lo; k < t; k++ {
+				if x := cs[k]; x.Rank() != cards.King {
+					r.waitSeen[x+1] |= 1 << f
+				}
 			}
+			return
+		}
+		r.top[f] = int8(b)
+		for k := b; k < t; k++ {
+			x := cs[k]
+			r.see(x)
+			if r.ready(x) {
+				r.goHome(x)
+			} else {
+				r.free[x]++
+			}
+		}
+		if b > 0 {
+			r.see(cs[b-1])
 		}
 	}
-	return left + nfree
 }
 
 var (
