@@ -52,7 +52,7 @@
 //
 // # Solver
 //
-// The game gives the solver (package solver) four kinds of knowledge, each
+// The game gives the solver (package solver) five kinds of knowledge, each
 // with its reason in the method's documentation:
 //   - safe moves (SafeMove): once the swap is no longer available, a top
 //     card goes home without trying alternatives when it is an ace or both
@@ -63,7 +63,10 @@
 //     right after a move from fan to fan, with one of that move's cards;
 //     every swap can be moved back to such a point;
 //   - the swap is one move of three actions (Midway), and positions are
-//     ranked for search by SearchEvaluate.
+//     ranked for search by SearchEvaluate;
+//   - the swap is allowed once (OnceAvailable), so the solver's opening
+//     pass tries each swap at the start, where the game that follows has
+//     no swap and its safe moves and dead test apply.
 package cromwell
 
 import (
