@@ -45,6 +45,22 @@ type opening struct {
 	score   float32
 }
 
+// openRoot is a position the opening pass makes the move from: the start,
+// or the position after one ordinary move from it.
+type openRoot struct {
+	action int // the ordinary move from the start, -1 for the start itself
+	score  float32
+	forms  []opening
+	listed bool // forms holds its forms
+	round  int  // its round under way
+	next   int  // the form of that round to search next
+}
+
+// openingLag is how many rounds the roots after one ordinary move start
+// behind the start: they cost a round of the start's each, many times
+// over, and the start's own forms come first.
+const openingLag = 1
+
 // errOpeningDone ends an opening pass that has nothing left to try.
 var errOpeningDone = errors.New("opening pass done")
 
@@ -57,93 +73,185 @@ func usesOpening(g env.Game) bool {
 
 // openingPass runs the opening pass from g. It returns errFound with s.line
 // holding the win, errPassCap or errOpeningDone when the pass ends without
-// one, and another error when a budget of the whole search stops it.
+// one, and another error when a budget of the whole search stops it. The
+// roots take their rounds in turn: in round R the start takes its round R
+// and each root after an ordinary move (best first) its round R−openingLag.
 func (s *Solver) openingPass(g env.Game) error {
 	s.cut = true // the pass is never exhaustive
 	s.line = s.line[:0]
 	if !s.openListed {
-		s.listOpenings(g)
+		s.listRoots(g)
 		s.openListed, s.openRound, s.openNext = true, 0, 0
 	}
 	if s.sub == nil {
 		s.sub = &Solver{tt: newTable(openingTableBits)}
 	}
-	pos := s.look
 	for ; ; s.openRound, s.openNext = s.openRound+1, 0 {
-		r := s.openRound
-		first := min(len(s.forms), openingFirst<<(2*min(r, 20)))
-		budget := int64(openingBudget) << min(r, 30)
-		left := 0
-		for ; s.openNext < first; s.openNext++ {
-			f := &s.forms[s.openNext]
-			if f.lost {
+		busy := false
+		for ; s.openNext < len(s.openRoots); s.openNext++ {
+			rt := &s.openRoots[s.openNext]
+			r := s.openRound
+			if rt.action >= 0 {
+				r -= openingLag
+			}
+			if r < 0 {
+				busy = true
 				continue
 			}
-			left++
-			if err := s.budget(); err != nil {
+			base := s.openBase
+			base.CopyFrom(g)
+			if rt.action >= 0 {
+				base.Apply(rt.action)
+			}
+			if !rt.listed {
+				rt.forms = s.listOpenings(base, rt.forms[:0])
+				rt.listed, rt.round, rt.next = true, r, 0
+			}
+			if rt.round < r {
+				rt.round, rt.next = r, 0
+			}
+			left, err := s.rootRound(rt, base)
+			if err == errFound {
+				// The line found is the root's ordinary move, then the form
+				// and the search after it.
+				if rt.action >= 0 {
+					s.line = append(s.line, 0)
+					copy(s.line[1:], s.line)
+					s.line[0] = rt.action
+				}
 				return err
 			}
-			sub := Options{Nodes: budget, TableBits: openingTableBits, Passes: []Pass{}}
-			capped := false
-			if s.opts.Nodes > 0 && s.opts.Nodes-s.res.Nodes < sub.Nodes {
-				sub.Nodes = s.opts.Nodes - s.res.Nodes
+			if err != nil {
+				return err
 			}
-			if s.passNodes > 0 && s.passNodes-s.res.Nodes < sub.Nodes {
-				sub.Nodes, capped = s.passNodes-s.res.Nodes, true
-			}
-			if s.opts.Time > 0 {
-				sub.Time = max(s.opts.Time-time.Since(s.start), time.Millisecond)
-			}
-			s.sub.opts = sub
-			pos.CopyFrom(g)
-			for _, a := range f.actions[:f.n] {
-				pos.Apply(int(a))
-			}
-			res := s.sub.Solve(s.ctx, pos)
-			s.res.Nodes += res.Nodes
-			s.res.SafeMoves += res.SafeMoves
-			s.res.Dead += res.Dead
-			s.res.Best = max(s.res.Best, res.Best)
-			s.res.MaxDepth = max(s.res.MaxDepth, int(f.n)+res.MaxDepth)
-			switch res.Verdict {
-			case Solved:
-				for _, a := range f.actions[:f.n] {
-					s.line = append(s.line, int(a))
-				}
-				s.line = append(s.line, res.Line...)
-				return errFound
-			case Unsolvable:
-				f.lost = true
-			default:
-				if res.Stop == TimeBudget || res.Stop == Cancelled {
-					s.res.Stop = res.Stop
-					return errors.New("opening search stopped: " + res.Stop.String())
-				}
-				if capped {
-					return errPassCap // this form again, with its full budget, next time
-				}
-			}
+			busy = busy || left
 		}
-		if left == 0 && first == len(s.forms) {
+		if !busy {
 			return errOpeningDone
 		}
 	}
+}
+
+// rootRound runs the rest of root rt's round from position base (rt's
+// position): its best openingFirst·4^r forms, each with openingBudget·2^r
+// nodes. It reports whether any form of the root may still win, and
+// returns errFound with s.line holding the form and the search's line
+// when one does, errPassCap when the pass's share runs out (the round
+// resumes there next time), and another error when a budget of the whole
+// search stops it.
+func (s *Solver) rootRound(rt *openRoot, base env.Game) (bool, error) {
+	r := rt.round
+	first := min(len(rt.forms), openingFirst<<(2*min(r, 20)))
+	budget := int64(openingBudget) << min(r, 30)
+	left := first < len(rt.forms)
+	pos := s.look
+	for ; rt.next < first; rt.next++ {
+		f := &rt.forms[rt.next]
+		if f.lost {
+			continue
+		}
+		if err := s.budget(); err != nil {
+			return true, err
+		}
+		sub := Options{Nodes: budget, TableBits: openingTableBits, Passes: []Pass{}}
+		capped := false
+		if s.opts.Nodes > 0 && s.opts.Nodes-s.res.Nodes < sub.Nodes {
+			sub.Nodes = s.opts.Nodes - s.res.Nodes
+		}
+		if s.passNodes > 0 && s.passNodes-s.res.Nodes < sub.Nodes {
+			sub.Nodes, capped = s.passNodes-s.res.Nodes, true
+		}
+		if s.opts.Time > 0 {
+			sub.Time = max(s.opts.Time-time.Since(s.start), time.Millisecond)
+		}
+		s.sub.opts = sub
+		pos.CopyFrom(base)
+		for _, a := range f.actions[:f.n] {
+			pos.Apply(int(a))
+		}
+		res := s.sub.Solve(s.ctx, pos)
+		s.res.Nodes += res.Nodes
+		s.res.SafeMoves += res.SafeMoves
+		s.res.Dead += res.Dead
+		s.res.Best = max(s.res.Best, res.Best)
+		s.res.MaxDepth = max(s.res.MaxDepth, int(f.n)+res.MaxDepth)
+		switch res.Verdict {
+		case Solved:
+			s.line = s.line[:0]
+			for _, a := range f.actions[:f.n] {
+				s.line = append(s.line, int(a))
+			}
+			s.line = append(s.line, res.Line...)
+			return true, errFound
+		case Unsolvable:
+			f.lost = true
+			continue
+		}
+		if res.Stop == TimeBudget || res.Stop == Cancelled {
+			s.res.Stop = res.Stop
+			return true, errors.New("opening search stopped: " + res.Stop.String())
+		}
+		if capped {
+			return true, errPassCap // this form again, with its full budget, next time
+		}
+		left = true
+	}
+	return left, nil
+}
+
+// listRoots lists the positions the opening pass makes the move from: the
+// start g, then the position after each ordinary move from it (a move
+// that is not part of the once-allowed move), best first.
+func (s *Solver) listRoots(g env.Game) {
+	s.openRoots = s.openRoots[:0]
+	s.addRoot(openRoot{action: -1})
+	g.Legal(&s.mask)
+	c := s.scratch
+	for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
+		c.CopyFrom(g)
+		c.Apply(a)
+		if s.midway(c) || !c.(env.OnceMover).OnceAvailable() {
+			continue // the once-allowed move: the start's forms
+		}
+		s.addRoot(openRoot{action: a, score: float32(s.score(c))})
+	}
+	slices.SortStableFunc(s.openRoots[1:], func(a, b openRoot) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return a.action - b.action
+	})
+}
+
+// addRoot appends rt to s.openRoots, giving it the forms buffer of an
+// earlier search's root where there is one.
+func (s *Solver) addRoot(rt openRoot) {
+	if n := len(s.openRoots); n < cap(s.openRoots) {
+		rt.forms = s.openRoots[:n+1][n].forms[:0]
+	}
+	s.openRoots = append(s.openRoots, rt)
 }
 
 // openingTableBits sizes the table of an opening's search: small, since
 // each search is small, and cheap to start.
 const openingTableBits = 18
 
-// listOpenings fills s.forms with the forms of g's once-allowed move,
-// best first, each once (two forms that reach the same position count
-// once), leaving out those that lead to a position the game proves lost.
-func (s *Solver) listOpenings(g env.Game) {
-	s.forms = s.forms[:0]
+// listOpenings appends to dst the forms of g's once-allowed move, best
+// first, each once (two forms that reach the same position count once),
+// leaving out those that lead to a position the game proves lost, and
+// returns it.
+func (s *Solver) listOpenings(g env.Game, dst []opening) []opening {
 	var f opening
+	s.listing = dst
 	s.addOpenings(g, &f, 0)
+	forms := s.listing
+	s.listing = nil
 	// One form per position: sort by hash, keep the first of each run
 	// (the lowest action ids, as the listing order is by id).
-	slices.SortStableFunc(s.forms, func(a, b opening) int {
+	slices.SortStableFunc(forms, func(a, b opening) int {
 		switch {
 		case a.hash < b.hash:
 			return -1
@@ -152,11 +260,11 @@ func (s *Solver) listOpenings(g env.Game) {
 		}
 		return 0
 	})
-	s.forms = slices.CompactFunc(s.forms, func(a, b opening) bool { return a.hash == b.hash })
-	n := len(s.forms)
-	s.forms = slices.DeleteFunc(s.forms, func(f opening) bool { return f.lost })
-	s.res.Dead += int64(n - len(s.forms))
-	slices.SortStableFunc(s.forms, func(a, b opening) int {
+	forms = slices.CompactFunc(forms, func(a, b opening) bool { return a.hash == b.hash })
+	n := len(forms)
+	forms = slices.DeleteFunc(forms, func(f opening) bool { return f.lost })
+	s.res.Dead += int64(n - len(forms))
+	slices.SortStableFunc(forms, func(a, b opening) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -165,6 +273,7 @@ func (s *Solver) listOpenings(g env.Game) {
 		}
 		return slices.Compare(a.actions[:a.n], b.actions[:b.n])
 	})
+	return forms
 }
 
 // addOpenings appends the forms of the once-allowed move that begin with
@@ -188,18 +297,18 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 		case next.(env.OnceMover).OnceAvailable():
 			// an ordinary move: not a form of the once-allowed move
 		case next.Won():
-			s.forms = append(s.forms, *f)
-			s.forms[len(s.forms)-1].score = float32(1e9)
-			s.forms[len(s.forms)-1].hash = next.Hash()
+			o := *f
+			o.hash, o.score = next.Hash(), float32(1e9)
+			s.listing = append(s.listing, o)
 		case s.useDead && next.(env.DeadTester).Dead():
 			o := *f
 			o.hash, o.lost = next.Hash(), true
-			s.forms = append(s.forms, o)
+			s.listing = append(s.listing, o)
 		default:
 			o := *f
 			o.hash = next.Hash()
 			o.score = float32(s.score(next))
-			s.forms = append(s.forms, o)
+			s.listing = append(s.listing, o)
 		}
 	}
 	f.n = uint8(depth)

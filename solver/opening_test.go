@@ -35,6 +35,22 @@ func TestOpeningPassFindsAStartSwap(t *testing.T) {
 	}
 }
 
+// TestOpeningPassAfterOneMove: Cromwell deal 500,041 (a tuning deal) is
+// won by a swap made after one ordinary move, which the opening pass finds
+// among the roots after one move from the start: the line begins with
+// that move, then the swap.
+func TestOpeningPassAfterOneMove(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(500041)
+	r := solve(t, newSolver(t, Options{Nodes: 60000, Passes: openingOnly}), g)
+	if r.Verdict != Solved {
+		t.Fatalf("%v after %d nodes", r.Verdict, r.Nodes)
+	}
+	if len(r.Line) < 4 || r.Line[0] >= cromwell.ActSwapBegin || r.Line[1] != cromwell.ActSwapBegin {
+		t.Errorf("the line does not begin with one move and the swap: %s", names(g, r.Line[:min(4, len(r.Line))]))
+	}
+}
+
 // TestOpeningForms: at the start of a Cromwell deal the forms of the swap
 // are the pairs of layout cards that differ, each once (5,304 pairs of 104
 // cards, less the 52 pairs of twins), minus those the dead test rejects;
@@ -44,10 +60,10 @@ func TestOpeningForms(t *testing.T) {
 	g.Deal(3)
 	s := newSolver(t, Options{Nodes: 1, Passes: openingOnly})
 	s.Solve(t.Context(), g)
-	if got := int64(len(s.forms)) + s.res.Dead; got != 5304 {
-		t.Errorf("%d forms and %d dead, %d in all, want 5304", len(s.forms), s.res.Dead, got)
+	if got := int64(len(s.openRoots[0].forms)) + s.res.Dead; got != 5304 {
+		t.Errorf("%d forms and %d dead, %d in all, want 5304", len(s.openRoots[0].forms), s.res.Dead, got)
 	}
-	if !slices.IsSortedFunc(s.forms, func(a, b opening) int {
+	if !slices.IsSortedFunc(s.openRoots[0].forms, func(a, b opening) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -59,7 +75,7 @@ func TestOpeningForms(t *testing.T) {
 		t.Error("the forms are not ranked best first")
 	}
 	c := g.Clone()
-	for _, f := range s.forms[:50] {
+	for _, f := range s.openRoots[0].forms[:50] {
 		c.CopyFrom(g)
 		for _, a := range f.actions[:f.n] {
 			c.Apply(int(a))

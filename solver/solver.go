@@ -298,10 +298,12 @@ type Solver struct {
 	// The opening pass (opening.go): its searches of one form each, the
 	// forms, and buffers to list them.
 	sub        *Solver
-	forms      []opening
-	openListed bool // forms holds this search's forms
-	openRound  int  // the round of the opening pass to resume
-	openNext   int  // the form of that round to search next
+	openRoots  []openRoot // the positions the move is made from
+	openBase   env.Game   // the position of the root under way
+	listing    []opening  // the forms being listed
+	openListed bool       // openRoots holds this search's roots
+	openRound  int        // the round of the opening pass to resume
+	openNext   int        // the root of that round to go on with
 	openMasks  []env.Mask
 	openStates []env.Game
 }
@@ -451,6 +453,7 @@ func (s *Solver) bind(g env.Game) {
 		s.states = s.states[:0]
 		s.scratch = g.Clone()
 		s.look = g.Clone()
+		s.openBase = g.Clone()
 		s.mask = env.NewMask(spec.Actions)
 		s.lookMask = env.NewMask(spec.Actions)
 		s.openStates = s.openStates[:0]
