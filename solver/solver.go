@@ -335,6 +335,10 @@ var errFound = errors.New("found")
 // pass may use: one third.
 const passShare = 3
 
+// openingShare is the share of what is left of the budget that the
+// opening pass may use: one half.
+const openingShare = 2
+
 // errPassCap ends a limited pass that used its share of the budget.
 var errPassCap = errors.New("pass cap")
 
@@ -406,12 +410,16 @@ func (s *Solver) sequence(g env.Game, passes []Pass) error {
 		s.passNodes, s.passTime = 0, 0
 		if i < len(passes) {
 			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
+			share := int64(passShare)
+			if passes[i].Opening {
+				share = openingShare
+			}
 			if s.opts.Nodes > 0 {
-				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/passShare
+				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/share
 			}
 			if s.opts.Time > 0 {
 				el := time.Since(s.start)
-				s.passTime = el + (s.opts.Time-el)/passShare
+				s.passTime = el + (s.opts.Time-el)/time.Duration(share)
 			}
 		}
 		if i < len(passes) && passes[i].Opening {
