@@ -42,7 +42,7 @@ func TestOpeningPassFindsAStartSwap(t *testing.T) {
 func TestOpeningPassAfterOneMove(t *testing.T) {
 	g := cromwell.New()
 	g.Deal(500041)
-	r := solve(t, newSolver(t, Options{Nodes: 60000, Passes: openingOnly}), g)
+	r := solve(t, newSolver(t, Options{Nodes: 120000, Passes: openingOnly}), g)
 	if r.Verdict != Solved {
 		t.Fatalf("%v after %d nodes", r.Verdict, r.Nodes)
 	}

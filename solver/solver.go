@@ -248,13 +248,14 @@ const unlimited uint8 = 127
 // kinds find most wins long before an exhaustive search would; only the
 // last pass can prove a deal unsolvable (or a limited pass that never met
 // its limit). Cromwell's wins come mostly from discrepancy passes, The
-// Fifteen's from slack passes. The opening pass, third, serves only games
-// with a move allowed once (Cromwell's swap; others skip it): it finds the
-// wins that a swap at the start gives, which the discrepancy passes miss
-// among thousands of possible swaps.
+// Fifteen's from slack passes. The opening pass, second, serves only games
+// with a move allowed once (Cromwell's swap; others skip it, so their
+// searches are as before): it finds the wins that a swap at the start, or
+// after one move, gives, which the discrepancy passes miss among thousands
+// of possible swaps; it may use half of what is left of the budget.
 var DefaultPasses = []Pass{
-	{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1},
-	{Opening: true},
+	{Discrepancy: true, Limit: 0}, {Opening: true},
+	{Discrepancy: true, Limit: 1},
 	{Limit: 2}, {Discrepancy: true, Limit: 2},
 	{Limit: 4}, {Discrepancy: true, Limit: 3},
 	{Limit: 8}, {Discrepancy: true, Limit: 4},
