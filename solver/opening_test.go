@@ -13,18 +13,27 @@ import (
 // follows it, as after any list).
 var openingOnly = []Pass{{Opening: true}}
 
+// openingSolves solves Cromwell deal seed with the opening pass (and the
+// unlimited pass after it) on a budget of nodes, and fails the test
+// unless it is solved.
+func openingSolves(t *testing.T, seed uint64, nodes int64) (*cromwell.Game, Result) {
+	t.Helper()
+	g := cromwell.New()
+	g.Deal(seed)
+	r := solve(t, newSolver(t, Options{Nodes: nodes, Passes: openingOnly}), g)
+	if r.Verdict != Solved {
+		t.Fatalf("deal %d with the opening pass: %v after %d nodes", seed, r.Verdict, r.Nodes)
+	}
+	return g, r
+}
+
 // TestOpeningPassFindsAStartSwap: Cromwell deal 500,091 (a tuning deal)
 // is won by a swap at the start that the search by discrepancies misses:
 // with the opening pass it is solved in a few thousand nodes, with a line
 // that begins with the swap; the first discrepancy passes alone, on ten
 // times the budget, do not find a win.
 func TestOpeningPassFindsAStartSwap(t *testing.T) {
-	g := cromwell.New()
-	g.Deal(500091)
-	r := solve(t, newSolver(t, Options{Nodes: 5000, Passes: openingOnly}), g)
-	if r.Verdict != Solved {
-		t.Fatalf("with the opening pass: %v after %d nodes", r.Verdict, r.Nodes)
-	}
+	g, r := openingSolves(t, 500091, 5000)
 	if len(r.Line) < 3 || r.Line[0] != cromwell.ActSwapBegin || r.Line[1] < cromwell.ActSwap || r.Line[2] < cromwell.ActSwap {
 		t.Errorf("the line does not begin with a swap: %s", names(g, r.Line[:min(3, len(r.Line))]))
 	}
@@ -40,12 +49,7 @@ func TestOpeningPassFindsAStartSwap(t *testing.T) {
 // among the roots after one move from the start: the line begins with
 // that move, then the swap.
 func TestOpeningPassAfterOneMove(t *testing.T) {
-	g := cromwell.New()
-	g.Deal(500041)
-	r := solve(t, newSolver(t, Options{Nodes: 120000, Passes: openingOnly}), g)
-	if r.Verdict != Solved {
-		t.Fatalf("%v after %d nodes", r.Verdict, r.Nodes)
-	}
+	g, r := openingSolves(t, 500041, 120000)
 	if len(r.Line) < 4 || r.Line[0] >= cromwell.ActSwapBegin || r.Line[1] != cromwell.ActSwapBegin {
 		t.Errorf("the line does not begin with one move and the swap: %s", names(g, r.Line[:min(4, len(r.Line))]))
 	}
