@@ -151,7 +151,6 @@ func (s *Solver) rootRound(rt *openRoot, base env.Game) (bool, error) {
 	r := rt.round
 	first := min(len(rt.forms), openingFirst<<(2*min(r, 20)))
 	budget := int64(openingBudget) << min(r, 30)
-	left := first < len(rt.forms)
 	pos := s.look
 	for ; rt.next < first; rt.next++ {
 		f := &rt.forms[rt.next]
@@ -202,9 +201,16 @@ func (s *Solver) rootRound(rt *openRoot, base env.Game) (bool, error) {
 		if capped {
 			return true, errPassCap // this form again, with its full budget, next time
 		}
-		left = true
 	}
-	return left, nil
+	// Forms may still win if one of this round's is not proved lost (the
+	// round may have begun in an earlier call), or forms are left for
+	// later rounds.
+	for _, f := range rt.forms[:first] {
+		if !f.lost {
+			return true, nil
+		}
+	}
+	return first < len(rt.forms), nil
 }
 
 // listRoots lists the positions the opening pass makes the move from: the
