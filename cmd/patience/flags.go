@@ -105,6 +105,19 @@ func checkSeeds(start uint64, n int64) error {
 	return nil
 }
 
+// optionalArg sets *dst to the positional argument when there is one, keeps
+// it (the flag's value) when there is none, and is a usage error for more.
+func optionalArg(pos []string, dst *string) error {
+	switch len(pos) {
+	case 0:
+	case 1:
+		*dst = pos[0]
+	default:
+		return usagef("unexpected arguments %q", pos[1:])
+	}
+	return nil
+}
+
 // oneArg returns the single positional argument or a usage error naming it.
 func oneArg(pos []string, what string) (string, error) {
 	switch len(pos) {

@@ -64,12 +64,8 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch len(pos) {
-	case 0:
-	case 1:
-		*game = pos[0]
-	default:
-		return usagef("unexpected arguments %q", pos[1:])
+	if err := optionalArg(pos, game); err != nil {
+		return err
 	}
 	agent, err := parseAgent(withModel(*agentName, *model))
 	if err != nil {
