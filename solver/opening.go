@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"time"
@@ -230,13 +231,7 @@ func (s *Solver) listRoots(g env.Game) {
 		s.addRoot(openRoot{action: a, score: float32(s.score(c))})
 	}
 	slices.SortStableFunc(s.openRoots[1:], func(a, b openRoot) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return a.action - b.action
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.action, b.action))
 	})
 }
 
@@ -265,27 +260,13 @@ func (s *Solver) listOpenings(g env.Game, dst []opening) []opening {
 	s.listing = nil
 	// One form per position: sort by hash, keep the first of each run
 	// (the lowest action ids, as the listing order is by id).
-	slices.SortStableFunc(forms, func(a, b opening) int {
-		switch {
-		case a.hash < b.hash:
-			return -1
-		case a.hash > b.hash:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(forms, func(a, b opening) int { return cmp.Compare(a.hash, b.hash) })
 	forms = slices.CompactFunc(forms, func(a, b opening) bool { return a.hash == b.hash })
 	n := len(forms)
 	forms = slices.DeleteFunc(forms, func(f opening) bool { return f.lost })
 	s.res.Dead += int64(n - len(forms))
 	slices.SortStableFunc(forms, func(a, b opening) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return slices.Compare(a.actions[:a.n], b.actions[:b.n])
+		return cmp.Or(cmp.Compare(b.score, a.score), slices.Compare(a.actions[:a.n], b.actions[:b.n]))
 	})
 	return forms
 }
@@ -310,18 +291,17 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 			s.addOpenings(next, f, depth+1)
 		case next.(env.OnceMover).OnceAvailable():
 			// an ordinary move: not a form of the once-allowed move
-		case next.Won():
-			o := *f
-			o.hash, o.score = next.Hash(), float32(1e9)
-			s.listing = append(s.listing, o)
-		case s.useDead && next.(env.DeadTester).Dead():
-			o := *f
-			o.hash, o.lost = next.Hash(), true
-			s.listing = append(s.listing, o)
 		default:
 			o := *f
 			o.hash = next.Hash()
-			o.score = float32(s.score(next))
+			switch {
+			case next.Won():
+				o.score = float32(1e9)
+			case s.useDead && next.(env.DeadTester).Dead():
+				o.lost = true
+			default:
+				o.score = float32(s.score(next))
+			}
 			s.listing = append(s.listing, o)
 		}
 	}

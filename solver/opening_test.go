@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 	"time"
@@ -67,15 +68,7 @@ func TestOpeningForms(t *testing.T) {
 	if got := int64(len(s.openRoots[0].forms)) + s.res.Dead; got != 5304 {
 		t.Errorf("%d forms and %d dead, %d in all, want 5304", len(s.openRoots[0].forms), s.res.Dead, got)
 	}
-	if !slices.IsSortedFunc(s.openRoots[0].forms, func(a, b opening) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	}) {
+	if !slices.IsSortedFunc(s.openRoots[0].forms, func(a, b opening) int { return cmp.Compare(b.score, a.score) }) {
 		t.Error("the forms are not ranked best first")
 	}
 	c := g.Clone()
