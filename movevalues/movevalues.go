@@ -42,8 +42,9 @@ import (
 )
 
 // Version is the version of the labelling procedure and of the rows'
-// layout; it is bumped whenever the same Config would write other rows.
-const Version = 1
+// layout; it is bumped whenever the same Config would write other rows
+// (2: the eval column).
+const Version = 2
 
 // Row is one legal move of one drawn position.
 type Row struct {
@@ -67,6 +68,10 @@ type Row struct {
 	Obs []byte `parquet:"obs"`
 	// Terminal is true when the move ends the game (won or no move left).
 	Terminal bool `parquet:"terminal"`
+	// Eval is the game's evaluation of the position the move leads to, over
+	// the game's cards: what the heuristic agent ranks its moves by (a
+	// label's baseline, which a residual value network learns to correct).
+	Eval float64 `parquet:"eval"`
 	// Value is the final progress fraction (cards home over all cards)
 	// after the move and the agent's play from there (or the evaluation
 	// over the cards where a capped rollout stopped), the mean over the
@@ -350,7 +355,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 			}
 			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
 				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Before: before, Obs: append([]byte(nil), w.child.Observation()...),
-				Terminal: w.child.Done()}
+				Terminal: w.child.Done(), Eval: w.child.Evaluate() / float64(w.child.Spec().Cards)}
 			w.after.CopyFrom(w.child)
 			sum := 0.0
 			for r := range meta.Rollouts {

@@ -101,6 +101,9 @@ func TestRowsLabelEveryLegalMove(t *testing.T) {
 					t.Fatalf("%s deal %d step %d %s: terminal %v value %v; the move ends the game: %v at %v",
 						game, deal, step, r.ActionName, r.Terminal, r.Value, c.Done(), c.ProgressFraction())
 				}
+				if want := c.Evaluate() / float64(c.Spec().Cards); r.Eval != want {
+					t.Fatalf("%s deal %d step %d %s: eval %v, the position after the move evaluates to %v", game, deal, step, r.ActionName, r.Eval, want)
+				}
 				if r.Value < c.ProgressFraction() || r.Value > 1 {
 					t.Fatalf("%s: value %v below the progress after the move (%v) or above 1", game, r.Value, c.ProgressFraction())
 				}

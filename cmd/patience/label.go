@@ -22,7 +22,8 @@ position after that move (the mean of --rollouts continuations, each with its ow
 worth the game's evaluation over its cards where --rollout-steps stops it; in games with hidden cards it plays against the
 deal's real hidden cards, so a label is one sample). Writes DIR/part-NNNNN.parquet, one row per move:
 deal, position, step, action, action_name, chosen (the agent's own move), obs (after the move),
-terminal and value. python -m patience_gym.train value --moves DIR trains a value network on them.
+terminal, eval (the game's evaluation after the move, over its cards: what the heuristic ranks by)
+and value. python -m patience_gym.train value --moves DIR trains a value network on them.
 A rerun skips finished parts. Tune on deals below 1000000: the ones above are the measuring range.`,
 	run: runLabel,
 }
