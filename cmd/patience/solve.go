@@ -52,7 +52,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once")
 	variant := fs.String("variant", "", "a variant of the game's rules (cromwell: noswap)")
 	memory := fs.Int("memory", 64, "transposition table size per worker, in MiB (8 to 16384)")
-	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file")
+	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	pos, err := parse(fs, args)
@@ -97,17 +97,33 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		game: name, variant: *variant, spec: spec, seedStart: start.v, deals: *deals,
 		workers: min(*workers, *deals), opts: opts, budget: b.String(),
 	}
+	if *jsonPath != "" {
+		head := journalHead{Game: spec.ID(), Rules: spec.Rules(), Budget: b.String(), TableBits: opts.TableBits}
+		j, kept, err := openJournal(journalPath(*jsonPath), head)
+		if err != nil {
+			return err
+		}
+		run.journal, run.kept = j, kept
+	}
 	fmt.Fprintf(stdout, "Command: `%s`\n", commandLine(append([]string{"patience", "solve"}, args...)))
 	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal, %s\n",
 		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, count(run.workers, "worker"))
 	if spec.Hidden {
 		fmt.Fprintln(stdout, "Clairvoyant: the solver sees the hidden cards, so every figure is an upper bound on what a player can win.")
 	}
+	if n := run.keptInRange(); n > 0 {
+		fmt.Fprintf(stdout, "Resuming: %s decided by an earlier run of this command, taken from %s.\n", count(n, "deal"), run.journal.path)
+	}
 	results, elapsed, err := run.solve(ctx, stdout, stderr, *show)
+	interrupted := ctx.Err() != nil
+	if run.journal != nil {
+		if cerr := run.journal.close(false); err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return err
 	}
-	interrupted := ctx.Err() != nil
 	sum := summarize(results, elapsed)
 	if interrupted {
 		fmt.Fprintf(stdout, "\nInterrupted: %d of %d deals decided or run out of budget; the summary covers them.\n", sum.Deals, *deals)
@@ -131,6 +147,11 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "Wrote %s.\n", *jsonPath)
+		if interrupted {
+			fmt.Fprintf(stdout, "%s keeps the %s decided so far: run the same command again to go on from there.\n", run.journal.path, count(run.journal.deals, "deal"))
+		} else if err := os.Remove(run.journal.path); err != nil {
+			return fmt.Errorf("solve journal: %w", err)
+		}
 	}
 	if failed {
 		return errFailed
@@ -216,6 +237,21 @@ type solveRun struct {
 	workers       int
 	opts          solver.Options
 	budget        string
+	// journal, when set, records each decided deal; kept holds the deals
+	// an earlier run recorded there, by seed, which are not solved again.
+	journal *solveJournal
+	kept    map[uint64]journalDeal
+}
+
+// keptInRange counts the kept deals among the run's.
+func (r *solveRun) keptInRange() int {
+	n := 0
+	for seed := range r.kept {
+		if seed >= r.seedStart && seed-r.seedStart < uint64(r.deals) {
+			n++
+		}
+	}
+	return n
 }
 
 // dealResult is one deal's outcome.
@@ -259,6 +295,25 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 		return fmt.Sprintf("solved %d  unsolvable %d  unknown %d", solved, unsolvable, unknown)
 	}
 	next, printed := 0, 0
+	for i := range results {
+		if d, ok := r.kept[r.seedStart+uint64(i)]; ok {
+			results[i] = d.dealResult
+			switch d.Verdict {
+			case "solved":
+				solved++
+			case "unsolvable":
+				unsolvable++
+			default:
+				unknown++
+			}
+			bar.add(1)
+		}
+	}
+	for printed < r.deals && results[printed].done {
+		writeDeal(stdout, &results[printed], r.spec, show)
+		printed++
+	}
+	var journalErr error
 	began := time.Now()
 	var wg sync.WaitGroup
 	for w := range r.workers {
@@ -267,15 +322,22 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 			defer wg.Done()
 			for {
 				mu.Lock()
+				for next < r.deals && results[next].done {
+					next++ // taken from the journal
+				}
 				i := next
 				next++
+				failed := journalErr != nil
 				mu.Unlock()
-				if i >= r.deals || ctx.Err() != nil {
+				if i >= r.deals || ctx.Err() != nil || failed {
 					return
 				}
 				res := r.one(ctx, solvers[w], games[w], r.seedStart+uint64(i))
 				mu.Lock()
 				results[i] = res
+				if !res.cancelled && r.journal != nil && journalErr == nil {
+					journalErr = r.journal.add(res)
+				}
 				if !res.cancelled {
 					switch res.Verdict {
 					case "solved":
@@ -301,6 +363,9 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 	wg.Wait()
 	bar.done()
 	elapsed := time.Since(began)
+	if journalErr != nil {
+		return nil, elapsed, journalErr
+	}
 	var out []dealResult
 	for _, res := range results {
 		if res.done && !res.cancelled {

@@ -205,3 +205,95 @@ func TestSummaryCountsUnknownBothWays(t *testing.T) {
 		t.Errorf("median %v, p95 %v", s.MedianSeconds, s.P95Seconds)
 	}
 }
+
+// TestSolveResumesFromItsJournal: a run killed part way leaves its decided
+// deals in F.partial (the last line perhaps cut short); the same command
+// run again takes them from there, solves only the rest, verifies every
+// line, writes what a run in one go writes, and removes the journal.
+func TestSolveResumesFromItsJournal(t *testing.T) {
+	dir := t.TempDir()
+	args := func(json string) []string {
+		return []string{"solve", "fifteen", "--deals", "4", "--budget", "20k", "--json", filepath.Join(dir, json), "--verify"}
+	}
+	if code, out, errs := runCLI(t, args("a.json")...); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.json.partial")); err == nil {
+		t.Error("a finished run left its journal")
+	}
+
+	// The journal of a run killed after deals 1 and 3, in the middle of a line.
+	spec, _ := env.Lookup("fifteen")
+	head := journalHead{Game: "fifteen", Rules: spec.Rules(), Budget: "20k nodes", TableBits: tableBits(64)}
+	j, kept, err := openJournal(filepath.Join(dir, "b.json.partial"), head)
+	if err != nil || len(kept) != 0 {
+		t.Fatalf("new journal: %v, %d kept", err, len(kept))
+	}
+	run := solveRun{game: "fifteen", spec: spec, deals: 4, opts: solver.Options{Nodes: 20000, TableBits: tableBits(64)}}
+	s, _ := solver.New(run.opts)
+	g, _ := env.NewGameOf("fifteen", "")
+	for _, seed := range []uint64{1, 3} { // the two won at this budget
+		d := run.one(context.Background(), s, g, seed)
+		d.Seconds = 99 // marks the deals taken from the journal
+		if err := j.add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := j.f.WriteString(`{"seed":2,"verd`); err != nil {
+		t.Fatal(err)
+	}
+	j.close(false)
+
+	code, out, errs := runCLI(t, args("b.json")...)
+	if code != 0 || !strings.Contains(out, "Resuming: 2 deals decided by an earlier run") || !strings.Contains(out, "Verify: all 2 winning lines replay") {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	read := func(name string) solveJSON {
+		var doc solveJSON
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err == nil {
+			err = json.Unmarshal(data, &doc)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	a, b := read("a.json"), read("b.json")
+	if len(a.Results) != 4 || len(b.Results) != 4 || a.Summary.Solved != b.Summary.Solved {
+		t.Fatalf("results: %d and %d, solved %d and %d", len(a.Results), len(b.Results), a.Summary.Solved, b.Summary.Solved)
+	}
+	for i := range a.Results {
+		x, y := a.Results[i], b.Results[i]
+		if x.Seed != y.Seed || x.Verdict != y.Verdict || x.Nodes != y.Nodes || strings.Join(x.Line, " ") != strings.Join(y.Line, " ") {
+			t.Errorf("deal %d: %s in %d nodes in one go, %s in %d nodes resumed", x.Seed, x.Verdict, x.Nodes, y.Verdict, y.Nodes)
+		}
+		if kept := x.Seed == 1 || x.Seed == 3; kept != (y.Seconds == 99) {
+			t.Errorf("deal %d: taken from the journal %v, solved again %v", x.Seed, kept, y.Seconds != 99)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.json.partial")); err == nil {
+		t.Error("the resumed run left its journal")
+	}
+
+	// Another budget does not take the journal's deals.
+	j, _, _ = openJournal(filepath.Join(dir, "c.json.partial"), head)
+	j.close(false)
+	code, _, errs = runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "30k", "--json", filepath.Join(dir, "c.json"))
+	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, "budget 20k nodes") {
+		t.Errorf("a journal of another budget: exit %d, %s", code, errs)
+	}
+}
+
+// TestSolveInterruptedKeepsItsJournal: Ctrl-C writes the JSON of what
+// finished and keeps the journal for the next run.
+func TestSolveInterruptedKeepsItsJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	run(ctx, []string{"solve", "fifteen", "--deals", "5", "--budget", "5k", "--json", path}, strings.NewReader(""), &out, &errb)
+	if _, err := os.Stat(journalPath(path)); err != nil || !strings.Contains(out.String(), "run the same command again to go on from there") {
+		t.Errorf("journal: %v; output:\n%s", err, out.String())
+	}
+}
