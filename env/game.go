@@ -133,6 +133,15 @@ type DeadTester interface {
 	Dead() bool
 }
 
+// DeadEvaluator is implemented by a SearchEvaluator and DeadTester whose
+// two answers share their costly part: it gives both from one
+// computation, which a search that asks both of the same position uses.
+type DeadEvaluator interface {
+	// SearchEvaluateDead returns SearchEvaluate() and Dead() together. It
+	// must not allocate.
+	SearchEvaluateDead() (score float64, dead bool)
+}
+
 // Pruner is implemented by games that know legal moves a search may leave
 // out because every position they lead to is reached by another line the
 // search also tries (the moves commute with earlier ones, for example).

@@ -93,7 +93,7 @@ func (s *Solver) openingPass(g env.Game) error {
 		s.openListed, s.openRound, s.openNext = true, 0, 0
 	}
 	if s.sub == nil {
-		s.sub = &Solver{tt: newTable(openingTableBits)}
+		s.sub = &Solver{tt: newTable(openingTableBits), noCache: s.noCache}
 	}
 	for ; ; s.openRound, s.openNext = s.openRound+1, 0 {
 		busy := false
@@ -298,7 +298,7 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 			switch {
 			case next.Won():
 				o.score = float32(1e9)
-			case s.useDead && next.(env.DeadTester).Dead():
+			case s.useDead && s.dead(next):
 				o.lost = true
 			default:
 				o.score = float32(s.score(next))

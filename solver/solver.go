@@ -282,6 +282,10 @@ type Solver struct {
 	useSrch bool // the game is an env.SearchEvaluator
 	usePrun bool // the game is an env.Pruner and pruning is on
 	useStag bool // the game is an env.Staged
+	useBoth bool // the game is an env.DeadEvaluator, with both of its tests on
+	// useCache keeps scores and dead tests in the score cache; noCache
+	// (for tests) turns the cache off here and in the opening pass.
+	useCache, noCache bool
 	// look is a position buffer for scoring a midway child by its
 	// completions.
 	look     env.Game
@@ -307,6 +311,7 @@ type Solver struct {
 	openNext   int        // the root of that round to go on with
 	openMasks  []env.Mask
 	openStates []env.Game
+	scores     scoreCache
 }
 
 // New returns a Solver with the given options.
@@ -477,6 +482,19 @@ func (s *Solver) bind(g env.Game) {
 	s.usePrun = s.usePrun && !s.opts.NoPrune
 	s.useSafe = s.useSafe && !s.opts.NoSafeMoves
 	s.useDead = s.useDead && !s.opts.NoDeadTest
+	_, both := g.(env.DeadEvaluator)
+	s.useBoth = both && s.useSrch && s.useDead
+	// Only a search evaluation costs enough to be worth the cache.
+	s.useCache = s.useSrch && !s.noCache
+	if s.useCache {
+		var kind uint8
+		for i, on := range []bool{s.useDead, s.useBoth} {
+			if on {
+				kind |= 1 << i
+			}
+		}
+		s.scores.prepare(spec, kind)
+	}
 }
 
 // state returns the position buffer of depth d.
@@ -611,7 +629,7 @@ func (s *Solver) enter(d int, a int, slack uint8) error {
 	if fr.progress > s.res.Best {
 		s.res.Best = fr.progress
 	}
-	if s.useDead && st.(env.DeadTester).Dead() {
+	if s.useDead && s.dead(st) {
 		s.res.Dead++
 	} else if err := s.children(st, fr.progress, slack); err != nil {
 		return err
@@ -638,13 +656,103 @@ func (s *Solver) midway(g env.Game) bool {
 
 // score is the evaluation the search ranks a position by.
 func (s *Solver) score(g env.Game) float64 {
-	if s.useSrch {
-		return g.(env.SearchEvaluator).SearchEvaluate()
+	if !s.useCache {
+		if s.useSrch {
+			return g.(env.SearchEvaluator).SearchEvaluate()
+		}
+		if s.useEval {
+			return g.(env.Evaluator).Evaluate()
+		}
+		return float64(g.Progress())
 	}
-	if s.useEval {
-		return g.(env.Evaluator).Evaluate()
+	h := g.Hash()
+	e := s.scores.at(h)
+	if e.flags&cachedScore != 0 {
+		return e.score
 	}
-	return float64(g.Progress())
+	switch {
+	case s.useBoth:
+		var dead bool
+		e.score, dead = g.(env.DeadEvaluator).SearchEvaluateDead()
+		e.flags |= cachedScore | cachedDeadKnown
+		if dead {
+			e.flags |= cachedDead
+		}
+	default:
+		e.score = g.(env.SearchEvaluator).SearchEvaluate()
+		e.flags |= cachedScore
+	}
+	return e.score
+}
+
+// dead runs the game's dead test on g, or takes its answer from the score
+// cache (kept for games with a SearchEvaluator, whose tests cost most).
+func (s *Solver) dead(g env.Game) bool {
+	if !s.useCache {
+		return g.(env.DeadTester).Dead()
+	}
+	e := s.scores.at(g.Hash())
+	if e.flags&cachedDeadKnown == 0 {
+		e.flags |= cachedDeadKnown
+		if g.(env.DeadTester).Dead() {
+			e.flags |= cachedDead
+		}
+	}
+	return e.flags&cachedDead != 0
+}
+
+// scoreCacheBits sizes a Solver's score cache: 2^16 entries of 24 bytes.
+const scoreCacheBits = 16
+
+// scoreCache remembers the search evaluations (env.SearchEvaluator) and
+// dead tests of positions by their hash, direct-mapped (a new position takes the slot of the one
+// there). A search asks about the same positions again and again: each
+// pass walks the top of the tree again, and an opening searched again in a
+// later round walks its first positions again; on Cromwell's hard deals
+// half of the scores asked for were asked for before, and an answer there
+// (its relaxed game) costs far more than a look-up. The answers depend on
+// the position alone, so the cache changes no search, only its speed.
+type scoreCache struct {
+	entries []cacheEntry
+	// spec and kind are the game and the evaluation the entries are of; a
+	// Solver bound to another game, or with other tests, starts again.
+	spec *env.Spec
+	kind uint8
+}
+
+// cacheEntry is a slot of the score cache.
+type cacheEntry struct {
+	hash  uint64
+	score float64
+	flags uint8 // cachedScore, cachedDeadKnown, cachedDead
+}
+
+// The flags of a cache entry.
+const (
+	cachedScore     = 1 << iota // score holds the position's score
+	cachedDeadKnown             // the dead test's answer is known
+	cachedDead                  // ... and it is dead
+)
+
+// prepare empties the cache unless it holds answers about this game from
+// the same tests (kind).
+func (c *scoreCache) prepare(spec *env.Spec, kind uint8) {
+	if c.entries == nil {
+		c.entries = make([]cacheEntry, 1<<scoreCacheBits)
+	} else if c.spec != spec || c.kind != kind {
+		clear(c.entries)
+	}
+	c.spec, c.kind = spec, kind
+}
+
+// at returns the entry of hash h, emptied first if it held another
+// position's answers.
+func (c *scoreCache) at(h uint64) *cacheEntry {
+	e := &c.entries[h&(1<<scoreCacheBits-1)]
+	if e.hash != h || e.flags == 0 {
+		*e = cacheEntry{hash: h}
+	}
+	return e
 }
 
 // completion scores a midway position c, reached inside a move of several

@@ -339,3 +339,28 @@ func TestLinesAreNotReused(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreCacheChangesNoSearch: the score cache only saves time. Solvers
+// that keep it across several Cromwell deals (with the opening pass, and
+// more positions than it holds) search exactly as solvers without it.
+func TestScoreCacheChangesNoSearch(t *testing.T) {
+	deals := []uint64{500000, 500047, 500091, 500001}
+	if testing.Short() {
+		deals = deals[:2]
+	}
+	g, _ := env.NewGame("cromwell")
+	cached := newSolver(t, Options{Nodes: 30000})
+	plain := newSolver(t, Options{Nodes: 30000})
+	plain.noCache = true
+	for _, seed := range deals {
+		g.Deal(seed)
+		a, b := solve(t, cached, g), solve(t, plain, g)
+		if a.Verdict != b.Verdict || a.Nodes != b.Nodes || a.Best != b.Best || a.Passes != b.Passes || !slices.Equal(a.Line, b.Line) {
+			t.Errorf("deal %d: with the cache %v in %d nodes (best %d, %d passes), without %v in %d nodes (best %d, %d passes)",
+				seed, a.Verdict, a.Nodes, a.Best, a.Passes, b.Verdict, b.Nodes, b.Best, b.Passes)
+		}
+	}
+	if !cached.useCache || plain.useCache || plain.sub != nil && plain.sub.useCache {
+		t.Error("the cache is not on where it should be, or on where it should not")
+	}
+}

@@ -51,7 +51,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	budgetFlag := fs.String("budget", solveDefaultBudget, "per deal: a node count (5M, 500k, 200000) or a time (10s, 2m)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "deals solved at once")
 	variant := fs.String("variant", "", "a variant of the game's rules (cromwell: noswap)")
-	memory := fs.Int("memory", 64, "transposition table size per worker, in MiB (8 to 16384); a game with an opening pass (cromwell) adds a 4 MiB table per worker")
+	memory := fs.Int("memory", 64, "transposition table size per worker, in MiB (8 to 16384); cromwell adds 7 MiB per worker (its opening pass's table, and score caches)")
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")

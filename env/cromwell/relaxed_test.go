@@ -107,6 +107,9 @@ func TestRelaxedAgreesWithSweeps(t *testing.T) {
 			if got != want {
 				t.Fatalf("deal %d, step %d: relaxed leaves %d cards, the sweep %d\n%s", seed, step, got, want, g.Render())
 			}
+			if score, dead := g.SearchEvaluateDead(); score != g.SearchEvaluate() || dead != g.Dead() {
+				t.Fatalf("deal %d, step %d: SearchEvaluateDead gives %v, %v; SearchEvaluate and Dead %v, %v", seed, step, score, dead, g.SearchEvaluate(), g.Dead())
+			}
 			positions++
 			if got > 0 {
 				stuck++

@@ -324,3 +324,10 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 func (g *Game) SearchEvaluate() float64 {
 	return g.Evaluate() - 2*float64(g.relaxed())
 }
+
+// SearchEvaluateDead returns SearchEvaluate and Dead from one play of the
+// relaxed game (env.DeadEvaluator).
+func (g *Game) SearchEvaluateDead() (float64, bool) {
+	left := g.relaxed()
+	return g.Evaluate() - 2*float64(left), g.swap == swapDone && left > 0
+}
