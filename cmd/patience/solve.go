@@ -291,6 +291,16 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 	bar := newProgress(stderr, "solve "+r.spec.ID(), int64(r.deals))
 	var mu sync.Mutex
 	var solved, unsolvable, unknown int
+	tally := func(d *dealResult) {
+		switch d.Verdict {
+		case "solved":
+			solved++
+		case "unsolvable":
+			unsolvable++
+		default:
+			unknown++
+		}
+	}
 	bar.extra = func() string {
 		return fmt.Sprintf("solved %d  unsolvable %d  unknown %d", solved, unsolvable, unknown)
 	}
@@ -298,14 +308,7 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 	for i := range results {
 		if d, ok := r.kept[r.seedStart+uint64(i)]; ok {
 			results[i] = d.dealResult
-			switch d.Verdict {
-			case "solved":
-				solved++
-			case "unsolvable":
-				unsolvable++
-			default:
-				unknown++
-			}
+			tally(&results[i])
 			bar.add(1)
 		}
 	}
@@ -339,14 +342,7 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 					journalErr = r.journal.add(res)
 				}
 				if !res.cancelled {
-					switch res.Verdict {
-					case "solved":
-						solved++
-					case "unsolvable":
-						unsolvable++
-					default:
-						unknown++
-					}
+					tally(&res)
 				}
 				// Print the finished deals in order.
 				for printed < r.deals && results[printed].done {
