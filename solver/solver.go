@@ -487,11 +487,12 @@ func (s *Solver) bind(g env.Game) {
 	// Only a search evaluation costs enough to be worth the cache.
 	s.useCache = s.useSrch && !s.noCache
 	if s.useCache {
-		var kind uint8
-		for i, on := range []bool{s.useDead, s.useBoth} {
-			if on {
-				kind |= 1 << i
-			}
+		var kind uint8 // which answers the cache holds
+		if s.useDead {
+			kind |= 1
+		}
+		if s.useBoth {
+			kind |= 2
 		}
 		s.scores.prepare(spec, kind)
 	}
@@ -705,8 +706,9 @@ func (s *Solver) dead(g env.Game) bool {
 const scoreCacheBits = 16
 
 // scoreCache remembers the search evaluations (env.SearchEvaluator) and
-// dead tests of positions by their hash, direct-mapped (a new position takes the slot of the one
-// there). A search asks about the same positions again and again: each
+// dead tests of positions by their hash, direct-mapped (a new position
+// takes the slot of the one there). A search asks about the same
+// positions again and again: each
 // pass walks the top of the tree again, and an opening searched again in a
 // later round walks its first positions again; on Cromwell's hard deals
 // half of the scores asked for were asked for before, and an answer there
