@@ -9,8 +9,10 @@ import (
 	"time"
 )
 
-// progress draws a one-line progress bar with rate and ETA on a terminal,
-// and nothing when the output is not a terminal.
+// progress draws a one-line progress bar with rate and ETA on a terminal.
+// When the output is not a terminal (a log file, a pipe, CI), it writes a
+// plain line instead, at most once every logEvery, so that a long job
+// shows how far it is and a short one writes nothing.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -21,7 +23,13 @@ type progress struct {
 	last    time.Time
 	enabled bool
 	extra   func() string
+	// now is the clock (time.Now; a test's own).
+	now func() time.Time
 }
+
+// logEvery is how often progress writes a line to an output that is not
+// a terminal.
+const logEvery = 30 * time.Second
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -33,7 +41,8 @@ func isTerminal(w io.Writer) bool {
 }
 
 func newProgress(w io.Writer, label string, total int64) *progress {
-	return &progress{w: w, label: label, total: total, start: time.Now(), enabled: isTerminal(w)}
+	now := time.Now()
+	return &progress{w: w, label: label, total: total, start: now, last: now, enabled: isTerminal(w), now: time.Now}
 }
 
 // add records k more units done and redraws at most ten times a second.
@@ -41,28 +50,50 @@ func (p *progress) add(k int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n += int64(k)
+	now := p.now()
 	if !p.enabled {
+		if now.Sub(p.last) >= logEvery && p.n < p.total {
+			p.last = now
+			p.log(now)
+		}
 		return
 	}
-	if now := time.Now(); now.Sub(p.last) > 100*time.Millisecond || p.n == p.total {
+	if now.Sub(p.last) > 100*time.Millisecond || p.n == p.total {
 		p.last = now
 		p.draw()
 	}
 }
 
-func (p *progress) draw() {
-	el := time.Since(p.start)
-	frac := 0.0
+// fraction returns the share done and the time left at now ("--" when
+// it cannot be told yet).
+func (p *progress) fraction(now time.Time) (frac float64, eta string) {
 	if p.total > 0 {
 		frac = float64(p.n) / float64(p.total)
 	}
+	eta = "--"
+	if p.n > 0 && p.n < p.total {
+		eta = (time.Duration(float64(now.Sub(p.start)) / frac * (1 - frac))).Round(time.Second).String()
+	}
+	return frac, eta
+}
+
+// log writes a plain progress line, for an output that is not a terminal.
+func (p *progress) log(now time.Time) {
+	frac, eta := p.fraction(now)
+	extra := ""
+	if p.extra != nil {
+		extra = ", " + strings.Join(strings.Fields(p.extra()), " ")
+	}
+	fmt.Fprintf(p.w, "%s: %d/%d (%.1f %%), %s elapsed, ETA %s%s\n", p.label, p.n, p.total, 100*frac, now.Sub(p.start).Round(time.Second), eta, extra)
+}
+
+func (p *progress) draw() {
+	now := p.now()
+	el := now.Sub(p.start)
+	frac, eta := p.fraction(now)
 	const width = 24
 	full := int(frac * width)
 	bar := strings.Repeat("█", full) + strings.Repeat("░", width-full)
-	eta := "--"
-	if p.n > 0 && p.n < p.total {
-		eta = (time.Duration(float64(el) / frac * (1 - frac))).Round(time.Second).String()
-	}
 	extra := ""
 	if p.extra != nil {
 		extra = "  " + p.extra()
