@@ -117,7 +117,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	results, elapsed, err := run.solve(ctx, stdout, stderr, *show)
 	interrupted := ctx.Err() != nil
 	if run.journal != nil {
-		if cerr := run.journal.close(false); err == nil {
+		if cerr := run.journal.close(); err == nil {
 			err = cerr
 		}
 	}

@@ -242,7 +242,7 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	if _, err := j.f.WriteString(`{"seed":2,"verd`); err != nil {
 		t.Fatal(err)
 	}
-	j.close(false)
+	j.close()
 
 	code, out, errs := runCLI(t, args("b.json")...)
 	if code != 0 || !strings.Contains(out, "Resuming: 2 deals decided by an earlier run") || !strings.Contains(out, "Verify: all 2 winning lines replay") {
@@ -276,9 +276,17 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 		t.Error("the resumed run left its journal")
 	}
 
+	// A journal whose head was cut short holds nothing: the run starts afresh.
+	if err := os.WriteFile(filepath.Join(dir, "d.json.partial"), []byte(`{"patience_solve_jour`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, args("d.json")...); code != 0 || strings.Contains(out, "Resuming") {
+		t.Errorf("a journal cut in its head: exit %d, %s\n%s", code, errs, out)
+	}
+
 	// Another budget does not take the journal's deals.
 	j, _, _ = openJournal(filepath.Join(dir, "c.json.partial"), head)
-	j.close(false)
+	j.close()
 	code, _, errs = runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "30k", "--json", filepath.Join(dir, "c.json"))
 	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, "budget 20k nodes") {
 		t.Errorf("a journal of another budget: exit %d, %s", code, errs)

@@ -55,6 +55,9 @@ func openJournal(path string, head journalHead) (*solveJournal, map[uint64]journ
 	head.Journal = journalVersion
 	kept := map[uint64]journalDeal{}
 	data, err := os.ReadFile(path)
+	if err == nil && !bytes.Contains(data, []byte("\n")) {
+		err = fs.ErrNotExist // its head was cut short: nothing was decided yet
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		line, err := json.Marshal(head)
@@ -122,15 +125,10 @@ func (j *solveJournal) add(d dealResult) error {
 	return nil
 }
 
-// close closes the journal and, with remove, deletes it.
-func (j *solveJournal) close(remove bool) error {
-	err := j.f.Close()
-	if remove {
-		if rerr := os.Remove(j.path); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if err != nil {
+// close closes the journal's file; the journal stays for a later run
+// until the run that finishes removes it.
+func (j *solveJournal) close() error {
+	if err := j.f.Close(); err != nil {
 		return fmt.Errorf("solve journal: %w", err)
 	}
 	return nil
