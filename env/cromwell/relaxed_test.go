@@ -171,34 +171,24 @@ func TestRelaxedAgreesWithSweeps(t *testing.T) {
 	}
 }
 
+// BenchmarkRelaxed times the relaxed game and Evaluate beside their plain
+// references, on one deal's start.
 func BenchmarkRelaxed(b *testing.B) {
 	g := New()
 	g.Deal(500023)
-	for b.Loop() {
-		g.relaxed()
-	}
-}
-
-func BenchmarkEvaluate(b *testing.B) {
-	g := New()
-	g.Deal(500023)
-	for b.Loop() {
-		g.Evaluate()
-	}
-}
-
-func BenchmarkPairEvaluate(b *testing.B) {
-	g := New()
-	g.Deal(500023)
-	for b.Loop() {
-		g.pairEvaluate()
-	}
-}
-
-func BenchmarkSweepRelaxed(b *testing.B) {
-	g := New()
-	g.Deal(500023)
-	for b.Loop() {
-		g.sweepRelaxed()
+	for _, bm := range []struct {
+		name string
+		run  func()
+	}{
+		{"events", func() { g.relaxed() }},
+		{"sweeps", func() { g.sweepRelaxed() }},
+		{"evaluate", func() { g.Evaluate() }},
+		{"evaluate-pairs", func() { g.pairEvaluate() }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			for b.Loop() {
+				bm.run()
+			}
+		})
 	}
 }
