@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // journalVersion is the version of the solve journal's layout.
@@ -41,7 +42,14 @@ type solveJournal struct {
 	// deals counts the deals in the file: those kept from before and
 	// those added.
 	deals int
+	// synced is when the file was last flushed to the disk.
+	synced time.Time
 }
+
+// journalSyncEvery is how often the journal is flushed to the disk: a
+// killed process loses nothing the kernel has, and a power cut loses at
+// most the deals decided in the last second.
+const journalSyncEvery = time.Second
 
 // journalPath returns the journal of the --json file path.
 func journalPath(jsonPath string) string { return jsonPath + ".partial" }
@@ -111,7 +119,8 @@ func openJournal(path string, head journalHead) (*solveJournal, map[uint64]journ
 }
 
 // add appends a decided deal. Each line goes to the file in one write, so
-// that a crash leaves at most the line being written cut short.
+// that a crash leaves at most the line being written cut short, and the
+// file is flushed to the disk at most every journalSyncEvery.
 func (j *solveJournal) add(d dealResult) error {
 	line, err := json.Marshal(journalDeal{dealResult: d, IDs: d.ids})
 	if err != nil {
@@ -122,12 +131,22 @@ func (j *solveJournal) add(d dealResult) error {
 		return fmt.Errorf("solve journal %s: %w", j.path, err)
 	}
 	j.deals++
+	if now := time.Now(); now.Sub(j.synced) >= journalSyncEvery {
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("solve journal %s: %w", j.path, err)
+		}
+		j.synced = now
+	}
 	return nil
 }
 
 // close closes the journal's file; the journal stays for a later run
 // until the run that finishes removes it.
 func (j *solveJournal) close() error {
+	if err := j.f.Sync(); err != nil {
+		j.f.Close()
+		return fmt.Errorf("solve journal %s: %w", j.path, err)
+	}
 	if err := j.f.Close(); err != nil {
 		return fmt.Errorf("solve journal: %w", err)
 	}
