@@ -184,6 +184,30 @@ type OnceMover interface {
 	OnceAvailable() bool
 }
 
+// LateOnceMover is implemented by OnceMover games whose once-allowed move
+// a search may hold back until the game without it is lost: it searches
+// the game as if the move were spent (with the safe moves and dead test
+// of that game), and makes the move only where that game's dead test
+// fires or nothing else is legal. Such a search finds the wins that need
+// the move late in the game, which searches that weigh its many forms at
+// every step reach too slowly; it proves nothing, since it leaves moves
+// out. The methods must not allocate.
+type LateOnceMover interface {
+	OnceMover
+	// LateMask clears from m, which holds the legal actions now, the
+	// actions that begin the once-allowed move (now false), or every
+	// other action (now true).
+	LateMask(m *Mask, now bool)
+	// LateSafeMove is SafeMove as if the once-allowed move were spent:
+	// a move the game without it never regrets, or -1. It returns -1
+	// while the move is under way.
+	LateSafeMove() int
+	// LateDead is Dead as if the once-allowed move were spent: the
+	// position cannot be won without it. It is false while the move is
+	// under way.
+	LateDead() bool
+}
+
 // Varianter is implemented by games that offer variants of their rules
 // besides the default. A variant is chosen before dealing (Options.Variant,
 // or "game:variant" as the name given to Make); the game's Spec then

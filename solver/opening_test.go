@@ -122,3 +122,46 @@ func TestOpeningPassSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestLatePassFindsALateSwap: Cromwell deal 500,093 (a tuning deal) is won
+// by a swap made late in the game, when the game without it is lost: the
+// late pass, holding the swap back until then, finds the win in about ten
+// thousand nodes (the pass may use a third of the budget), while the
+// discrepancy passes and the opening pass, on three times the budget, do
+// not (nor at 1M nodes).
+func TestLatePassFindsALateSwap(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(500093)
+	late := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1, Late: true}}
+	r := solve(t, newSolver(t, Options{Nodes: 100000, Passes: late}), g)
+	if r.Verdict != Solved {
+		t.Fatalf("with the late pass: %v after %d nodes", r.Verdict, r.Nodes)
+	}
+	swap := slices.Index(r.Line, cromwell.ActSwapBegin)
+	if swap < 50 {
+		t.Errorf("the swap is move %d of the line: not a late swap", swap)
+	}
+	others := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1}, {Opening: true}}
+	if r := solve(t, newSolver(t, Options{Nodes: 300000, Passes: others}), g); r.Verdict == Solved {
+		t.Errorf("the other passes solved it too (%d nodes): the deal no longer shows the late pass's use", r.Nodes)
+	}
+}
+
+// TestLatePassSkipped: a late pass in a game without a move allowed once,
+// or once the move is spent, is skipped: the search is the same as without
+// it, node for node.
+func TestLatePassSkipped(t *testing.T) {
+	g := cromwell.New()
+	if err := g.SetVariant(cromwell.VariantNoSwap); err != nil {
+		t.Fatal(err)
+	}
+	g.Deal(500010)
+	plain := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1}}
+	late := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1, Late: true}, {Discrepancy: true, Limit: 1}}
+	a := solve(t, newSolver(t, Options{Nodes: 30000, Passes: plain}), g)
+	b := solve(t, newSolver(t, Options{Nodes: 30000, Passes: late}), g)
+	if a.Verdict != b.Verdict || a.Nodes != b.Nodes || a.Passes != b.Passes || !slices.Equal(a.Line, b.Line) {
+		t.Errorf("without the swap the late pass changed the search: %v in %d nodes, %d passes; with it %v in %d nodes, %d passes",
+			a.Verdict, a.Nodes, a.Passes, b.Verdict, b.Nodes, b.Passes)
+	}
+}

@@ -32,6 +32,10 @@ var variants = map[string]solver.Options{
 	"dead test":   {NoSafeMoves: true, NoPrune: true, Passes: []solver.Pass{}},
 	"pruning":     {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
 	"passes only": {NoSafeMoves: true, NoDeadTest: true, NoPrune: true},
+	// A late pass searches with the knowledge of the game without the
+	// once-allowed move while it is unused, and leaves moves out: what it
+	// cannot find, the unlimited pass after it must still decide.
+	"late pass": {Passes: []solver.Pass{{Late: true}, {Late: true, Discrepancy: true, Limit: 1}}},
 }
 
 var reference = solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}}

@@ -72,6 +72,11 @@ func (g *Game) SafeMove() int {
 	if g.swap != swapDone {
 		return -1
 	}
+	return g.safeMove()
+}
+
+// safeMove is SafeMove as if the swap were spent.
+func (g *Game) safeMove() int {
 	for f := range NumFans {
 		n := g.n[f]
 		if n == 0 {
@@ -256,7 +261,42 @@ func (r *relaxation) fan(f int) {
 	}
 }
 
+// LateMask clears the swap's first action from m (now false), or every
+// other action (now true): see env.LateOnceMover.
+func (g *Game) LateMask(m *env.Mask, now bool) {
+	if !now {
+		m.Unset(ActSwapBegin)
+		return
+	}
+	swap := m.Has(ActSwapBegin)
+	m.Clear()
+	if swap {
+		m.Set(ActSwapBegin)
+	}
+}
+
+// LateSafeMove is SafeMove as if the swap were spent (env.LateOnceMover):
+// the same moves, by the same argument, for the game without the swap. It
+// returns -1 while a swap is under way.
+func (g *Game) LateSafeMove() int {
+	if g.swap == swapFirst || g.swap == swapSecond {
+		return -1
+	}
+	return g.safeMove()
+}
+
+// LateDead is Dead as if the swap were spent (env.LateOnceMover): the
+// relaxed game cannot get every card home. It is false while a swap is
+// under way.
+func (g *Game) LateDead() bool {
+	if g.swap == swapFirst || g.swap == swapSecond {
+		return false
+	}
+	return g.relaxed() > 0
+}
+
 var (
+	_ env.LateOnceMover   = (*Game)(nil)
 	_ env.SearchEvaluator = (*Game)(nil)
 	_ env.Pruner          = (*Game)(nil)
 	_ env.Staged          = (*Game)(nil)

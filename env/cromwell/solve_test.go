@@ -139,3 +139,63 @@ func TestPruneSwaps(t *testing.T) {
 		t.Errorf("first picks after 3>2: %v", picks)
 	}
 }
+
+// TestLateOnceMover: with the swap unused, LateSafeMove and LateDead
+// answer for the game without the swap (what SafeMove and Dead answer
+// once it is spent); while a swap is under way they say nothing; LateMask
+// parts the swap from the other moves.
+func TestLateOnceMover(t *testing.T) {
+	d := New()
+	d.SetFans(cards.MustParseList("KD AS"))
+	if a := d.LateSafeMove(); a != ActFoundation+0 {
+		t.Errorf("swap unused, an ace on top: late safe move %d", a)
+	}
+	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"))
+	for s := range cards.NumSuits {
+		d.SetFoundation(cards.Suit(s), cards.King, cards.King)
+	}
+	d.SetFoundation(cards.Spades, cards.Jack, cards.Jack)
+	if d.Dead() || !d.LateDead() {
+		t.Errorf("queens under their kings, swap unused: Dead %v (want false), LateDead %v (want true)", d.Dead(), d.LateDead())
+	}
+	m := env.NewMask(NumActions)
+	d.Legal(&m)
+	if !m.Has(ActSwapBegin) {
+		t.Fatal("the swap is not legal")
+	}
+	d.LateMask(&m, false)
+	if m.Has(ActSwapBegin) {
+		t.Error("LateMask(now=false) kept the swap")
+	}
+	d.Legal(&m)
+	d.LateMask(&m, true)
+	if m.Count() != 1 || !m.Has(ActSwapBegin) {
+		t.Errorf("LateMask(now=true) kept %d actions", m.Count())
+	}
+	d.Apply(ActSwapBegin)
+	if d.LateDead() || d.LateSafeMove() != -1 {
+		t.Error("a swap under way: LateDead or LateSafeMove answered")
+	}
+	// With the swap spent they are SafeMove and Dead, on positions of random play.
+	g := New()
+	g.SetVariant(VariantNoSwap)
+	rng := cards.NewRand(3)
+	for seed := uint64(0); seed < 40; seed++ {
+		g.Deal(seed)
+		for step := 0; step < 300; step++ {
+			if g.LateSafeMove() != g.SafeMove() || g.LateDead() != g.Dead() {
+				t.Fatalf("deal %d step %d: late answers differ from SafeMove and Dead", seed, step)
+			}
+			g.Legal(&m)
+			if m.Count() == 0 {
+				break
+			}
+			k := rng.IntN(m.Count())
+			a := m.Next(0)
+			for ; k > 0; k-- {
+				a = m.Next(a + 1)
+			}
+			g.Apply(a)
+		}
+	}
+}
