@@ -198,6 +198,11 @@ type LateOnceMover interface {
 	// actions that begin the once-allowed move (now false), or every
 	// other action (now true).
 	LateMask(m *Mask, now bool)
+	// LatePick clears from m, which holds the legal actions of a
+	// position inside the once-allowed move (see Staged), the actions
+	// that cannot lead to a position the game without the move can win;
+	// it may leave m as it is.
+	LatePick(m *Mask)
 	// LateSafeMove is SafeMove as if the once-allowed move were spent:
 	// a move the game without it never regrets, or -1. It returns -1
 	// while the move is under way.

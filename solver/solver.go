@@ -860,6 +860,10 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 		}
 	case lateNow:
 		st.(env.LateOnceMover).LateMask(&s.mask, true)
+	default:
+		if s.late && s.midway(st) {
+			st.(env.LateOnceMover).LatePick(&s.mask)
+		}
 	}
 	lo := len(s.moves)
 	c := s.scratch

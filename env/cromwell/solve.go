@@ -131,6 +131,12 @@ func (g *Game) Dead() bool {
 // end home (relaxed_test.go compares it with a plain sweep over the fans).
 func (g *Game) relaxed() int {
 	var r relaxation
+	g.relax(&r)
+	return r.left
+}
+
+// relax plays the relaxed game of relaxed into r, which must be zero.
+func (g *Game) relax(r *relaxation) {
 	r.g = g
 	for s := range cards.NumSuits {
 		hi, lo := g.found[2*s], g.found[2*s+1]
@@ -161,7 +167,6 @@ func (g *Game) relaxed() int {
 		r.dirty &^= 1 << f
 		r.fan(f)
 	}
-	return r.left
 }
 
 // relaxation is the state of the relaxed game of Dead. Its tables are
@@ -272,6 +277,39 @@ func (g *Game) LateMask(m *env.Mask, now bool) {
 	m.Clear()
 	if swap {
 		m.Set(ActSwapBegin)
+	}
+}
+
+// LatePick clears from m, while the first card of a swap is being picked,
+// the cards whose swap cannot get every card home in the relaxed game of
+// Dead (env.LateOnceMover): every card but those the relaxed game leaves
+// in place. A swap that moves none of those leaves them as stuck as
+// before, and a position that dead is cut off as soon as the swap is
+// made. If no card is left in place (the relaxed game is stuck on cards
+// already moved), m is left as it is.
+func (g *Game) LatePick(m *env.Mask) {
+	if g.swap != swapFirst {
+		return
+	}
+	var r relaxation
+	g.relax(&r)
+	if r.left == 0 {
+		return
+	}
+	stuck := false
+	for f := range NumFans {
+		if r.top[f] > 0 {
+			stuck = true
+			break
+		}
+	}
+	if !stuck {
+		return
+	}
+	for f := range NumFans {
+		for k := int(r.top[f]); k < int(g.n[f]); k++ {
+			m.Unset(ActSwap + f*SwapDepth + k)
+		}
 	}
 }
 

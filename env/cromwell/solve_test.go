@@ -199,3 +199,33 @@ func TestLateOnceMover(t *testing.T) {
 		}
 	}
 }
+
+// TestLatePick: while the first card of a swap is picked, LatePick keeps
+// only the cards the relaxed game leaves in place; the jack of spades,
+// which goes home in it, is left out.
+func TestLatePick(t *testing.T) {
+	d := New()
+	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"), cards.MustParseList("JS"))
+	for s := range cards.NumSuits {
+		d.SetFoundation(cards.Suit(s), cards.King, cards.King)
+	}
+	d.SetFoundation(cards.Spades, cards.Jack, cards.Jack-1)
+	if !d.LateDead() {
+		t.Fatal("queens under their kings: not dead without the swap")
+	}
+	m := env.NewMask(NumActions)
+	d.Legal(&m)
+	d.LatePick(&m) // not under way: nothing changes
+	if !m.Has(ActSwapBegin) {
+		t.Error("LatePick changed the moves of a position without a swap under way")
+	}
+	d.Apply(ActSwapBegin)
+	d.Legal(&m)
+	if m.Count() != 5 {
+		t.Fatalf("%d first picks, want 5", m.Count())
+	}
+	d.LatePick(&m)
+	if m.Count() != 4 || m.Has(ActSwap+2*SwapDepth) {
+		t.Errorf("LatePick kept %d picks (want the 4 cards of the two fans, not the jack)", m.Count())
+	}
+}
