@@ -32,7 +32,9 @@
 // game with a move the rules allow once (env.OnceMover, Cromwell's swap),
 // an opening pass also makes each form of that move at the start and
 // searches the game without it that follows, with small budgets, best
-// forms first (opening.go).
+// forms first (opening.go); and where the game lets a search hold that
+// move back (env.LateOnceMover), a late pass searches as if it were spent
+// and makes it only where the game without it is lost (Pass.Late).
 //
 // A search ends with one of three verdicts: Solved, with the line of moves
 // from the start to a win (shortened where the search wandered, and replayed
