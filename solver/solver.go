@@ -738,33 +738,35 @@ func (s *Solver) score(g env.Game) float64 {
 // dead runs the game's dead test on g, or takes its answer from the score
 // cache (kept for games with a SearchEvaluator, whose tests cost most).
 func (s *Solver) dead(g env.Game) bool {
-	if !s.useCache {
-		return g.(env.DeadTester).Dead()
-	}
-	e := s.scores.at(g.Hash())
-	if e.flags&cachedDeadKnown == 0 {
-		e.flags |= cachedDeadKnown
-		if g.(env.DeadTester).Dead() {
-			e.flags |= cachedDead
-		}
-	}
-	return e.flags&cachedDead != 0
+	return s.cachedTest(g, cachedDeadKnown, cachedDead, deadTest)
 }
 
 // lateDead runs the game's dead test as if its once-allowed move were spent
 // (env.LateOnceMover), or takes its answer from the score cache.
 func (s *Solver) lateDead(g env.Game) bool {
+	return s.cachedTest(g, cachedLateKnown, cachedLateDead, lateDeadTest)
+}
+
+// The tests that cachedTest keeps.
+var (
+	deadTest     = func(g env.Game) bool { return g.(env.DeadTester).Dead() }
+	lateDeadTest = func(g env.Game) bool { return g.(env.LateOnceMover).LateDead() }
+)
+
+// cachedTest returns test(g), from the score cache where it is kept: the
+// entry's flag known says the answer is there, and flag yes what it is.
+func (s *Solver) cachedTest(g env.Game, known, yes uint8, test func(env.Game) bool) bool {
 	if !s.useCache {
-		return g.(env.LateOnceMover).LateDead()
+		return test(g)
 	}
 	e := s.scores.at(g.Hash())
-	if e.flags&cachedLateKnown == 0 {
-		e.flags |= cachedLateKnown
-		if g.(env.LateOnceMover).LateDead() {
-			e.flags |= cachedLateDead
+	if e.flags&known == 0 {
+		e.flags |= known
+		if test(g) {
+			e.flags |= yes
 		}
 	}
-	return e.flags&cachedLateDead != 0
+	return e.flags&yes != 0
 }
 
 // scoreCacheBits sizes a Solver's score cache: 2^16 entries of 24 bytes.
