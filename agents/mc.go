@@ -96,6 +96,8 @@ type MC struct {
 	scores  []float64
 	values  []float64
 	cands   []int
+	means   []float64 // means[i]: cands[i]'s mean rollout value at the last Act
+	weighed int       // candidates weighed at the last Act (0: a single legal move)
 	heurPol bool
 	guide   guide
 }
@@ -218,6 +220,7 @@ func (m *MC) Act(v View) int {
 		}
 	}
 	m.seen.add(v.key())
+	m.weighed = 0
 	if v.Mask().Count() == 1 {
 		return v.Mask().Next(0)
 	}
@@ -243,6 +246,18 @@ func (m *MC) Act(v View) int {
 			vals[r*W+i] = m.roll.run(m.sim, m.opts.RolloutSteps)
 		}
 	}
+	if cap(m.means) < W {
+		m.means = make([]float64, W)
+	}
+	m.means = m.means[:W]
+	for i := range W {
+		var sum float64
+		for r := range R {
+			sum += vals[r*W+i]
+		}
+		m.means[i] = sum / float64(R)
+	}
+	m.weighed = W
 	// cands[0] is the evaluation's choice; compare the others with it world
 	// by world.
 	best, bestGain := 0, 0.0

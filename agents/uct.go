@@ -34,6 +34,9 @@ type UCT struct {
 	edges  []edge
 	path   []int32
 	guide  guide
+	// weighed is set when the last Act grew a tree (not at a single legal
+	// move): MoveScores reads its root.
+	weighed bool
 }
 
 // node is a position of the tree (reached by a sequence of actions).
@@ -128,6 +131,7 @@ func (u *UCT) Act(v View) int {
 		u.roll.net, u.roll.temperature = u.guide.model.net, u.guide.temperature
 	}
 	u.seen.add(v.key())
+	u.weighed = false
 	m := v.Mask()
 	if m.Count() == 1 {
 		return m.Next(0)
@@ -183,6 +187,7 @@ func (u *UCT) Act(v View) int {
 			u.edges[ei].total += value
 		}
 	}
+	u.weighed = true
 	// The most visited root action; ties go to the better one-step score.
 	root := u.nodes[0]
 	bestVisits := -1.0

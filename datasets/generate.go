@@ -74,6 +74,10 @@ type Config struct {
 	Workers int
 	// Out is the dataset directory.
 	Out string
+	// Scores records, with every step, the moves the agent weighed and its
+	// score of each (ScoredStep). The agent must be an agents.MoveScorer
+	// (mc or uct).
+	Scores bool
 	// OnStart, if set, is called once, after the directory was read and
 	// before any episode is played, with what will be done.
 	OnStart func(Status)
@@ -199,6 +203,13 @@ func NewPlan(cfg Config) (*Plan, error) {
 	m.AgentSettings = a.Settings()
 	if u, ok := a.(agents.ModelUser); ok && u.UsedModel() != nil {
 		m.AgentModelSHA256 = u.UsedModel().SHA256()
+	}
+	if cfg.Scores {
+		sc, ok := a.(agents.MoveScorer)
+		if !ok {
+			return nil, fmt.Errorf("the %s agent plays without weighing moves, so it has no move scores to record: mc and uct have them", a.Name())
+		}
+		m.MoveScores = sc.ScoreKind()
 	}
 	m.AgentSeedOffset = cfg.AgentSeedOffset
 	m.SeedStart = int64(cfg.SeedStart)
@@ -383,6 +394,7 @@ func (p *Plan) conflict(o *Meta) string {
 		{"--max-steps", m.MaxSteps, o.MaxSteps},
 		{"--reward", m.RewardMode, o.RewardMode},
 		{"--part-size", m.PartSize, o.PartSize},
+		{"--scores", m.MoveScores != "", o.MoveScores != ""},
 	} {
 		if c.here != c.there {
 			return fmt.Sprintf("it was made with %s %v, not %v", c.flag, c.there, c.here)

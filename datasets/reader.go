@@ -33,6 +33,7 @@ var (
 
 var (
 	stepSchema    = parquet.SchemaOf(Step{})
+	scoredSchema  = parquet.SchemaOf(ScoredStep{})
 	episodeSchema = parquet.SchemaOf(Episode{})
 )
 
@@ -119,6 +120,9 @@ func OpenReader(r io.ReaderAt, size int64, name string) (df *File, err error) {
 	switch fm.Table {
 	case TableSteps:
 		want, rows = stepSchema, fm.Totals.Steps
+		if fm.MoveScores != "" {
+			want = scoredSchema
+		}
 	case TableEpisodes:
 		want, rows = episodeSchema, fm.Totals.Episodes
 	default:
@@ -136,6 +140,15 @@ func OpenReader(r io.ReaderAt, size int64, name string) (df *File, err error) {
 	return &File{Name: name, Meta: fm, pf: pf}, nil
 }
 
+// valuesFit reports whether a column chunk's value count fits its row
+// count: equal for a plain column, at least one a row for a list column.
+func valuesFit(values, rows int64, repeated bool) bool {
+	if repeated {
+		return values >= rows
+	}
+	return values == rows
+}
+
 // maxChunkRatio bounds how much a column chunk may grow when decompressed;
 // the steps files written by patience stay far below it.
 const maxChunkRatio = 4096
@@ -147,6 +160,15 @@ const maxChunkRatio = 4096
 func checkChunks(pf *parquet.File, size int64) error {
 	md := pf.Metadata()
 	var rows int64
+	// A list column (the move scores) holds any number of values per row,
+	// at least one (an empty list is one null value).
+	cols := pf.Schema().Columns()
+	repeated := make([]bool, len(cols))
+	for j, path := range cols {
+		if leaf, ok := pf.Schema().Lookup(path...); ok {
+			repeated[j] = leaf.MaxRepetitionLevel > 0
+		}
+	}
 	for i, rg := range md.RowGroups {
 		if rg.NumRows < 0 || len(rg.Columns) != len(pf.Schema().Columns()) {
 			return fmt.Errorf("row group %d: %d rows, %d columns", i, rg.NumRows, len(rg.Columns))
@@ -163,7 +185,7 @@ func checkChunks(pf *parquet.File, size int64) error {
 				c.DataPageOffset < 4 || c.DataPageOffset >= size ||
 				c.DictionaryPageOffset < 0 || c.DictionaryPageOffset >= size ||
 				c.TotalUncompressedSize < 0 || c.TotalUncompressedSize > maxChunkRatio*max(c.TotalCompressedSize, 1024) ||
-				c.NumValues != rg.NumRows {
+				!valuesFit(c.NumValues, rg.NumRows, repeated[j]) {
 				return fmt.Errorf("row group %d column %d: sizes, offsets or counts out of range", i, j)
 			}
 		}
@@ -260,6 +282,37 @@ func (f *File) ReadSteps(fn func([]Step) error) (err error) {
 		for i := range rows {
 			if err := f.checkStep(&rows[i], at+int64(i)); err != nil {
 				return err
+			}
+		}
+		return fn(rows)
+	})
+}
+
+// ReadScoredSteps calls fn with the rows of a steps file of a dataset made
+// with move scores, in order, in batches reused after fn returns. Besides
+// what ReadSteps checks, every row must hold as many scores as moves, and
+// the moves must be legal before the row's action.
+func (f *File) ReadScoredSteps(fn func([]ScoredStep) error) (err error) {
+	if f.Meta.Table != TableSteps {
+		return fmt.Errorf("%s is a %s file, not a steps file", f.Name, f.Meta.Table)
+	}
+	if f.Meta.MoveScores == "" {
+		return fmt.Errorf("%s holds no move scores (its dataset was made without --scores)", f.Name)
+	}
+	defer recoverCorrupt(f.Name, &err)
+	return readRows(f, parquet.NewGenericReader[ScoredStep](f.pf), 0, func(rows []ScoredStep, at int64) error {
+		for i := range rows {
+			r := &rows[i]
+			if err := f.checkStep(&r.Step, at+int64(i)); err != nil {
+				return err
+			}
+			if len(r.ScoreActions) != len(r.Scores) {
+				return fmt.Errorf("%s row %d: %w: %d scored moves but %d scores", f.Name, at+int64(i), ErrCorrupt, len(r.ScoreActions), len(r.Scores))
+			}
+			for _, a := range r.ScoreActions {
+				if a < 0 || int(a) >= f.Meta.Actions || r.LegalMask[a/8]&(1<<(a%8)) == 0 {
+					return fmt.Errorf("%s row %d: %w: scored move %d was not legal", f.Name, at+int64(i), ErrCorrupt, a)
+				}
 			}
 		}
 		return fn(rows)

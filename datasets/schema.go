@@ -82,6 +82,19 @@ type Step struct {
 	Truncated bool `parquet:"truncated"`
 }
 
+// ScoredStep is a row of the steps table of a dataset made with move scores
+// (Config.Scores): the Step, plus the moves the agent weighed before it chose
+// and its score for each (Meta.MoveScores says what the scores are).
+// ScoreActions[i] has score Scores[i]; both are empty where the agent
+// weighed nothing (a single legal move).
+type ScoredStep struct {
+	Step
+	// ScoreActions are the moves the agent weighed, legal before the action.
+	ScoreActions []int32 `parquet:"score_actions,list"`
+	// Scores are the agent's scores of ScoreActions, higher is better.
+	Scores []float32 `parquet:"scores,list"`
+}
+
 // Episode is one row of the episodes table.
 type Episode struct {
 	// EpisodeIndex is the episode's position in the dataset (0-based).
@@ -144,6 +157,13 @@ var StepColumns = []Column{
 	{"reward", "double", "reward of the action"},
 	{"terminated", "bool", "the action ended the episode (won, or no legal action left)"},
 	{"truncated", "bool", "the action reached the step limit"},
+}
+
+// ScoreColumns documents the two columns that follow StepColumns in a
+// dataset made with move scores (generate --scores).
+var ScoreColumns = []Column{
+	{"score_actions", "list<int32>", "moves the agent weighed before it chose (legal before the action); empty where it weighed nothing"},
+	{"scores", "list<float>", "the agent's score of each of score_actions, higher is better; move_scores in the metadata says what they are"},
 }
 
 // EpisodeColumns documents the episodes table, in column order.
@@ -213,11 +233,15 @@ type Meta struct {
 	// otherwise: the path in AgentSettings may name another file on
 	// another machine or after retraining, the hash does not.
 	AgentModelSHA256 string `json:"agent_model_sha256,omitempty"`
-	SeedStart        int64  `json:"seed_start"`
-	SeedEnd          int64  `json:"seed_end"`
-	Episodes         int64  `json:"episodes"`
-	PartSize         int    `json:"part_size"`
-	Parts            int    `json:"parts"`
+	// MoveScores says what the steps table's scores are (the agent's
+	// agents.MoveScorer ScoreKind) in a dataset made with move scores, and
+	// is absent otherwise: its steps rows are then ScoredStep, not Step.
+	MoveScores string `json:"move_scores,omitempty"`
+	SeedStart  int64  `json:"seed_start"`
+	SeedEnd    int64  `json:"seed_end"`
+	Episodes   int64  `json:"episodes"`
+	PartSize   int    `json:"part_size"`
+	Parts      int    `json:"parts"`
 }
 
 // Totals count what a file, or a whole dataset, holds.

@@ -41,9 +41,17 @@ type worker struct {
 	agent     agents.Agent
 	names     []string // action names, filled as met
 
-	rows    []Step
-	slab    []byte
-	stopped atomic.Bool // set when the context is cancelled: checked every step
+	rows []Step
+	slab []byte
+	// With move scores (scorer not nil): the moves weighed at each row's
+	// step are scoreActs[scoreEnd[i-1]:scoreEnd[i]], scored scoreVals.
+	scorer    agents.MoveScorer
+	weighed   []agents.ScoredMove
+	scoreActs []int32
+	scoreVals []float32
+	scoreEnd  []int
+	scored    []ScoredStep
+	stopped   atomic.Bool // set when the context is cancelled: checked every step
 }
 
 // newWorker makes a worker with its own environment and agent.
@@ -56,8 +64,12 @@ func (p *Plan) newWorker() (*worker, error) {
 	if err := agents.Prepare(a, e.Spec()); err != nil {
 		return nil, err
 	}
-	return &worker{dir: p.cfg.Out, onEpisode: p.cfg.OnEpisode, meta: &p.Meta, env: e, agent: a,
-		names: make([]string, p.Meta.Actions)}, nil
+	w := &worker{dir: p.cfg.Out, onEpisode: p.cfg.OnEpisode, meta: &p.Meta, env: e, agent: a,
+		names: make([]string, p.Meta.Actions)}
+	if p.Meta.MoveScores != "" {
+		w.scorer = a.(agents.MoveScorer) // NewPlan checked it
+	}
+	return w, nil
 }
 
 // actionName returns the name of action a, computing it once: names do not
@@ -85,6 +97,7 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 	w.agent.Reset(uint64(agentSeed))
 	w.rows = w.rows[:0]
 	w.slab = w.slab[:0]
+	w.scoreActs, w.scoreVals, w.scoreEnd = w.scoreActs[:0], w.scoreVals[:0], w.scoreEnd[:0]
 	base := i * m.IndexStride
 	stepBytes := m.ObsLen + m.MaskBytes
 	for step := 0; !e.Done(); step++ {
@@ -95,6 +108,14 @@ func (w *worker) play(ctx context.Context, i int64) (Episode, error) {
 		w.slab = append(w.slab, e.Observation()...)
 		w.slab = e.Mask().AppendPacked(w.slab)
 		a := w.agent.Act(agents.NewView(e))
+		if w.scorer != nil {
+			w.weighed = w.scorer.MoveScores(w.weighed[:0])
+			for _, sm := range w.weighed {
+				w.scoreActs = append(w.scoreActs, int32(sm.Action))
+				w.scoreVals = append(w.scoreVals, float32(sm.Score))
+			}
+			w.scoreEnd = append(w.scoreEnd, len(w.scoreActs))
+		}
 		r, term, trunc, err := e.Advance(a)
 		if err != nil {
 			return Episode{}, fmt.Errorf("%s agent on %s deal %d, step %d: %w", m.Agent, m.Game, seed, step, err)
@@ -146,6 +167,37 @@ var clock = time.Now
 // inject write failures.
 var wrapWriter = func(w io.Writer) io.Writer { return w }
 
+// stepsWriter is the part of a Parquet writer of steps rows (Step or
+// ScoredStep) that writePart uses besides Write.
+type stepsWriter interface {
+	Flush() error
+	Close() error
+	SetKeyValueMetadata(key, value string)
+}
+
+// newStepsWriter returns the steps writer of a part and the function that
+// writes the rows of the episode just played, with their move scores when
+// the dataset records them.
+func (w *worker) newStepsWriter(out io.Writer) (stepsWriter, func() error) {
+	if w.scorer == nil {
+		sw := parquet.NewGenericWriter[Step](out, writerOptions()...)
+		return sw, func() error { _, err := sw.Write(w.rows); return err }
+	}
+	sw := parquet.NewGenericWriter[ScoredStep](out, writerOptions()...)
+	return sw, func() error {
+		w.scored = w.scored[:0]
+		from := 0
+		for i := range w.rows {
+			to := w.scoreEnd[i]
+			w.scored = append(w.scored, ScoredStep{Step: w.rows[i],
+				ScoreActions: w.scoreActs[from:to:to], Scores: w.scoreVals[from:to:to]})
+			from = to
+		}
+		_, err := sw.Write(w.scored)
+		return err
+	}
+}
+
 // writePart plays and writes part p and returns its totals.
 func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 	w.stopped.Store(ctx.Err() != nil)
@@ -165,7 +217,7 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 	}
 	defer ef.Abort()
 
-	sw := parquet.NewGenericWriter[Step](wrapWriter(sf), writerOptions()...)
+	sw, writeSteps := w.newStepsWriter(wrapWriter(sf))
 	ew := parquet.NewGenericWriter[Episode](wrapWriter(ef), writerOptions()...)
 	first, n := m.partRange(p)
 	var eps []Episode
@@ -179,7 +231,7 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 			return tot, err
 		}
 		if len(w.rows) > 0 {
-			if _, err := sw.Write(w.rows); err != nil {
+			if err := writeSteps(); err != nil {
 				return tot, fmt.Errorf("write %s: %w", stepsRel, err)
 			}
 		}

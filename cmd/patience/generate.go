@@ -60,6 +60,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
 	partSize := fs.Int("part-size", 0, "episodes per part file (0 = automatic: 25 to 1000, from --episodes alone)")
 	reward := fs.String("reward", "progress", "reward mode: progress or sparse")
+	scores := fs.Bool("scores", false, "also record the moves the agent weighed and its score of each (mc: mean rollout value, uct: root visits), a richer target for behaviour cloning")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -107,6 +108,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 		Shards:          shard.n,
 		Workers:         *workers,
 		Out:             dir,
+		Scores:          *scores,
 		OnStart: func(s datasets.Status) {
 			for _, r := range s.Removed {
 				fmt.Fprintf(inv.stderr, "removed %s, left by a killed run\n", r)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -69,6 +70,9 @@ func generateCommand(m *datasets.Meta, dir string) string {
 	if m.PartSize != datasets.AutoPartSize(m.Episodes) {
 		args = append(args, "--part-size", fmt.Sprint(m.PartSize))
 	}
+	if m.MoveScores != "" {
+		args = append(args, "--scores")
+	}
 	return commandLine(append(args, "--out", dir))
 }
 
@@ -115,7 +119,7 @@ func inspectDir(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "  To finish the dataset (or, with --shard, one machine's share of it) and remove what killed runs left:\n    %s\n", generateCommand(m, dir))
 	}
 	printMeta(w, m)
-	printSchema(w, "steps", datasets.StepColumns)
+	printSchema(w, "steps", stepColumns(m))
 	printSchema(w, "episodes", datasets.EpisodeColumns)
 	fmt.Fprintln(w, "\nTotals")
 	fmt.Fprintf(w, "  from the metadata: %s episodes, %s steps\n", thousands(d.Totals.Episodes), thousands(d.Totals.Steps))
@@ -125,6 +129,15 @@ func inspectDir(w io.Writer, dir string) error {
 	}
 	printStats(w, stats)
 	return nil
+}
+
+// stepColumns returns the columns of the steps table of a dataset with
+// metadata m: the score columns follow the others when it has move scores.
+func stepColumns(m *datasets.Meta) []datasets.Column {
+	if m.MoveScores == "" {
+		return datasets.StepColumns
+	}
+	return append(slices.Clip(datasets.StepColumns), datasets.ScoreColumns...)
 }
 
 func fileSize(path string) int64 {
@@ -151,7 +164,7 @@ func inspectFile(w io.Writer, path string) error {
 	tw.Flush()
 	printMeta(w, &fm.Meta)
 	if fm.Table == datasets.TableSteps {
-		printSchema(w, "steps", datasets.StepColumns)
+		printSchema(w, "steps", stepColumns(&fm.Meta))
 	} else {
 		printSchema(w, "episodes", datasets.EpisodeColumns)
 	}
@@ -205,6 +218,9 @@ func printMeta(w io.Writer, m *datasets.Meta) {
 	fmt.Fprintf(tw, "  actions\t%d\n", m.Actions)
 	for _, r := range m.ActionTable {
 		fmt.Fprintf(tw, "\t  %d..%d\t%s\n", r.First, r.Last, r.Meaning)
+	}
+	if m.MoveScores != "" {
+		fmt.Fprintf(tw, "  move scores\t%s\n", m.MoveScores)
 	}
 	fmt.Fprintf(tw, "  obs\t%d cells\n", m.ObsLen)
 	for _, g := range m.ObsSegments {

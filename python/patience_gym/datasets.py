@@ -6,6 +6,7 @@
     ds.masks          # (steps, actions) bool: the legal actions before it
     ds.actions        # (steps,) int32
     ds.rewards, ds.terminated, ds.truncated, ds.episode_index, ds.step
+    ds.scores         # MoveScores (datasets made with --scores), else None
     for ep in ds.episodes():   # one Episode per episode, in order
         ...
 
@@ -35,12 +36,13 @@ except ImportError as e:  # pragma: no cover - depends on the installation
 if TYPE_CHECKING:
     import minari
 
-__all__ = ["SCHEMA_VERSIONS", "DatasetError", "Dataset", "Episode", "load", "file_metadata"]
+__all__ = ["SCHEMA_VERSIONS", "DatasetError", "Dataset", "Episode", "MoveScores", "load", "file_metadata"]
 
 SCHEMA_VERSIONS = (1,)
 """The dataset schema versions this module reads."""
 
 _STEP_COLUMNS = ["episode_index", "step", "obs", "legal_mask", "action", "reward", "terminated", "truncated"]
+_SCORE_COLUMNS = ["score_actions", "scores"]
 
 
 class DatasetError(ValueError):
@@ -81,6 +83,63 @@ def _fixed(col: pa.ChunkedArray, width: int, name: str) -> NDArray[np.uint8]:
 
 
 @dataclass
+class MoveScores:
+    """The moves the agent weighed at every step and its score of each, as
+    compressed rows: row ``i``'s moves are ``actions[offsets[i]:offsets[i+1]]``
+    with scores ``scores[offsets[i]:offsets[i+1]]`` (higher is better; ``kind``,
+    the dataset's ``move_scores`` metadata, says what they are). A row with no
+    moves is a step where the agent weighed nothing (a single legal move)."""
+
+    kind: str
+    offsets: NDArray[np.int64]
+    actions: NDArray[np.int32]
+    scores: NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def row(self, i: int) -> tuple[NDArray[np.int32], NDArray[np.float32]]:
+        """Row i's moves and their scores."""
+        s = slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+        return self.actions[s], self.scores[s]
+
+    def take(self, rows: NDArray[np.int64]) -> "MoveScores":
+        """The rows ``rows``, in that order, as a new MoveScores."""
+        lens = (self.offsets[1:] - self.offsets[:-1])[rows]
+        offsets = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        # index of every value kept: its row's old start plus its place in the row
+        src = np.repeat(self.offsets[:-1][rows] - offsets[:-1], lens) + np.arange(int(offsets[-1]))
+        return MoveScores(self.kind, offsets, self.actions[src], self.scores[src])
+
+    @staticmethod
+    def concat(parts: "list[MoveScores]") -> "MoveScores":
+        """The rows of parts one after the other (all of one kind)."""
+        lens = np.concatenate([p.offsets[1:] - p.offsets[:-1] for p in parts]) if parts else np.zeros(0, np.int64)
+        offsets = np.zeros(len(lens) + 1, np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        kind = parts[0].kind if parts else ""
+        return MoveScores(kind, offsets,
+                          np.concatenate([p.actions for p in parts]) if parts else np.zeros(0, np.int32),
+                          np.concatenate([p.scores for p in parts]) if parts else np.zeros(0, np.float32))
+
+
+def _lists(col: pa.ChunkedArray, kind: str, scores: pa.ChunkedArray) -> MoveScores:
+    """The list columns score_actions and scores of one file as MoveScores."""
+    a = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    s = scores.combine_chunks() if scores.num_chunks != 1 else scores.chunk(0)
+    if len(a) == 0:
+        return MoveScores(kind, np.zeros(1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+    offsets = a.offsets.to_numpy().astype(np.int64)
+    if not np.array_equal(offsets, s.offsets.to_numpy()):
+        raise DatasetError("columns score_actions and scores do not have one score per move")
+    acts = a.values.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    vals = s.values.to_numpy(zero_copy_only=False).astype(np.float32, copy=False)
+    start = int(offsets[0])
+    return MoveScores(kind, offsets - start, acts[start : int(offsets[-1])], vals[start : int(offsets[-1])])
+
+
+@dataclass
 class Episode:
     """One episode: its rows of the steps table and its row of the episodes table."""
 
@@ -113,6 +172,9 @@ class Dataset:
     episode_index: NDArray[np.int64]
     step: NDArray[np.int32]
     episode_table: dict[str, NDArray[Any]] = field(repr=False)
+    scores: MoveScores | None = field(default=None, repr=False)
+    """The moves the agent weighed and their scores, one row per step, when
+    the dataset was made with ``patience generate --scores``; else None."""
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -215,16 +277,26 @@ def load(path: str | Path) -> Dataset:
     # NumPy: Arrow's binary columns have 32-bit offsets, so concatenating
     # and sorting them as one table fails past 2 GB of observations.
     parts: dict[str, list[NDArray[Any]]] = {k: [] for k in ("obs", "mask", "action", "reward", "terminated", "truncated", "episode_index", "step")}
+    kind = str(meta.get("move_scores") or "")
+    score_parts: list[MoveScores] = []
     for f in steps_files:
-        t = pq.read_table(f, columns=_STEP_COLUMNS)
+        t = pq.read_table(f, columns=_STEP_COLUMNS + (_SCORE_COLUMNS if kind else []))
+        if kind:
+            try:
+                score_parts.append(_lists(t.column("score_actions"), kind, t.column("scores")))
+            except DatasetError as e:
+                raise DatasetError(f"{f}: {e}") from None
         parts["obs"].append(_fixed(t.column("obs"), L, "obs"))
         parts["mask"].append(_fixed(t.column("legal_mask"), mb, "legal_mask"))
         for name in ("action", "reward", "terminated", "truncated", "episode_index", "step"):
             parts[name].append(t.column(name).to_numpy())
     cols = {k: np.concatenate(v) for k, v in parts.items()}
     order = np.lexsort((cols["step"], cols["episode_index"]))
+    scores = MoveScores.concat(score_parts) if kind else None
     if np.any(order != np.arange(len(order))):
         cols = {k: v[order] for k, v in cols.items()}
+        if scores is not None:
+            scores = scores.take(order)
     episodes = pa.concat_tables([pq.read_table(f) for f in episode_files]).sort_by("episode_index")
 
     masks = np.unpackbits(cols["mask"], axis=1, bitorder="little")[:, :A].view(np.bool_)
@@ -246,4 +318,5 @@ def load(path: str | Path) -> Dataset:
         episode_index=cols["episode_index"],
         step=cols["step"],
         episode_table=ep_table,
+        scores=scores,
     )
