@@ -37,7 +37,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,6 +56,9 @@ except ImportError as e:  # pragma: no cover - depends on the installation
 from gymnasium.vector import AutoresetMode
 
 from ._lib import GameSpec, game_spec
+
+if TYPE_CHECKING:
+    from .datasets import MoveScores
 from .env import TRAINING_DEALS
 from .vector import PatienceVectorEnv
 
@@ -1094,6 +1097,12 @@ class BCConfig:
     evals_per_epoch: int = 1
     threads: int = 1
     references: str = "random,heuristic"
+    scores_temperature: float = 0.0
+    """Above 0: train on the datasets' move scores (patience generate
+    --scores) at this temperature instead of the move played alone."""
+    scores_weight: float = 1.0
+    """With scores: the share of the target given by the scores; the rest
+    goes to the move played."""
     command: str = ""
 
 
@@ -1128,13 +1137,31 @@ def check_same_game(game: str, meta: dict[str, Any], where: str | Path) -> str:
     return spec.name
 
 
-def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+@dataclass
+class Rows:
+    """The rows of one or more datasets of one game (see load_rows)."""
+
+    game: str
+    obs: NDArray[np.uint8]
+    masks: NDArray[np.bool_]
+    actions: NDArray[np.int64]
+    episodes: NDArray[np.int64]
+    """Each row's episode, numbered across the datasets."""
+    scores: MoveScores | None = None
+    """The moves weighed at each row and their scores, when every dataset
+    was made with ``patience generate --scores`` (of one kind); else None."""
+
+
+def read_rows(dirs: Sequence[str]) -> Rows:
     """The (obs, mask, action) rows of one or more datasets of one game, with
-    each row's episode (numbered across the datasets)."""
+    each row's episode and, where all the datasets have them, the agent's
+    move scores."""
     from . import datasets
 
     game = ""
     obs, masks, acts, eps = [], [], [], []
+    scores: list[datasets.MoveScores] = []
+    kinds: set[str] = set()
     offset = 0
     for d in dirs:
         ds = datasets.load(d)
@@ -1144,9 +1171,83 @@ def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.b
         acts.append(ds.actions.astype(np.int64))
         eps.append(ds.episode_index.astype(np.int64) + offset)
         offset = int(eps[-1].max()) + 1 if len(eps[-1]) else offset
+        if ds.scores is not None:
+            scores.append(ds.scores)
+            kinds.add(ds.scores.kind)
+        else:
+            kinds.add("")
     if not game:
         raise ValueError("bc: no --data given")
-    return game, np.concatenate(obs), np.concatenate(masks), np.concatenate(acts), np.concatenate(eps)
+    rows = Rows(game, np.concatenate(obs), np.concatenate(masks), np.concatenate(acts), np.concatenate(eps))
+    if len(kinds) == 1 and "" not in kinds:
+        rows.scores = datasets.MoveScores.concat(scores)
+    return rows
+
+
+def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+    """The (obs, mask, action) rows of one or more datasets of one game, with
+    each row's episode (numbered across the datasets)."""
+    r = read_rows(dirs)
+    return r.game, r.obs, r.masks, r.actions, r.episodes
+
+
+@dataclass
+class SoftTargets:
+    """A target distribution over the actions for every row, as compressed
+    rows: row i puts probability ``probs[offsets[i]:offsets[i+1]]`` on the
+    actions ``actions[offsets[i]:offsets[i+1]]`` (an action may repeat; its
+    probabilities add up)."""
+
+    offsets: NDArray[np.int64]
+    actions: NDArray[np.int64]
+    probs: NDArray[np.float32]
+
+    def dense(self, rows: NDArray[np.int64], num_actions: int) -> torch.Tensor:
+        """The targets of rows, in that order, as a (len(rows), num_actions) tensor."""
+        lens = (self.offsets[1:] - self.offsets[:-1])[rows]
+        pos = np.repeat(np.arange(len(rows)), lens)
+        start = np.zeros(len(rows), np.int64)
+        np.cumsum(lens[:-1], out=start[1:])
+        src = np.repeat(self.offsets[:-1][rows] - start, lens) + np.arange(int(lens.sum()))
+        out = torch.zeros(len(rows), num_actions)
+        out.index_put_((torch.from_numpy(pos), torch.from_numpy(self.actions[src])),
+                       torch.from_numpy(self.probs[src]), accumulate=True)
+        return out
+
+
+def soft_targets(scores: MoveScores, actions: NDArray[np.int64], temperature: float, weight: float) -> SoftTargets:
+    """Each row's target for behaviour cloning on move scores: weight times
+    the distribution the scores give the weighed moves, plus (1 - weight) on
+    the move played. mc's rollout values (in cards) give softmax(score / T);
+    uct's root visits give visits^(1/T), normalised (T = 1: in proportion to
+    the visits). A row where the agent weighed nothing puts everything on
+    the move played."""
+    if not temperature > 0:
+        raise ValueError(f"the scores' temperature must be above 0 (got {temperature})")
+    if not 0 <= weight <= 1:
+        raise ValueError(f"the scores' weight must be in 0..1 (got {weight})")
+    n = len(scores)
+    lens = scores.offsets[1:] - scores.offsets[:-1]
+    seg = np.repeat(np.arange(n), lens)
+    x = scores.scores.astype(np.float64)
+    if "visits" in scores.kind:
+        x = np.log(np.maximum(x, 1e-12)) / temperature
+    else:
+        x = x / temperature
+    top = np.full(n, -np.inf)
+    np.maximum.at(top, seg, x)
+    e = np.exp(x - top[seg])
+    p = e / np.bincount(seg, e, minlength=n)[seg] * weight
+    # the move played: everything where nothing was weighed, else 1 - weight
+    extra = np.where(lens == 0, 1.0, 1.0 - weight)
+    keep = extra > 0
+    rows = np.concatenate([seg, np.flatnonzero(keep)])
+    acts = np.concatenate([scores.actions.astype(np.int64), actions[keep]])
+    probs = np.concatenate([p, extra[keep]]).astype(np.float32)
+    order = np.argsort(rows, kind="stable")
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
+    return SoftTargets(offsets, acts[order], probs[order])
 
 
 def held_out(ids: NDArray[np.int64], frac: float, rng: np.random.Generator) -> NDArray[np.int64]:
@@ -1170,11 +1271,18 @@ def bc(cfg: BCConfig) -> Path:
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
-    game, obs, masks, acts, eps = load_rows(cfg.data)
+    rows = read_rows(cfg.data)
+    game, obs, masks, acts, eps = rows.game, rows.obs, rows.masks, rows.actions, rows.episodes
     spec = game_spec(game)
-    net = start_net(cfg, spec)
     if not masks[np.arange(len(acts)), acts].all():
         raise ValueError("bc: a dataset row's action is not legal under its own mask")
+    soft: SoftTargets | None = None
+    if cfg.scores_temperature > 0:
+        if rows.scores is None:
+            raise ValueError("bc: --scores-temperature needs move scores in every --data dataset, of one kind "
+                             "(make them with patience generate --agent mc --scores)")
+        soft = soft_targets(rows.scores, acts, cfg.scores_temperature, cfg.scores_weight)
+    net = start_net(cfg, spec)
     # Hold out whole episodes for validation.
     ep_ids = np.unique(eps)
     val_eps = held_out(ep_ids, cfg.val_frac, rng)
@@ -1222,6 +1330,8 @@ def bc(cfg: BCConfig) -> Path:
                 "val_loss": f"{vl:.4f}", "val_accuracy": f"{vacc:.4f}", "eval_deals": f"{deals[0]}..{deals[-1]}",
                 "eval_mean_return": f"{r.mean_return:.4f}", "eval_win_rate": f"{r.win_rate:.4f}",
                 "eval_sampled_mean_return": f"{rs.mean_return:.4f}", "eval_sampled_win_rate": f"{rs.win_rate:.4f}"}
+        if soft is not None and rows.scores is not None:
+            meta["scores"] = f"{rows.scores.kind}, temperature {cfg.scores_temperature:g}, weight {cfg.scores_weight:g}"
         export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=0, extra=meta)
         if r.mean_return > best:
             best = r.mean_return
@@ -1241,7 +1351,11 @@ def bc(cfg: BCConfig) -> Path:
         for k in range(steps_per_epoch):
             i = perm[k * cfg.batch_size : (k + 1) * cfg.batch_size]
             logits = masked_logits(net(t_obs[i]), t_mask[i])
-            loss = F.cross_entropy(logits, t_act[i])
+            if soft is not None:
+                target = soft.dense(i.numpy(), spec.actions)
+                loss = -(target * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            else:
+                loss = F.cross_entropy(logits, t_act[i])
             opt.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
@@ -1665,6 +1779,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--evals-per-epoch", type=int, default=1)
     b.add_argument("--threads", type=int, default=1)
     b.add_argument("--references", default="random,heuristic")
+    b.add_argument("--scores-temperature", type=float, default=0.0,
+                   help="above 0: imitate the datasets' move scores (generate --scores): softmax(score/T) over mc's "
+                        "candidates, visits^(1/T) over uct's; 0: the move played only")
+    b.add_argument("--scores-weight", type=float, default=1.0,
+                   help="with --scores-temperature: the scores' share of the target, the rest on the move played")
 
     g = sub.add_parser("dagger", help="DAgger: a Go agent labels the positions the student reaches",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)

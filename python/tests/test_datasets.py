@@ -105,3 +105,30 @@ def test_to_minari(dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     ds = datasets.load(dataset)
     m = ds.to_minari("patience/limited-random-v0")
     assert m.total_episodes == ds.num_episodes and m.total_steps == len(ds)
+
+
+def test_move_scores(patience_cli: Path, tmp_path: Path, dataset: Path) -> None:
+    """generate --scores: every row holds the moves mc weighed, legal before
+    the move played and including it, with a score each; none where only one
+    move was legal. A dataset made without --scores has none."""
+    out = tmp_path / "limited-mc"
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "mc:rollouts=2,rollout-steps=10,width=3",
+                    "--episodes", "8", "--part-size", "3", "--scores", "--out", str(out)], check=True, capture_output=True)
+    ds = datasets.load(out)
+    sc = ds.scores
+    assert sc is not None and sc.kind == ds.meta["move_scores"] == "mean rollout value in cards (mc)"
+    assert len(sc) == len(ds) and sc.offsets[0] == 0 and sc.offsets[-1] == len(sc.actions) == len(sc.scores)
+    single = ds.masks.sum(axis=1) == 1
+    for i in range(len(ds)):
+        moves, scores = sc.row(i)
+        assert (len(moves) == 0) == single[i]
+        assert ds.masks[i, moves].all() and len(np.unique(moves)) == len(moves) and len(scores) == len(moves)
+        if len(moves):
+            assert ds.actions[i] in moves and 2 <= len(moves) <= 3 and np.isfinite(scores).all()
+    # take() keeps each row with its scores, in the order asked.
+    rows = np.array([len(ds) - 1, 0, 3, 3])
+    part = sc.take(rows)
+    for k, i in enumerate(rows):
+        np.testing.assert_array_equal(part.row(k)[0], sc.row(int(i))[0])
+        np.testing.assert_array_equal(part.row(k)[1], sc.row(int(i))[1])
+    assert datasets.load(dataset).scores is None

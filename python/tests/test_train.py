@@ -402,3 +402,55 @@ def test_value_from_labelled_moves_plays_in_go(patience_cli: Path, tmp_path: Pat
     # train eval plays a value file with the Go agent too.
     code = train.main(["eval", "--model", str(model), "--deals", "60"])
     assert code == 0
+
+
+def test_soft_targets() -> None:
+    """The targets behaviour cloning builds from move scores: softmax of mc's
+    values at temperature T, visits^(1/T) of uct's, weight on the scores and
+    the rest on the move played, and the move played alone where nothing was
+    weighed."""
+    from patience_gym.datasets import MoveScores
+
+    mc = MoveScores("mean rollout value in cards (mc)", np.array([0, 2, 2, 5]), np.array([4, 7, 1, 2, 3], np.int32),
+                    np.array([10, 12, 5, 5, 5], np.float32))
+    acts = np.array([4, 6, 3])
+    t = train.soft_targets(mc, acts, temperature=2.0, weight=0.5)
+    d = t.dense(np.array([0, 1, 2]), 8).numpy()
+    e = np.exp(np.array([10, 12]) / 2.0)
+    p = e / e.sum()
+    np.testing.assert_allclose(d[0, [4, 7]], [0.5 * p[0] + 0.5, 0.5 * p[1]], rtol=1e-6)
+    np.testing.assert_allclose(d[1], np.eye(8)[6])  # nothing weighed: the move played
+    np.testing.assert_allclose(d[2, [1, 2, 3]], [1 / 6, 1 / 6, 1 / 6 + 0.5], rtol=1e-6)
+    np.testing.assert_allclose(d.sum(axis=1), 1, rtol=1e-6)
+    # Rows come out in the order asked.
+    np.testing.assert_allclose(t.dense(np.array([2, 0]), 8).numpy(), d[[2, 0]])
+    uct = MoveScores("root visits (uct)", np.array([0, 2]), np.array([0, 5], np.int32), np.array([1, 3], np.float32))
+    np.testing.assert_allclose(train.soft_targets(uct, np.array([5]), 1.0, 1.0).dense(np.array([0]), 6).numpy()[0, [0, 5]],
+                               [0.25, 0.75], rtol=1e-6)
+    with pytest.raises(ValueError, match="temperature must be above 0"):
+        train.soft_targets(mc, acts, 0.0, 1.0)
+
+
+def test_bc_on_move_scores(patience_cli: Path, tmp_path: Path) -> None:
+    """generate --agent mc --scores → bc --scores-temperature: the network
+    learns the teacher's moves (validation loss on the moves played falls),
+    the file says what it was trained on, and a dataset without scores is a
+    clear error."""
+    pytest.importorskip("pyarrow")
+    data = tmp_path / "limited-mc"
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "mc:rollouts=2,rollout-steps=10,width=4",
+                    "--episodes", "40", "--scores", "--out", str(data)], check=True, capture_output=True)
+    out = tmp_path / "bc"
+    assert train.main(["bc", "--data", str(data), "--epochs", "3", "--hidden", "32", "--eval-deals", "8",
+                       "--references", "", "--scores-temperature", "0.5", "--scores-weight", "0.8", "--out", str(out)]) == 0
+    _, meta = load_model(out / "model.safetensors", "limited")
+    assert meta["scores"] == "mean rollout value in cards (mc), temperature 0.5, weight 0.8"
+    with (out / "curve.csv").open() as f:
+        losses = [float(r["val_loss"]) for r in csv.DictReader(f)]
+    assert min(losses[1:]) < 0.8 * losses[0], losses
+    plain = tmp_path / "limited-heuristic"
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "heuristic", "--episodes", "4",
+                    "--out", str(plain)], check=True, capture_output=True)
+    with pytest.raises(ValueError, match="needs move scores in every --data dataset"):
+        train.main(["bc", "--data", str(plain), "--epochs", "1", "--hidden", "8", "--eval-deals", "2",
+                    "--references", "", "--scores-temperature", "1", "--out", str(tmp_path / "bc2")])
