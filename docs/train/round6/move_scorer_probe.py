@@ -214,17 +214,25 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=200, help="evaluation deals from 900,000")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", default="", help="save the network's weights here after each epoch")
+    p.add_argument("--scores-temperature", type=float, default=0.0,
+                   help="above 0: train on the datasets' move scores (generate --scores) at this temperature, "
+                        "as bc --scores-temperature does, instead of the move played")
     a = p.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     obs_l, mask_l, act_l, ep_l, off = [], [], [], [], 0
+    score_l: list[datasets.MoveScores] = []
     for d in a.data.split(","):
         ds = datasets.load(d)
         if ds.meta["game"] != "fifteen":
             sys.exit(f"{d} holds {ds.meta['game']}, not fifteen")
         keep = ds.episode_index < a.episodes if a.episodes else np.ones(len(ds), bool)
         obs_l.append(ds.obs[keep]); mask_l.append(ds.masks[keep]); act_l.append(ds.actions[keep])
+        if a.scores_temperature > 0:
+            if ds.scores is None:
+                sys.exit(f"{d} has no move scores (make it with generate --scores)")
+            score_l.append(ds.scores.take(np.flatnonzero(keep)))
         ep_l.append(ds.episode_index[keep] + off)
         off = int(ep_l[-1].max()) + 1
     obs, masks, actions, eps = (np.concatenate(v) for v in (obs_l, mask_l, act_l, ep_l))
@@ -236,6 +244,9 @@ def main() -> None:
     is_val = np.isin(eps, val_eps)
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     O, Fe, Ac, T = torch.from_numpy(obs), torch.from_numpy(feats), torch.from_numpy(acts), torch.from_numpy(target)
+    soft = None
+    if a.scores_temperature > 0:
+        soft = train.soft_targets(datasets.MoveScores.concat(score_l), actions.astype(np.int64), a.scores_temperature, 1.0)
     net = MoveScorer()
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
     deals = np.arange(900_000, 900_000 + a.deals)
@@ -254,7 +265,13 @@ def main() -> None:
         perm = rng.permutation(tr)
         for k in range(len(perm) // 256):
             i = torch.from_numpy(perm[k * 256:(k + 1) * 256])
-            loss = F.cross_entropy(net(O[i], Fe[i]).masked_fill(Ac[i] < 0, -1e9), T[i])
+            logits = net(O[i], Fe[i]).masked_fill(Ac[i] < 0, -1e9)
+            if soft is not None:
+                # the target of each row, read at its legal moves' slots
+                tgt = soft.dense(i.numpy(), masks.shape[1]).gather(1, Ac[i].clamp(min=0)) * (Ac[i] >= 0)
+                loss = -(tgt * F.log_softmax(logits, 1)).sum(1).mean()
+            else:
+                loss = F.cross_entropy(logits, T[i])
             opt.zero_grad()
             loss.backward()
             opt.step()
