@@ -1193,25 +1193,19 @@ def load_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.b
 
 @dataclass
 class SoftTargets:
-    """A target distribution over the actions for every row, as compressed
-    rows: row i puts probability ``probs[offsets[i]:offsets[i+1]]`` on the
-    actions ``actions[offsets[i]:offsets[i+1]]`` (an action may repeat; its
-    probabilities add up)."""
+    """A target distribution over the actions for every row: ``table``'s row
+    i puts its scores, probabilities, on its actions (an action may repeat;
+    its probabilities add up)."""
 
-    offsets: NDArray[np.int64]
-    actions: NDArray[np.int64]
-    probs: NDArray[np.float32]
+    table: MoveScores
 
     def dense(self, rows: NDArray[np.int64], num_actions: int) -> torch.Tensor:
         """The targets of rows, in that order, as a (len(rows), num_actions) tensor."""
-        lens = (self.offsets[1:] - self.offsets[:-1])[rows]
-        pos = np.repeat(np.arange(len(rows)), lens)
-        start = np.zeros(len(rows), np.int64)
-        np.cumsum(lens[:-1], out=start[1:])
-        src = np.repeat(self.offsets[:-1][rows] - start, lens) + np.arange(int(lens.sum()))
+        t = self.table.take(rows)
+        pos = np.repeat(np.arange(len(rows)), np.diff(t.offsets))
         out = torch.zeros(len(rows), num_actions)
-        out.index_put_((torch.from_numpy(pos), torch.from_numpy(self.actions[src])),
-                       torch.from_numpy(self.probs[src]), accumulate=True)
+        out.index_put_((torch.from_numpy(pos), torch.from_numpy(t.actions.astype(np.int64))),
+                       torch.from_numpy(t.scores), accumulate=True)
         return out
 
 
@@ -1247,7 +1241,9 @@ def soft_targets(scores: MoveScores, actions: NDArray[np.int64], temperature: fl
     order = np.argsort(rows, kind="stable")
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
-    return SoftTargets(offsets, acts[order], probs[order])
+    from .datasets import MoveScores
+
+    return SoftTargets(MoveScores("target probabilities", offsets, acts[order].astype(np.int32), probs[order]))
 
 
 def held_out(ids: NDArray[np.int64], frac: float, rng: np.random.Generator) -> NDArray[np.int64]:
