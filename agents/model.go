@@ -66,6 +66,15 @@ const (
 	// position observed (see docs/models.md). Without the key a network is
 	// a policy: one logit per action.
 	ModelHeadValue = "value"
+	// ModelEvalWeightKey is the optional metadata key of a value network
+	// that learnt a correction to the game's evaluation: a number w, and
+	// the network's output plus w times the game's evaluation over its
+	// cards is a score of the position (a logit when the network was
+	// trained on an agent's choices), not a progress fraction. The policy
+	// agent then ranks its moves as the heuristic does (a win above all, a
+	// dead end below all, ties at random) by that score instead of the
+	// evaluation (see actByValue and docs/models.md).
+	ModelEvalWeightKey = "eval_weight"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// DefaultModelPath is where an agent looks for its game's model when
@@ -105,6 +114,9 @@ type ModelMeta struct {
 	// Head is "" for a policy network (one logit per action) or
 	// ModelHeadValue for a value network (one output); metadata key head.
 	Head string
+	// EvalWeight is a value network's weight of the game's evaluation
+	// (metadata key eval_weight); 0 when the file has none.
+	EvalWeight float64
 	// Command is the command line that trained the model.
 	Command string
 	// TrainedSteps is the number of environment steps trained on, or 0
@@ -143,6 +155,9 @@ func (m *ModelMeta) metadata() map[string]string {
 	}
 	if m.Head != "" {
 		out["head"] = m.Head
+	}
+	if m.EvalWeight != 0 {
+		out[ModelEvalWeightKey] = strconv.FormatFloat(m.EvalWeight, 'g', -1, 64)
 	}
 	if m.encoding() == ModelEncodingCards {
 		out["card_dim"] = strconv.Itoa(m.CardDim)
@@ -219,6 +234,16 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 	if m.Game == "" {
 		return ModelMeta{}, errors.New("metadata game is empty")
 	}
+	if v, ok := md[ModelEvalWeightKey]; ok {
+		w, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a finite number", ModelEvalWeightKey, v)
+		}
+		if m.Head != ModelHeadValue {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no head=%s: only a value network weighs the evaluation", ModelEvalWeightKey, ModelHeadValue)
+		}
+		m.EvalWeight = w
+	}
 	for _, f := range []struct {
 		key string
 		dst *int
@@ -261,7 +286,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.TrainedSteps = n
 	}
-	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head")
+	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}

@@ -237,6 +237,12 @@ func (p *Policy) Act(v View) int {
 // exact final progress fraction instead, plus winBonus for a win; a move
 // back to a position of the episode costs repeatedCost per earlier visit
 // unless repeats are allowed. Equal scores go to the lowest id.
+//
+// A network with an eval weight w (ModelMeta.EvalWeight) scores every
+// position, finished or not, by its output plus w times the game's
+// evaluation over its cards, plus winBonus for a win and minus deadPenalty
+// for a dead end (the heuristic's ranking with the network's correction),
+// and equal scores are broken at random, as the heuristic does.
 func (p *Policy) actByValue(v View, n *Net) int {
 	m := v.Mask()
 	if !p.opts.AllowRepeats {
@@ -253,7 +259,8 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		p.scores = make([]float64, v.Spec().Actions)
 	}
 	v.Sample(p.sample, &p.rng)
-	best, bs := -1, math.Inf(-1)
+	w := n.Model().Meta().EvalWeight
+	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
 		if _, _, _, err := p.child.Advance(a); err != nil {
@@ -261,23 +268,39 @@ func (p *Policy) actByValue(v View, n *Net) int {
 			continue
 		}
 		var s float64
-		switch p.child.Outcome() {
-		case env.Won:
-			s = p.child.ProgressFraction() + winBonus
-		case env.Running:
-			s = float64(n.Value(p.child.Observation()))
-			if s != s {
-				s = math.Inf(-1)
+		switch {
+		case w != 0:
+			s = float64(n.Value(p.child.Observation())) + w*p.child.Evaluate()/float64(v.Spec().Cards)
+			switch p.child.Outcome() {
+			case env.Won:
+				s += winBonus
+			case env.Lost:
+				s -= deadPenalty
 			}
+		case p.child.Outcome() == env.Won:
+			s = p.child.ProgressFraction() + winBonus
+		case p.child.Outcome() == env.Running:
+			s = float64(n.Value(p.child.Observation()))
 		default:
 			s = p.child.ProgressFraction()
+		}
+		if s != s {
+			s = math.Inf(-1)
 		}
 		if !p.opts.AllowRepeats {
 			s -= repeatedCost * float64(p.seen.visits(visibleHash(p.child)))
 		}
 		p.scores[a] = s
-		if best < 0 || s > bs {
-			best, bs = a, s
+		switch {
+		case best < 0 || s > bs:
+			best, bs, ties = a, s, 1
+		case s == bs && w != 0:
+			// Reservoir sampling: each of the equal moves is kept with
+			// the same chance.
+			ties++
+			if p.rng.IntN(ties) == 0 {
+				best = a
+			}
 		}
 	}
 	if !p.opts.Sample || best < 0 || math.IsInf(bs, -1) {

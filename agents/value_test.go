@@ -174,3 +174,127 @@ func TestSearchRefusesValueModel(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalWeightFiles: eval_weight survives a file, and a bad one (not a
+// number, or on a policy network) is an error that names the key.
+func TestEvalWeightFiles(t *testing.T) {
+	spec := mustSpec(t, "limited")
+	m := randomValueModel(t, spec, []int{4}, 1)
+	m.meta.EvalWeight = 12.5
+	back, err := DecodeModel(encode(t, m), "v.safetensors")
+	if err != nil || back.Meta().EvalWeight != 12.5 {
+		t.Fatalf("read back eval weight %v, %v", back.Meta().EvalWeight, err)
+	}
+	if _, ok := back.Meta().Extra[ModelEvalWeightKey]; ok {
+		t.Fatal("eval_weight kept as an unknown key too")
+	}
+	for _, c := range []struct {
+		head, weight, want string
+	}{
+		{ModelHeadValue, "lots", `metadata eval_weight is "lots"; want a finite number`},
+		{ModelHeadValue, "NaN", `metadata eval_weight is "NaN"`},
+		{"", "2", "metadata has eval_weight but no head=value"},
+	} {
+		md := m.meta.metadata()
+		md[ModelEvalWeightKey] = c.weight
+		if c.head == "" {
+			delete(md, "head")
+		}
+		if _, err := parseModelMeta(md); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("eval_weight %q, head %q: %v, want %q", c.weight, c.head, err, c.want)
+		}
+	}
+}
+
+// evalWeightScore is what a network with eval weight w gives the position
+// c reached by a move: its output plus w times the evaluation over the
+// cards, a win above all and a dead end below all.
+func evalWeightScore(n *Net, w float64, c *env.Env) float64 {
+	s := float64(n.Value(c.Observation())) + w*c.Evaluate()/float64(c.Spec().Cards)
+	switch c.Outcome() {
+	case env.Won:
+		s += winBonus
+	case env.Lost:
+		s -= deadPenalty
+	}
+	return s
+}
+
+// TestEvalWeightPolicyPlaysBestScore: with an eval weight, the policy agent
+// plays a move of the best score (output plus weighted evaluation),
+// recomputed here on clones. With a network whose output is constant it
+// plays as the heuristic ranks (a move of the best one-step score), and it
+// breaks the heuristic's many ties at random, not always at the lowest id.
+func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
+	dir := t.TempDir()
+	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
+		spec := mustSpec(t, game)
+		random := randomValueModel(t, spec, []int{16}, 5)
+		random.meta.EvalWeight = 3 * float64(spec.Cards)
+		flat := randomValueModel(t, spec, []int{16}, 6)
+		for _, l := range flat.dense {
+			clear(l.w)
+			clear(l.b)
+		}
+		flat.meta.EvalWeight = 1
+		for _, c := range []struct {
+			name string
+			m    *Model
+		}{{"random", random}, {"flat", flat}} {
+			path := saveModel(t, dir, game+c.name+".safetensors", c.m)
+			a, err := New("policy:repeats=allow,model=" + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _ := LoadModel(path)
+			n, _ := m.NewNet(spec)
+			e, _ := env.Make(game, env.Options{MaxSteps: 120})
+			ties, notLowest := 0, 0
+			for seed := range uint64(3) {
+				e.Reset(seed)
+				a.Reset(seed)
+				if err := Prepare(a, spec); err != nil {
+					t.Fatal(err)
+				}
+				for !e.Done() {
+					mask := e.Mask()
+					best, lowest, nBest := math.Inf(-1), -1, 0
+					scores := map[int]float64{}
+					for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
+						ch := e.Clone()
+						ch.Advance(b)
+						s := evalWeightScore(n, m.Meta().EvalWeight, ch)
+						if c.name == "flat" {
+							s = score(ch) // the heuristic's own score
+						}
+						scores[b] = s
+						switch {
+						case s > best:
+							best, lowest, nBest = s, b, 1
+						case s == best:
+							nBest++
+						}
+					}
+					got := a.Act(NewView(e))
+					if mask.Count() > 1 {
+						if math.Abs(scores[got]-best) > 1e-9*math.Max(1, math.Abs(best)) {
+							t.Fatalf("%s %s deal %d step %d: played %s (score %v), the best score is %v", game, c.name, seed, e.Steps(), e.ActionString(got), scores[got], best)
+						}
+						if nBest > 1 {
+							ties++
+							if got != lowest {
+								notLowest++
+							}
+						}
+					}
+					if _, _, _, err := e.Advance(got); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if c.name == "flat" && (ties == 0 || notLowest == 0) {
+				t.Fatalf("%s: %d tied choices, %d not at the lowest id: ties are not broken at random", game, ties, notLowest)
+			}
+		}
+	}
+}

@@ -117,6 +117,12 @@ type Config struct {
 	// Rollouts is the number of continuations played after each move
 	// (each with its own agent seed); a label is their mean (0: 1).
 	Rollouts int
+	// NoRollouts plays no continuation: a move's label is the game's
+	// evaluation after it over the game's cards (its final progress
+	// fraction where it ends the game). Such rows serve to learn the
+	// agent's choices (column chosen) rather than values; Meta.Rollouts
+	// is 0.
+	NoRollouts bool
 	// RolloutSteps caps a continuation's length (0: to the end of the
 	// game). A continuation stopped by the cap is worth the game's
 	// evaluation of where it stopped over the game's cards, instead of its
@@ -167,7 +173,10 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	if cfg.PartDeals == 0 {
 		cfg.PartDeals = 50
 	}
-	if cfg.Rollouts == 0 {
+	switch {
+	case cfg.NoRollouts:
+		cfg.Rollouts = 0
+	case cfg.Rollouts == 0:
 		cfg.Rollouts = 1
 	}
 	if cfg.Workers <= 0 {
@@ -373,7 +382,14 @@ func (w *worker) deal(meta Meta, i int64) error {
 					sum += w.child.Evaluate() / float64(w.child.Spec().Cards)
 				}
 			}
-			row.Value = sum / float64(meta.Rollouts)
+			switch {
+			case meta.Rollouts > 0:
+				row.Value = sum / float64(meta.Rollouts)
+			case w.after.Done():
+				row.Value = w.after.ProgressFraction()
+			default:
+				row.Value = row.Eval
+			}
 			w.rows = append(w.rows, row)
 		}
 	}

@@ -283,3 +283,47 @@ func TestVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRollouts: without continuations the rows are the same moves of the
+// same positions as with them, one chosen per position, and a label is the
+// evaluation after the move (its final progress where it ends the game),
+// so the rows serve to learn the agent's choices.
+func TestNoRollouts(t *testing.T) {
+	with, without := t.TempDir(), t.TempDir()
+	cfg := config(t, "limited", with, 1)
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out, cfg.NoRollouts = without, true
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ReadMeta(PartPath(without, 0)); err != nil || m.Rollouts != 0 {
+		t.Fatalf("metadata %+v, %v", m, err)
+	}
+	a, b := readRows(t, with), readRows(t, without)
+	if len(a) != len(b) || len(b) == 0 {
+		t.Fatalf("%d rows with continuations, %d without", len(a), len(b))
+	}
+	chosen := map[int64]int{}
+	for i, r := range b {
+		if r.Position != a[i].Position || r.Action != a[i].Action || r.Chosen != a[i].Chosen || r.Eval != a[i].Eval {
+			t.Fatalf("row %d differs: %+v against %+v", i, r, a[i])
+		}
+		want := r.Eval
+		if r.Terminal {
+			want = a[i].Value // a move that ends the game is worth its final progress either way
+		}
+		if r.Value != want {
+			t.Fatalf("row %d: value %v, want %v (terminal %v)", i, r.Value, want, r.Terminal)
+		}
+		if r.Chosen {
+			chosen[r.Position]++
+		}
+	}
+	for p, n := range chosen {
+		if n != 1 {
+			t.Fatalf("position %d: %d moves chosen", p, n)
+		}
+	}
+}

@@ -24,6 +24,8 @@ deal's real hidden cards, so a label is one sample). Writes DIR/part-NNNNN.parqu
 deal, position, step, action, action_name, chosen (the agent's own move), obs (after the move),
 terminal, eval (the game's evaluation after the move, over its cards: what the heuristic ranks by)
 and value. python -m patience_gym.train value --moves DIR trains a value network on them.
+With --rollouts 0 no continuation is played and the label is the evaluation after the move (the final
+progress where it ends the game): rows to learn the agent's own choices from (train value --choice).
 A rerun skips finished parts. Tune on deals below 1000000: the ones above are the measuring range.`,
 	run: runLabel,
 }
@@ -37,7 +39,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	var seedStart seedFlag
 	fs.Var(&seedStart, "seed-start", "first deal ("+seedRange+")")
 	perDeal := fs.Int("per-deal", 20, "positions drawn from each game")
-	rollouts := fs.Int("rollouts", 1, "continuations after each move, each with its own agent seed; the label is their mean")
+	rollouts := fs.Int("rollouts", 1, "continuations after each move, each with its own agent seed; the label is their mean (0: none, the label is the evaluation after the move: rows to learn the agent's choices from)")
 	var rolloutSeed seedFlag
 	fs.Var(&rolloutSeed, "rollout-seed", "mixed into the continuations' agent seeds: another value draws independent labels of the same moves")
 	rolloutSteps := fs.Int("rollout-steps", 0, "cap on a continuation's moves (0: to the end of the game); a capped one is worth the game's evaluation where it stops, over its cards")
@@ -65,8 +67,8 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 		return usagef("--workers must be positive")
 	case *perDeal <= 0:
 		return usagef("--per-deal must be positive")
-	case *rollouts <= 0:
-		return usagef("--rollouts must be positive")
+	case *rollouts < 0:
+		return usagef("--rollouts must not be negative")
 	case *rolloutSteps < 0:
 		return usagef("--rollout-steps must not be negative")
 	case *partDeals <= 0:
@@ -84,7 +86,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
 	start := time.Now()
 	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec.Name, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
-		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
+		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, NoRollouts: *rollouts == 0, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

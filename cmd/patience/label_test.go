@@ -32,7 +32,7 @@ func TestLabelWritesPartsAndResumes(t *testing.T) {
 		want string
 	}{
 		{[]string{"label", "limited", "--per-deal", "0"}, "--per-deal must be positive"},
-		{[]string{"label", "limited", "--rollouts", "0"}, "--rollouts must be positive"},
+		{[]string{"label", "limited", "--rollouts", "-1"}, "--rollouts must not be negative"},
 		{[]string{"label", "limited", "--rollout-steps", "-1"}, "--rollout-steps must not be negative"},
 		{[]string{"label", "klondike"}, "unknown game"},
 		{[]string{"label", "limited", "--agent", "wizard"}, "unknown agent"},

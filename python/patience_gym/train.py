@@ -1527,7 +1527,19 @@ class ValueConfig:
     it played on after the move (``patience label``); the network learns
     to score the position after a move, by the mean squared error on the
     labels plus rank_weight times the same error on the labels' differences
-    from their position's mean (what ranks the moves of one position)."""
+    from their position's mean (what ranks the moves of one position).
+
+    With ``choice`` it learns the agent's own choices instead (column
+    ``chosen``; ``patience label --rollouts 0`` writes such rows cheaply): a
+    move's logit is the network's output on the position after it plus a
+    learnt weight times the game's evaluation there over its cards
+    (``eval_weight`` is its start, 0: the game's card count, so one card of
+    evaluation is one logit), and the loss is the cross-entropy of the
+    softmax over each position's moves against the move chosen. The
+    network starts with an output near 0, so the untrained file plays as
+    the heuristic ranks. The file records the weight (metadata
+    eval_weight) and the Go agent adds the weighted evaluation, with the
+    heuristic's win bonus and dead-end penalty."""
 
     moves: list[str] = field(default_factory=list)
     out: str = ""
@@ -1547,19 +1559,36 @@ class ValueConfig:
     evals_per_epoch: int = 1
     threads: int = 1
     references: str = "random,heuristic"
+    choice: bool = False
+    eval_weight: float = 0.0
     command: str = ""
 
 
-def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.float32], NDArray[np.int64]]:
-    """The rows of one or more ``patience label`` outputs of one game: the
-    observation after each move, its label, and its position (numbered
-    0.. across the outputs), ordered by position."""
+@dataclass
+class MoveRows:
+    """The rows of ``patience label`` outputs, ordered by position: the
+    observation after each move, its label, its position (numbered 0..
+    across the outputs), and for learning choices: the game's evaluation
+    after the move over its cards, whether the agent chose it, and how the
+    move ends the game (+1 won, -1 no move left, 0 not ended)."""
+
+    game: str
+    obs: NDArray[np.uint8]
+    value: NDArray[np.float32]
+    group: NDArray[np.int64]
+    eval: NDArray[np.float32]
+    chosen: NDArray[np.bool_]
+    end: NDArray[np.int8]
+
+
+def read_move_rows(dirs: Sequence[str]) -> MoveRows:
+    """Reads the rows of one or more ``patience label`` outputs of one game."""
     import pyarrow.parquet as pq
 
     from .datasets import DatasetError, _fixed
 
     game = ""
-    obs, ys, groups = [], [], []
+    obs, ys, groups, evals, chosen, ends = [], [], [], [], [], []
     offset = 0
     for d in dirs:
         files = sorted(Path(d).glob("part-*.parquet"))
@@ -1572,18 +1601,67 @@ def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray
             meta = json.loads(raw)
             game = check_same_game(game, meta, f)
             spec = game_spec(game)
-            t = pq.read_table(f, columns=["position", "obs", "value"])
+            t = pq.read_table(f, columns=["position", "obs", "value", "eval", "chosen", "terminal"])
             pos = t.column("position").to_numpy()
             _, g = np.unique(pos, return_inverse=True)
             obs.append(_fixed(t.column("obs"), spec.obs_len, "obs"))
-            ys.append(t.column("value").to_numpy().astype(np.float32))
+            y = t.column("value").to_numpy().astype(np.float32)
+            ys.append(y)
+            evals.append(t.column("eval").to_numpy().astype(np.float32))
+            chosen.append(t.column("chosen").to_numpy(zero_copy_only=False).astype(np.bool_))
+            term = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
+            # A move that ends the game is labelled with its exact final progress.
+            ends.append(np.where(term, np.where(y >= 1.0, 1, -1), 0).astype(np.int8))
             groups.append(g.astype(np.int64) + offset)
             offset += int(g.max()) + 1 if len(g) else 0
     if not game:
         raise ValueError("value: no --moves given")
     group = np.concatenate(groups)
     order = np.argsort(group, kind="stable")
-    return game, np.concatenate(obs)[order], np.concatenate(ys)[order], group[order]
+    return MoveRows(game, np.concatenate(obs)[order], np.concatenate(ys)[order], group[order],
+                    np.concatenate(evals)[order], np.concatenate(chosen)[order], np.concatenate(ends)[order])
+
+
+def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.float32], NDArray[np.int64]]:
+    """The rows of one or more ``patience label`` outputs of one game: the
+    observation after each move, its label, and its position (numbered
+    0.. across the outputs), ordered by position."""
+    r = read_move_rows(dirs)
+    return r.game, r.obs, r.value, r.group
+
+
+# The logit a learnt-choice network adds for a move that wins (and takes
+# away for one that leaves no move): far above any difference of
+# evaluations, as the Go agent's win bonus and dead-end penalty are, yet
+# small enough to keep the loss finite when the agent chose such a move.
+END_LOGIT = 50.0
+
+
+class ChoiceScorer(nn.Module):
+    """The logits of moves for learning choices: a value network's output
+    on the position after each move, plus a learnt weight times the game's
+    evaluation there over its cards, plus END_LOGIT for a win and minus it
+    for a dead end."""
+
+    def __init__(self, net: PolicyNet, eval_weight: float) -> None:
+        super().__init__()
+        self.net = net
+        self.eval_weight = nn.Parameter(torch.tensor(float(eval_weight)))
+
+    def forward(self, obs: torch.Tensor, ev: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
+        return self.net(obs)[:, 0] + self.eval_weight * ev + END_LOGIT * end.to(ev.dtype)
+
+
+def group_max(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The largest of v within each group that local numbers (0..groups-1)."""
+    return torch.zeros(groups, dtype=v.dtype).scatter_reduce(0, local, v, reduce="amax", include_self=False)
+
+
+def group_log_softmax(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The log-softmax of v within the groups that local numbers (0..groups-1)."""
+    mx = group_max(v.detach(), local, groups)
+    z = torch.zeros(groups, dtype=v.dtype).index_add_(0, local, torch.exp(v - mx[local]))
+    return v - mx[local] - torch.log(z)[local]
 
 
 def value(cfg: ValueConfig) -> Path:
@@ -1594,10 +1672,27 @@ def value(cfg: ValueConfig) -> Path:
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
-    game, obs, target, group = load_move_rows(cfg.moves)
+    mr = read_move_rows(cfg.moves)
+    game, obs, target, group = mr.game, mr.obs, mr.value, mr.group
     spec = game_spec(game)
     net = start_net(cfg, spec, HEAD_VALUE)
-    if not cfg.init:
+    scorer: ChoiceScorer | None = None
+    if cfg.choice:
+        w0 = cfg.eval_weight or float(spec.cards)
+        if cfg.init and not cfg.eval_weight:
+            _, init_meta = load_model(cfg.init, spec.name)
+            w0 = float(init_meta.get("eval_weight", w0))
+        cfg.eval_weight = w0
+        scorer = ChoiceScorer(net, w0)
+        if not cfg.init:
+            with torch.no_grad():  # an output of 0: the untrained file ranks as the heuristic
+                last = net.linear_layers()[-1] if net.linear_layers() else None
+                if last is not None:
+                    last.weight.mul_(0.01)
+                    last.bias.zero_()
+        t_ev, t_end = torch.from_numpy(mr.eval), torch.from_numpy(mr.end)
+        t_chosen = torch.from_numpy(mr.chosen)
+    elif not cfg.init:
         # Start at the labels' mean: the output bias is the last layer's.
         with torch.no_grad():
             (net.linear_layers()[-1].bias if net.linear_layers() else net.first_bias).fill_(float(target.mean()))
@@ -1619,30 +1714,44 @@ def value(cfg: ValueConfig) -> Path:
         return torch.from_numpy(rows), torch.from_numpy(local)
 
     def losses(gs: NDArray[np.int64]) -> tuple[torch.Tensor, torch.Tensor]:
+        """The labels' and the within-position squared errors; with
+        choice, the cross-entropy and the share of positions whose best
+        move is the one chosen."""
         rows, local = rows_of(gs)
+        if scorer is not None:
+            logits = scorer(t_obs[rows], t_ev[rows], t_end[rows])
+            lp = group_log_softmax(logits, local, len(gs))
+            ch = t_chosen[rows]
+            ce = -lp[ch].sum() / len(gs)
+            with torch.no_grad():
+                best = group_max(logits, local, len(gs))
+                hit = (logits[ch] >= best[local[ch]]).to(logits.dtype).mean()
+            return ce, hit
         v, y = net(t_obs[rows])[:, 0], t_y[rows]
         k = torch.from_numpy(count[gs]).to(v.dtype)
         mv = torch.zeros(len(gs), dtype=v.dtype).index_add_(0, local, v) / k
         my = torch.zeros(len(gs), dtype=v.dtype).index_add_(0, local, y) / k
         return F.mse_loss(v, y), F.mse_loss(v - mv[local], y - my[local])
 
-    out = Path(cfg.out or f"runs/value-{spec.name}-s{cfg.seed}")
+    out = Path(cfg.out or f"runs/{'choice' if cfg.choice else 'value'}-{spec.name}-s{cfg.seed}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
     deals = eval_deals(cfg.eval_deals, cfg.eval_start)
     refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
     names = ", ".join(Path(p).name for p in cfg.moves)
-    curve = Curve(out, game, "labelled moves seen (value learning)", refs,
-                  f"{spec.title}: value of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}",
-                  line="value network (one-step look-ahead, Go agent)")
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    what = "choices" if cfg.choice else "value"
+    curve = Curve(out, game, f"labelled moves seen ({what} learning)", refs,
+                  f"{spec.title}: {what} of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}",
+                  line=f"{what} network (one-step look-ahead, Go agent)")
+    opt = torch.optim.AdamW((scorer or net).parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
     total = steps_per_epoch * cfg.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
     t_start = time.perf_counter()
     seen, best = 0, -1.0
     print(f"value: {game}, {len(target):,} labelled moves of {n_groups:,} positions ({len(va_g):,} held out); "
-          f"label mean {target.mean():.4f}, sd {target.std():.4f}", file=sys.stderr)
+          + (f"learning the choices of {mr.chosen.sum():,} positions, eval weight from {cfg.eval_weight:g}" if cfg.choice
+             else f"label mean {target.mean():.4f}, sd {target.std():.4f}"), file=sys.stderr)
 
     def val_stats() -> tuple[float, float]:
         net.eval()
@@ -1651,7 +1760,7 @@ def value(cfg: ValueConfig) -> Path:
             for s in range(0, len(va_g), 256):
                 gs = va_g[s : s + 256]
                 a, b = losses(gs)
-                m = int(count[gs].sum())
+                m = len(gs) if scorer is not None else int(count[gs].sum())
                 se, sr, n = se + float(a) * m, sr + float(b) * m, n + m
         net.train()
         return se / max(1, n), sr / max(1, n)
@@ -1660,7 +1769,12 @@ def value(cfg: ValueConfig) -> Path:
         nonlocal best
         vm, vr = val_stats() if len(va_g) else (math.nan, math.nan)
         meta = {"seed": str(cfg.seed), "moves": ",".join(cfg.moves), "labelled_moves": str(len(target)), "epochs": f"{epoch:g}",
-                "val_mse": f"{vm:.6f}", "val_rank_mse": f"{vr:.6f}", "eval_deals": f"{deals[0]}..{deals[-1]}"}
+                "eval_deals": f"{deals[0]}..{deals[-1]}"}
+        if scorer is not None:
+            meta |= {"objective": "choice", "val_choice_loss": f"{vm:.6f}", "val_choice_accuracy": f"{vr:.4f}",
+                     "eval_weight": repr(float(scorer.eval_weight.detach()))}
+        else:
+            meta |= {"val_mse": f"{vm:.6f}", "val_rank_mse": f"{vr:.6f}"}
         path = export_model(net, out / "model.safetensors", cfg.command, dtype=cfg.dtype, trained_steps=0, extra=meta)
         r = evaluate_agent(spec.name, f"policy:model={path}", deals)
         curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
@@ -1668,7 +1782,9 @@ def value(cfg: ValueConfig) -> Path:
         if r.mean_return > best:
             best = r.mean_return
             shutil.copyfile(path, out / "best.safetensors")
-        _progress(f"epoch {epoch:g}: val mse {vm:.5f}, within positions {vr:.5f}; the Go agent's mean return {r.mean_return:.4f}, "
+        stats = (f"val choice loss {vm:.4f}, accuracy {vr:.3f}, eval weight {float(scorer.eval_weight.detach()):.1f}" if scorer is not None
+                 else f"val mse {vm:.5f}, within positions {vr:.5f}")
+        _progress(f"epoch {epoch:g}: {stats}; the Go agent's mean return {r.mean_return:.4f}, "
                   f"win rate {r.win_rate:.3f} on {len(deals)} deals ({r.seconds:.0f}s)" + "".join(
                       f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
 
@@ -1680,7 +1796,7 @@ def value(cfg: ValueConfig) -> Path:
         for k in range(steps_per_epoch):
             gs = perm[k * cfg.batch_positions : (k + 1) * cfg.batch_positions]
             mse, rank = losses(gs)
-            loss = mse + cfg.rank_weight * rank
+            loss = mse if scorer is not None else mse + cfg.rank_weight * rank
             opt.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
@@ -1827,6 +1943,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--evals-per-epoch", type=int, default=1)
     v.add_argument("--threads", type=int, default=1)
     v.add_argument("--references", default="random,heuristic")
+    v.add_argument("--choice", action="store_true",
+                   help="learn the agent's choices (column chosen; patience label --rollouts 0) as a correction to the game's evaluation, "
+                        "by the cross-entropy over each position's moves, instead of regressing on the labels")
+    v.add_argument("--eval-weight", type=float, default=0.0,
+                   help="with --choice, the starting weight of the evaluation over the cards, in logits (0: the game's card count)")
 
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)

@@ -454,3 +454,43 @@ def test_bc_on_move_scores(patience_cli: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="needs move scores in every --data dataset"):
         train.main(["bc", "--data", str(plain), "--epochs", "1", "--hidden", "8", "--eval-deals", "2",
                     "--references", "", "--scores-temperature", "1", "--out", str(tmp_path / "bc2")])
+
+
+def test_group_log_softmax() -> None:
+    """The softmax over each position's moves, on a hand-made case: each
+    group's probabilities sum to 1 and equal torch's softmax of the group."""
+    v = torch.tensor([1.0, 2.0, 3.0, -1.0, 500.0, 499.0])
+    local = torch.tensor([0, 0, 0, 1, 2, 2])
+    lp = train.group_log_softmax(v, local, 3)
+    assert torch.allclose(lp[:3], torch.log_softmax(v[:3], 0))
+    assert lp[3].item() == 0.0
+    assert torch.allclose(lp[4:], torch.log_softmax(v[4:], 0))
+
+
+def test_value_choice_learns_mc_choices(patience_cli: Path, tmp_path: Path) -> None:
+    """patience label --rollouts 0 → train value --choice: the untrained file
+    weighs the evaluation by the game's card count (one card, one logit),
+    the cross-entropy on held-out choices of mc falls as it trains, the
+    learnt weight is in the file, and the Go agent plays it."""
+    pytest.importorskip("pyarrow")
+    moves = tmp_path / "moves"
+    subprocess.run([str(patience_cli), "label", "limited", "--agent", "mc:rollouts=4", "--deals", "80", "--per-deal", "15",
+                    "--rollouts", "0", "--out", str(moves)], check=True, capture_output=True)
+    rows = train.read_move_rows([str(moves)])
+    assert rows.chosen.sum() == rows.group[-1] + 1  # one chosen move per position
+    assert np.all(rows.value[rows.end == 0] == rows.eval[rows.end == 0])  # no continuations: the label is the evaluation
+    out = tmp_path / "choice"
+    argv = ["value", "--choice", "--moves", str(moves), "--epochs", "3", "--hidden", "32", "--card-dim", "4", "--eval-deals", "30",
+            "--references", "", "--val-frac", "0.2", "--lr", "3e-3", "--out", str(out)]
+    assert train.main(argv) == 0
+    with open(out / "curve.csv") as f:
+        curve = list(csv.DictReader(f))
+    assert len(curve) == 4
+    assert float(curve[-1]["val_loss"]) < float(curve[0]["val_loss"]), [r["val_loss"] for r in curve]
+    _, meta = load_model(out / "model.safetensors", "limited")
+    assert meta["head"] == "value" and meta["objective"] == "choice"
+    assert float(meta["eval_weight"]) != 0.0
+    res = subprocess.run([str(patience_cli), "bench", "--games", "limited", "--agents", "heuristic,policy", "--model",
+                          str(out / "best.safetensors"), "--deals", "30", "--seed-start", "900000"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
