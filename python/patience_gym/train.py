@@ -1561,6 +1561,7 @@ class ValueConfig:
     references: str = "random,heuristic"
     choice: bool = False
     eval_weight: float = 0.0
+    fixed_eval_weight: bool = False
     command: str = ""
 
 
@@ -1684,6 +1685,7 @@ def value(cfg: ValueConfig) -> Path:
             w0 = float(init_meta.get("eval_weight", w0))
         cfg.eval_weight = w0
         scorer = ChoiceScorer(net, w0)
+        scorer.eval_weight.requires_grad_(not cfg.fixed_eval_weight)
         if not cfg.init:
             with torch.no_grad():  # an output of 0: the untrained file ranks as the heuristic
                 last = net.linear_layers()[-1] if net.linear_layers() else None
@@ -1743,7 +1745,7 @@ def value(cfg: ValueConfig) -> Path:
     curve = Curve(out, game, f"labelled moves seen ({what} learning)", refs,
                   f"{spec.title}: {what} of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}",
                   line=f"{what} network (one-step look-ahead, Go agent)")
-    opt = torch.optim.AdamW((scorer or net).parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    opt = torch.optim.AdamW([p for p in (scorer or net).parameters() if p.requires_grad], lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
     total = steps_per_epoch * cfg.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
@@ -1948,6 +1950,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "by the cross-entropy over each position's moves, instead of regressing on the labels")
     v.add_argument("--eval-weight", type=float, default=0.0,
                    help="with --choice, the starting weight of the evaluation over the cards, in logits (0: the game's card count)")
+    v.add_argument("--fixed-eval-weight", action="store_true",
+                   help="with --choice, keep the evaluation's weight at --eval-weight: a large one makes the network learn where the agent "
+                        "departs from the evaluation's ranking rather than how sure it is")
 
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)

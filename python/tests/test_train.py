@@ -468,10 +468,10 @@ def test_group_log_softmax() -> None:
 
 
 def test_value_choice_learns_mc_choices(patience_cli: Path, tmp_path: Path) -> None:
-    """patience label --rollouts 0 → train value --choice: the untrained file
-    weighs the evaluation by the game's card count (one card, one logit),
-    the cross-entropy on held-out choices of mc falls as it trains, the
-    learnt weight is in the file, and the Go agent plays it."""
+    """patience label --rollouts 0 → train value --choice: the cross-entropy
+    on held-out choices of mc falls as it trains, the learnt weight of the
+    evaluation (from the game's card count: one card, one logit) is in the
+    file, a fixed one stays as given, and the Go agent plays the file."""
     pytest.importorskip("pyarrow")
     moves = tmp_path / "moves"
     subprocess.run([str(patience_cli), "label", "limited", "--agent", "mc:rollouts=4", "--deals", "80", "--per-deal", "15",
@@ -490,7 +490,13 @@ def test_value_choice_learns_mc_choices(patience_cli: Path, tmp_path: Path) -> N
     _, meta = load_model(out / "model.safetensors", "limited")
     assert meta["head"] == "value" and meta["objective"] == "choice"
     assert float(meta["eval_weight"]) != 0.0
+    assert float(meta["eval_weight"]) != 104.0  # learnt from the card count of Limited
     res = subprocess.run([str(patience_cli), "bench", "--games", "limited", "--agents", "heuristic,policy", "--model",
                           str(out / "best.safetensors"), "--deals", "30", "--seed-start", "900000"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
+    # A fixed weight stays what it was given.
+    fixed = tmp_path / "fixed"
+    assert train.main([*argv[:-1], str(fixed), "--epochs", "1", "--eval-weight", "500", "--fixed-eval-weight"]) == 0
+    _, meta = load_model(fixed / "model.safetensors", "limited")
+    assert float(meta["eval_weight"]) == 500.0
