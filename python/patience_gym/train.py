@@ -1687,11 +1687,14 @@ def value(cfg: ValueConfig) -> Path:
         scorer = ChoiceScorer(net, w0)
         scorer.eval_weight.requires_grad_(not cfg.fixed_eval_weight)
         if not cfg.init:
-            with torch.no_grad():  # an output of 0: the untrained file ranks as the heuristic
+            with torch.no_grad():  # an output of exactly 0: the untrained file ranks as the heuristic, ties and all
                 last = net.linear_layers()[-1] if net.linear_layers() else None
                 if last is not None:
-                    last.weight.mul_(0.01)
+                    last.weight.zero_()
                     last.bias.zero_()
+                else:  # a linear network: its one layer is the output
+                    net.first.weight.zero_()
+                    net.first_bias.zero_()
         t_ev, t_end = torch.from_numpy(mr.eval), torch.from_numpy(mr.end)
         t_chosen = torch.from_numpy(mr.chosen)
     elif not cfg.init:
