@@ -239,10 +239,11 @@ func (p *Policy) Act(v View) int {
 // unless repeats are allowed. Equal scores go to the lowest id.
 //
 // A network with an eval weight w (ModelMeta.EvalWeight) scores every
-// position, finished or not, by its output plus w times the game's
-// evaluation over its cards, plus winBonus for a win and minus deadPenalty
-// for a dead end (the heuristic's ranking with the network's correction),
-// and equal scores are broken at random, as the heuristic does.
+// position, finished or not, by its output plus w times the heuristic's
+// score of it over the game's cards (the evaluation, plus winBonus for a
+// win and minus deadPenalty for a dead end, and repeatedCost per visit of a
+// position seen before): the heuristic's ranking with the network's
+// correction. Equal scores are broken at random, as the heuristic does.
 func (p *Policy) actByValue(v View, n *Net) int {
 	m := v.Mask()
 	if !p.opts.AllowRepeats {
@@ -270,13 +271,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		var s float64
 		switch {
 		case w != 0:
-			s = float64(n.Value(p.child.Observation())) + w*p.child.Evaluate()/float64(v.Spec().Cards)
-			switch p.child.Outcome() {
-			case env.Won:
-				s += winBonus
-			case env.Lost:
-				s -= deadPenalty
-			}
+			s = float64(n.Value(p.child.Observation())) + w*score(p.child)/float64(v.Spec().Cards)
 		case p.child.Outcome() == env.Won:
 			s = p.child.ProgressFraction() + winBonus
 		case p.child.Outcome() == env.Running:
@@ -288,7 +283,11 @@ func (p *Policy) actByValue(v View, n *Net) int {
 			s = math.Inf(-1)
 		}
 		if !p.opts.AllowRepeats {
-			s -= repeatedCost * float64(p.seen.visits(visibleHash(p.child)))
+			cost := repeatedCost
+			if w != 0 { // in the units of the weighted score
+				cost *= w / float64(v.Spec().Cards)
+			}
+			s -= cost * float64(p.seen.visits(visibleHash(p.child)))
 		}
 		p.scores[a] = s
 		switch {

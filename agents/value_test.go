@@ -208,16 +208,16 @@ func TestEvalWeightFiles(t *testing.T) {
 
 // evalWeightScore is what a network with eval weight w gives the position
 // c reached by a move: its output plus w times the evaluation over the
-// cards, a win above all and a dead end below all.
+// cards, with a win above all and a dead end below all at any weight.
 func evalWeightScore(n *Net, w float64, c *env.Env) float64 {
-	s := float64(n.Value(c.Observation())) + w*c.Evaluate()/float64(c.Spec().Cards)
+	ev := c.Evaluate()
 	switch c.Outcome() {
 	case env.Won:
-		s += winBonus
+		ev += winBonus
 	case env.Lost:
-		s -= deadPenalty
+		ev -= deadPenalty
 	}
-	return s
+	return float64(n.Value(c.Observation())) + w*ev/float64(c.Spec().Cards)
 }
 
 // TestEvalWeightPolicyPlaysBestScore: with an eval weight, the policy agent
@@ -225,6 +225,8 @@ func evalWeightScore(n *Net, w float64, c *env.Env) float64 {
 // recomputed here on clones. With a network whose output is constant it
 // plays as the heuristic ranks (a move of the best one-step score), and it
 // breaks the heuristic's many ties at random, not always at the lowest id.
+// With a huge weight it plays as the heuristic ranks, and the network only
+// breaks the ties.
 func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
@@ -237,10 +239,12 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 			clear(l.b)
 		}
 		flat.meta.EvalWeight = 1
+		tiebreak := randomValueModel(t, spec, []int{16}, 7)
+		tiebreak.meta.EvalWeight = 1e9
 		for _, c := range []struct {
 			name string
 			m    *Model
-		}{{"random", random}, {"flat", flat}} {
+		}{{"random", random}, {"flat", flat}, {"tiebreak", tiebreak}} {
 			path := saveModel(t, dir, game+c.name+".safetensors", c.m)
 			a, err := New("policy:repeats=allow,model=" + path)
 			if err != nil {
@@ -259,14 +263,15 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 				for !e.Done() {
 					mask := e.Mask()
 					best, lowest, nBest := math.Inf(-1), -1, 0
-					scores := map[int]float64{}
+					scores, net := map[int]float64{}, map[int]float64{}
 					for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
 						ch := e.Clone()
 						ch.Advance(b)
 						s := evalWeightScore(n, m.Meta().EvalWeight, ch)
-						if c.name == "flat" {
+						if c.name != "random" {
 							s = score(ch) // the heuristic's own score
 						}
+						net[b] = float64(n.Value(ch.Observation()))
 						scores[b] = s
 						switch {
 						case s > best:
@@ -279,6 +284,15 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 					if mask.Count() > 1 {
 						if math.Abs(scores[got]-best) > 1e-9*math.Max(1, math.Abs(best)) {
 							t.Fatalf("%s %s deal %d step %d: played %s (score %v), the best score is %v", game, c.name, seed, e.Steps(), e.ActionString(got), scores[got], best)
+						}
+						if c.name == "tiebreak" {
+							// A weight this large leaves the network only the
+							// evaluation's ties to decide: its best among them.
+							for b, sb := range scores {
+								if sb == best && net[b] > net[got]+1e-6 {
+									t.Fatalf("%s tiebreak deal %d step %d: played %s, the network prefers %s among the best", game, seed, e.Steps(), e.ActionString(got), e.ActionString(b))
+								}
+							}
 						}
 						if nBest > 1 {
 							ties++
@@ -294,6 +308,53 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 			}
 			if c.name == "flat" && (ties == 0 || notLowest == 0) {
 				t.Fatalf("%s: %d tied choices, %d not at the lowest id: ties are not broken at random", game, ties, notLowest)
+			}
+		}
+	}
+}
+
+// TestEvalWeightAvoidsRepeats: whatever the eval weight, a move back to a
+// position of the episode weighs as much against the evaluation as for the
+// heuristic, so the agent takes one only when every legal move goes back.
+func TestEvalWeightAvoidsRepeats(t *testing.T) {
+	dir := t.TempDir()
+	spec := mustSpec(t, "cromwell") // moves can be undone
+	for _, w := range []float64{1, 1e9} {
+		m := randomValueModel(t, spec, []int{16}, 11)
+		for _, l := range m.dense { // the heuristic's own ranking, scaled by w
+			clear(l.w)
+			clear(l.b)
+		}
+		m.meta.EvalWeight = w
+		path := saveModel(t, dir, "c.safetensors", m)
+		a, err := New("policy:model=" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := env.Make("cromwell", env.Options{MaxSteps: 300})
+		for seed := range uint64(6) {
+			e.Reset(seed)
+			a.Reset(seed)
+			if err := Prepare(a, spec); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[uint64]bool{e.Hash(): true}
+			for !e.Done() {
+				fresh := false
+				mask := e.Mask()
+				for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
+					c := e.Clone()
+					c.Advance(b)
+					fresh = fresh || !seen[c.Hash()]
+				}
+				got := a.Act(NewView(e))
+				if _, _, _, err := e.Advance(got); err != nil {
+					t.Fatal(err)
+				}
+				if fresh && seen[e.Hash()] {
+					t.Fatalf("weight %g, deal %d step %d: went back to a seen position while a new one was a move away", w, seed, e.Steps())
+				}
+				seen[e.Hash()] = true
 			}
 		}
 	}

@@ -1562,6 +1562,7 @@ class ValueConfig:
     choice: bool = False
     eval_weight: float = 0.0
     fixed_eval_weight: bool = False
+    ties_only: bool = False
     command: str = ""
 
 
@@ -1623,6 +1624,32 @@ def read_move_rows(dirs: Sequence[str]) -> MoveRows:
                     np.concatenate(evals)[order], np.concatenate(chosen)[order], np.concatenate(ends)[order])
 
 
+# The eval weight of a file that only breaks the evaluation's ties: far
+# above any output of the network times the smallest difference of two
+# evaluations, so that the network decides only between equals.
+TIE_EVAL_WEIGHT = 1e9
+
+
+def top_ties(r: MoveRows) -> MoveRows:
+    """The rows of r that the evaluation ranks first in their position (with
+    a win above all and a dead end below all, as the heuristic ranks), in
+    the positions where two or more moves share that rank and the agent
+    chose one of them; the positions are numbered again from 0. Their
+    evaluations (equal within a position) are set to 0."""
+    n = int(r.group[-1]) + 1 if len(r.group) else 0
+    sc = r.eval.astype(np.float64) + 1e6 * r.end
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, r.group, sc)
+    top = sc == best[r.group]
+    ntop = np.bincount(r.group, weights=top, minlength=n)
+    chosen_top = np.zeros(n, np.bool_)
+    chosen_top[r.group[r.chosen & top]] = True
+    keep = top & (ntop[r.group] >= 2) & chosen_top[r.group]
+    _, g = np.unique(r.group[keep], return_inverse=True)
+    return MoveRows(r.game, r.obs[keep], r.value[keep], g.astype(np.int64), np.zeros(int(keep.sum()), np.float32),
+                    r.chosen[keep], np.zeros(int(keep.sum()), np.int8))
+
+
 def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.float32], NDArray[np.int64]]:
     """The rows of one or more ``patience label`` outputs of one game: the
     observation after each move, its label, and its position (numbered
@@ -1674,6 +1701,17 @@ def value(cfg: ValueConfig) -> Path:
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     mr = read_move_rows(cfg.moves)
+    if cfg.ties_only:
+        if not cfg.choice:
+            raise ValueError("value: --ties-only learns choices; add --choice")
+        positions = int(mr.group[-1]) + 1 if len(mr.group) else 0
+        mr = top_ties(mr)
+        kept = int(mr.group[-1]) + 1 if len(mr.group) else 0
+        if kept == 0:
+            raise ValueError("value: no position has a tie at the top of the evaluation with the agent's move among it")
+        print(f"value: {kept:,} of {positions:,} positions have two or more moves the evaluation ranks first, "
+              "the agent's move among them", file=sys.stderr)
+        cfg.eval_weight, cfg.fixed_eval_weight = TIE_EVAL_WEIGHT, True
     game, obs, target, group = mr.game, mr.obs, mr.value, mr.group
     spec = game_spec(game)
     net = start_net(cfg, spec, HEAD_VALUE)
@@ -1953,6 +1991,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "by the cross-entropy over each position's moves, instead of regressing on the labels")
     v.add_argument("--eval-weight", type=float, default=0.0,
                    help="with --choice, the starting weight of the evaluation over the cards, in logits (0: the game's card count)")
+    v.add_argument("--ties-only", action="store_true",
+                   help="with --choice, learn only which of the moves the evaluation ranks first the agent chose: the file "
+                        f"(eval weight {TIE_EVAL_WEIGHT:g}) plays as the heuristic ranks and breaks its ties by the network")
     v.add_argument("--fixed-eval-weight", action="store_true",
                    help="with --choice, keep the evaluation's weight at --eval-weight: a large one makes the network learn where the agent "
                         "departs from the evaluation's ranking rather than how sure it is")
