@@ -500,3 +500,23 @@ def test_value_choice_learns_mc_choices(patience_cli: Path, tmp_path: Path) -> N
     assert train.main([*argv[:-1], str(fixed), "--epochs", "1", "--eval-weight", "500", "--fixed-eval-weight"]) == 0
     _, meta = load_model(fixed / "model.safetensors", "limited")
     assert float(meta["eval_weight"]) == 500.0
+
+
+def test_top_ties() -> None:
+    """--ties-only keeps, of each position, the moves the evaluation ranks
+    first (a win above all, a dead end below all), and only the positions
+    where two or more share that rank and the agent chose one of them."""
+    z = np.zeros((9, 3), np.uint8)
+    rows = train.MoveRows(
+        "limited", z, np.zeros(9, np.float32),
+        group=np.array([0, 0, 0, 1, 1, 2, 2, 2, 3]),
+        eval=np.array([0.5, 0.5, 0.2, 0.5, 0.5, 0.1, 0.9, 0.1, 0.3], np.float32),
+        chosen=np.array([0, 1, 0, 1, 0, 1, 0, 0, 1], np.bool_),
+        end=np.array([0, 0, 0, 0, -1, 1, 0, 1, 0], np.int8),
+    )
+    t = train.top_ties(rows)
+    # position 0: two tied at 0.5, chosen among them; 1: the tie is broken by a dead end;
+    # 2: two wins tie, the chosen one among them; 3: a single move.
+    assert t.group.tolist() == [0, 0, 1, 1]
+    assert t.chosen.tolist() == [False, True, True, False]
+    assert np.all(t.eval == 0) and np.all(t.end == 0)
