@@ -63,6 +63,25 @@ func TestBadValueFiles(t *testing.T) {
 	}
 }
 
+// repeatingAgent returns the policy agent of the value file at path with
+// repeats allowed, and a net of the same file to recompute its choices.
+func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
+	t.Helper()
+	a, err := New("policy:repeats=allow,model=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := m.NewNet(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, n
+}
+
 // TestValuePolicyPlaysBestChild: in the open games, with a value network, the policy agent
 // plays the move whose position the network values most (a finished
 // game by its exact progress, a win above all), the lowest id among
@@ -72,12 +91,7 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
 		spec := mustSpec(t, game)
 		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{16}, 9))
-		a, err := New("policy:repeats=allow,model=" + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, _ := LoadModel(path)
-		n, _ := m.NewNet(spec)
+		a, n := repeatingAgent(t, spec, path)
 		e, _ := env.Make(game, env.Options{MaxSteps: 120})
 		for seed := range uint64(3) {
 			e.Reset(seed)
@@ -245,13 +259,8 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 			name string
 			m    *Model
 		}{{"random", random}, {"flat", flat}, {"tiebreak", tiebreak}} {
-			path := saveModel(t, dir, game+c.name+".safetensors", c.m)
-			a, err := New("policy:repeats=allow,model=" + path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, _ := LoadModel(path)
-			n, _ := m.NewNet(spec)
+			a, n := repeatingAgent(t, spec, saveModel(t, dir, game+c.name+".safetensors", c.m))
+			m := n.Model()
 			e, _ := env.Make(game, env.Options{MaxSteps: 120})
 			ties, notLowest := 0, 0
 			for seed := range uint64(3) {
