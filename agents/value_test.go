@@ -2,6 +2,8 @@ package agents
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -365,6 +367,43 @@ func TestEvalWeightAvoidsRepeats(t *testing.T) {
 				}
 				seen[e.Hash()] = true
 			}
+		}
+	}
+}
+
+// TestCommittedModels: every model under models/ is named after its game,
+// at most 2 MB, says the command that made it, and plays a legal game of
+// its game as the policy agent's default file.
+func TestCommittedModels(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "models", "*.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		game := strings.TrimSuffix(filepath.Base(path), ".safetensors")
+		st, err := os.Stat(path)
+		if err != nil || st.Size() > 2<<20 {
+			t.Fatalf("%s: %v, %d bytes (at most 2 MB)", path, err, st.Size())
+		}
+		m, err := LoadModel(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Meta().Game != game || m.Meta().Command == "" {
+			t.Fatalf("%s: made for %q by %q", path, m.Meta().Game, m.Meta().Command)
+		}
+		a, err := New("policy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := env.Make(game, env.Options{MaxSteps: 60})
+		if _, err := Play(e, a, 1000000, 1, func(e *env.Env, act int) bool {
+			if !e.Mask().Has(act) {
+				t.Fatalf("%s: illegal move %d", path, act)
+			}
+			return true
+		}); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 	}
 }
