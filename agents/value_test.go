@@ -65,6 +65,16 @@ func TestBadValueFiles(t *testing.T) {
 	}
 }
 
+// resetBoth deals seed in e and readies agent a for it.
+func resetBoth(t *testing.T, e *env.Env, a Agent, spec *env.Spec, seed uint64) {
+	t.Helper()
+	e.Reset(seed)
+	a.Reset(seed)
+	if err := Prepare(a, spec); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // repeatingAgent returns the policy agent of the value file at path with
 // repeats allowed, and a net of the same file to recompute its choices.
 func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
@@ -96,11 +106,7 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 		a, n := repeatingAgent(t, spec, path)
 		e, _ := env.Make(game, env.Options{MaxSteps: 120})
 		for seed := range uint64(3) {
-			e.Reset(seed)
-			a.Reset(seed)
-			if err := Prepare(a, spec); err != nil {
-				t.Fatal(err)
-			}
+			resetBoth(t, e, a, spec, seed)
 			for !e.Done() {
 				want, best := -1, math.Inf(-1)
 				mask := e.Mask()
@@ -266,11 +272,7 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 			e, _ := env.Make(game, env.Options{MaxSteps: 120})
 			ties, notLowest := 0, 0
 			for seed := range uint64(3) {
-				e.Reset(seed)
-				a.Reset(seed)
-				if err := Prepare(a, spec); err != nil {
-					t.Fatal(err)
-				}
+				resetBoth(t, e, a, spec, seed)
 				for !e.Done() {
 					mask := e.Mask()
 					best, lowest, nBest := math.Inf(-1), -1, 0
@@ -344,11 +346,7 @@ func TestEvalWeightAvoidsRepeats(t *testing.T) {
 		}
 		e, _ := env.Make("cromwell", env.Options{MaxSteps: 300})
 		for seed := range uint64(6) {
-			e.Reset(seed)
-			a.Reset(seed)
-			if err := Prepare(a, spec); err != nil {
-				t.Fatal(err)
-			}
+			resetBoth(t, e, a, spec, seed)
 			seen := map[uint64]bool{e.Hash(): true}
 			for !e.Done() {
 				fresh := false
