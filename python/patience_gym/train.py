@@ -1536,10 +1536,13 @@ class ValueConfig:
     (``eval_weight`` is its start, 0: the game's card count, so one card of
     evaluation is one logit), and the loss is the cross-entropy of the
     softmax over each position's moves against the move chosen. The
-    network starts with an output near 0, so the untrained file plays as
-    the heuristic ranks. The file records the weight (metadata
+    network starts with an output of exactly 0, so the untrained file plays
+    as the heuristic ranks. The file records the weight (metadata
     eval_weight) and the Go agent adds the weighted evaluation, with the
-    heuristic's win bonus and dead-end penalty."""
+    heuristic's win bonus, dead-end penalty and repeat cost. With
+    ``ties_only`` only the positions where the agent chose one of several
+    moves the evaluation ranks first are learnt, and the weight is fixed at
+    TIE_EVAL_WEIGHT: the network breaks the evaluation's ties."""
 
     moves: list[str] = field(default_factory=list)
     out: str = ""
@@ -2010,7 +2013,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.cmd == "value" and not args.choice and (args.ties_only or args.fixed_eval_weight or args.eval_weight):
+        parser.error("value: --ties-only, --eval-weight and --fixed-eval-weight learn choices: add --choice")
     cmd = command_line(argv)
     t0 = time.perf_counter()
     if args.cmd == "ppo":

@@ -495,6 +495,9 @@ def test_value_choice_learns_mc_choices(patience_cli: Path, tmp_path: Path) -> N
                           str(out / "best.safetensors"), "--deals", "30", "--seed-start", "900000"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
+    with pytest.raises(SystemExit) as exit_info:  # the choice options without --choice: a usage error
+        train.main(["value", "--moves", str(moves), "--ties-only"])
+    assert exit_info.value.code == 2
     # A fixed weight stays what it was given.
     fixed = tmp_path / "fixed"
     assert train.main([*argv[:-1], str(fixed), "--epochs", "1", "--eval-weight", "500", "--fixed-eval-weight"]) == 0
