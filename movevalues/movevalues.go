@@ -365,6 +365,14 @@ func (w *worker) deal(meta Meta, i int64) error {
 			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
 				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Before: before, Obs: append([]byte(nil), w.child.Observation()...),
 				Terminal: w.child.Done(), Eval: w.child.Evaluate() / float64(w.child.Spec().Cards)}
+			if meta.Rollouts == 0 { // no continuation: the label stops at the move's own position
+				row.Value = row.Eval
+				if row.Terminal {
+					row.Value = w.child.ProgressFraction()
+				}
+				w.rows = append(w.rows, row)
+				continue
+			}
 			w.after.CopyFrom(w.child)
 			sum := 0.0
 			for r := range meta.Rollouts {
@@ -382,14 +390,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 					sum += w.child.Evaluate() / float64(w.child.Spec().Cards)
 				}
 			}
-			switch {
-			case meta.Rollouts > 0:
-				row.Value = sum / float64(meta.Rollouts)
-			case w.after.Done():
-				row.Value = w.after.ProgressFraction()
-			default:
-				row.Value = row.Eval
-			}
+			row.Value = sum / float64(meta.Rollouts)
 			w.rows = append(w.rows, row)
 		}
 	}
