@@ -1653,14 +1653,6 @@ def top_ties(r: MoveRows) -> MoveRows:
                     r.chosen[keep], np.zeros(int(keep.sum()), np.int8))
 
 
-def load_move_rows(dirs: Sequence[str]) -> tuple[str, NDArray[np.uint8], NDArray[np.float32], NDArray[np.int64]]:
-    """The rows of one or more ``patience label`` outputs of one game: the
-    observation after each move, its label, and its position (numbered
-    0.. across the outputs), ordered by position."""
-    r = read_move_rows(dirs)
-    return r.game, r.obs, r.value, r.group
-
-
 # The logit a learnt-choice network adds for a move that wins (and takes
 # away for one that leaves no move): far above any difference of
 # evaluations, as the Go agent's win bonus and dead-end penalty are, yet
