@@ -57,7 +57,7 @@ func (h *handle) teacherFor(s string, seed uint64) (*teacher, error) {
 // environment is at the first step of an episode or has been dealt a new
 // deal since the last call; otherwise it remembers the positions it was
 // asked about in this episode (the heuristic avoids repeating them).
-func (t *teacher) act(h *handle, out []int64) error {
+func (t *teacher) act(h *handle, out []int64, where []uint8) error {
 	n := h.v.Len()
 	workers := min(runtime.GOMAXPROCS(0), n)
 	var wg sync.WaitGroup
@@ -73,7 +73,7 @@ func (t *teacher) act(h *handle, out []int64) error {
 			}()
 			for i := w; i < n; i += workers {
 				e := h.v.Env(i)
-				if e.Done() {
+				if e.Done() || (where != nil && where[i] == 0) {
 					out[i] = -1
 					continue
 				}
@@ -99,13 +99,15 @@ func (t *teacher) act(h *handle, out []int64) error {
 // it: "heuristic", "mc:rollouts=8") for its move in every environment's
 // current position and writes the n action ids into actions, -1 for an
 // environment whose episode has ended (next-step autoreset mode, before
-// its reset). Each environment has its own agent, seeded with its deal
+// its reset) and for one whose byte in where is 0 (where may be NULL: ask
+// every environment). An environment left out this way is not shown to its
+// agent, which does not remember its position. Each environment has its own agent, seeded with its deal
 // number plus seed; it is made on the first call with this agent string
 // and seed and kept until a call with another. Agents that see hidden
 // cards are refused. The environments are not changed.
 //
 //export pg_agent_act
-func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64_t, n C.int64_t) (code C.int64_t) {
+func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64_t, n C.int64_t, where *C.uint8_t) (code C.int64_t) {
 	h, code := acquire(int64(id))
 	if h == nil {
 		return code
@@ -118,5 +120,9 @@ func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64
 	if err != nil {
 		return status(h, fmt.Errorf("pg_agent_act: %w", err))
 	}
-	return status(h, t.act(h, unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n))))
+	var only []uint8
+	if where != nil {
+		only = unsafe.Slice((*uint8)(unsafe.Pointer(where)), int(n))
+	}
+	return status(h, t.act(h, unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)), only))
 }

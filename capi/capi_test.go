@@ -189,7 +189,7 @@ func TestAgentActAcrossCores(t *testing.T) {
 					t.Fatal(err)
 				}
 				out := make([]int64, h.v.Len())
-				if err := tc.act(h, out); err != nil {
+				if err := tc.act(h, out, nil); err != nil {
 					t.Fatal(err)
 				}
 				for i, a := range out {
@@ -209,9 +209,26 @@ func TestAgentActAcrossCores(t *testing.T) {
 			t.Errorf("%s: two runs chose %v and %v", agent, runs[0], runs[1])
 		}
 	}
-	id, _ := create("limited", 2, "")
+	// Environments left out by where get -1 and are not asked.
+	id, _ := create("limited", 4, "")
 	defer closeHandle(id)
 	h := lookup(id)
+	if err := h.v.Reset(300); err != nil {
+		t.Fatal(err)
+	}
+	tc, err := h.teacherFor("heuristic", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int64, 4)
+	if err := tc.act(h, out, []uint8{1, 0, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range out {
+		if asked := i%2 == 0; asked != (a >= 0) || (asked && !h.v.Mask(i).Has(int(a))) {
+			t.Errorf("where 1,0,1,0: environment %d got action %d", i, a)
+		}
+	}
 	if _, err := h.teacherFor("solver", 0); err == nil || !strings.Contains(err.Error(), "sees the hidden cards") {
 		t.Errorf("solver in Limited: %v", err)
 	}

@@ -113,7 +113,7 @@ def _load() -> ctypes.CDLL:
         "pg_render_rgb": [i64, i64, vp, i64, vp],
         "pg_action_name": [i64, i64, vp, i64],
         "pg_parse_move": [i64, cp, i64p, i64],
-        "pg_agent_act": [i64, cp, ctypes.c_uint64, i64p, i64],
+        "pg_agent_act": [i64, cp, ctypes.c_uint64, i64p, i64, ctypes.c_void_p],
     }
     for name, args in sigs.items():
         f = getattr(lib, name)

@@ -251,7 +251,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         _lib.check(_lib.lib.pg_deals(self._h, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), self.num_envs), self._h)
         return out
 
-    def agent_actions(self, agent: str, seed: int = 0) -> NDArray[np.int64]:
+    def agent_actions(self, agent: str, seed: int = 0, where: NDArray[np.bool_] | None = None) -> NDArray[np.int64]:
         """The move a Go agent chooses in every environment's current
         position, without playing it: ``agent`` is an agent string as the
         command line takes it (``"heuristic"``, ``"mc:rollouts=8"``; see
@@ -261,14 +261,25 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         at every step for the agent's own behaviour). An ended environment
         (next-step autoreset, before its reset) gets -1, which ``step``
         ignores there, so ``envs.step(envs.agent_actions(a))`` plays the
-        agent in every environment. Agents that see
+        agent in every environment. ``where``, a bool array of shape (N,),
+        asks only the environments where it is True; the others get -1
+        (give them a legal action, or one ``illegal_action="noop"``
+        ignores, before stepping), which saves the agent's time in
+        environments whose moves are not wanted. Agents that see
         hidden cards (``solver``) are refused. This is how a trainer gets a
         teacher's labels on the positions its student reaches (DAgger)."""
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before agent_actions()")
         out = np.zeros(self.num_envs, np.int64)
+        only = None
+        if where is not None:
+            w = np.asarray(where)
+            if w.shape != (self.num_envs,) or w.dtype != np.bool_:
+                raise ValueError(f"where: want a bool array of shape ({self.num_envs},), got {w.dtype} {w.shape}")
+            only = np.ascontiguousarray(w).view(np.uint8)
         code = _lib.lib.pg_agent_act(self._h, agent.encode(), int(seed) & (2**64 - 1),
-                                     out.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), self.num_envs)
+                                     out.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)), self.num_envs,
+                                     None if only is None else only.ctypes.data)
         _lib.check(code, self._h)
         return out
 

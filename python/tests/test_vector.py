@@ -224,6 +224,25 @@ def test_agent_actions_errors() -> None:
     vec.close()
 
 
+def test_agent_actions_where_asks_only_some() -> None:
+    """where=False environments get -1 and are not shown to their agent; the
+    ones asked get the same moves as without where."""
+    vec = PatienceVectorEnv("limited", 4)
+    vec.reset(seed=40)
+    full = vec.agent_actions("heuristic", seed=5)
+    vec.close()
+    vec = PatienceVectorEnv("limited", 4)
+    vec.reset(seed=40)
+    some = vec.agent_actions("heuristic", seed=5, where=np.array([True, False, True, False]))
+    assert some[1] == -1 and some[3] == -1
+    assert some[0] == full[0] and some[2] == full[2]
+    with pytest.raises(ValueError, match="where"):
+        vec.agent_actions("heuristic", where=np.ones(3, bool))
+    with pytest.raises(ValueError, match="where"):
+        vec.agent_actions("heuristic", where=np.ones(4, np.int64))
+    vec.close()
+
+
 def test_agent_actions_play_through_episode_ends() -> None:
     """In next-step autoreset mode an ended environment gets -1, which step
     takes: envs.step(envs.agent_actions(a)) plays on into the next deals."""
