@@ -584,7 +584,7 @@ def evaluate(
     gen = torch.Generator().manual_seed(seed)
     net.eval()
 
-    def choose(envs: PatienceVectorEnv, obs: NDArray[np.uint8]) -> NDArray[np.int64]:
+    def choose(envs: PatienceVectorEnv, obs: NDArray[np.uint8], _live: NDArray[np.bool_]) -> NDArray[np.int64]:
         with torch.no_grad():
             logits = net(torch.from_numpy(obs))
             if temperature > 0:
@@ -598,13 +598,14 @@ def evaluate(
 def play_deals(
     game: str,
     deals: Sequence[int] | NDArray[np.integer[Any]],
-    choose: Callable[[PatienceVectorEnv, NDArray[np.uint8]], NDArray[np.int64]],
+    choose: Callable[[PatienceVectorEnv, NDArray[np.uint8], NDArray[np.bool_]], NDArray[np.int64]],
     *,
     max_steps: int | None = None,
     workers: int = 1,
 ) -> EvalResult:
     """Plays one episode per deal, all deals at once in one vector
-    environment, each step's actions given by choose(envs, observations);
+    environment, each step's actions given by choose(envs, observations,
+    live), live marking the environments whose first episode goes on;
     returns each deal's return (its final progress fraction) and whether it
     was won. An environment whose episode has ended ignores its action."""
     deal_ids: NDArray[np.int64] = np.asarray(deals, dtype=np.int64)
@@ -618,8 +619,10 @@ def play_deals(
         done = np.zeros(n, np.bool_)
         won = np.zeros(n, np.bool_)
         while not done.all():
-            act = choose(envs, obs)
-            act[done] = 0  # ended environments (next-step autoreset) ignore their action
+            act = choose(envs, obs, ~done)
+            # Ended environments ignore their action until their reset, and
+            # their next episodes are not counted: any legal-looking id will do.
+            act[done] = 0
             obs, r, term, trunc, _ = envs.step(act)
             live = ~done
             ret += np.where(live, r, 0.0)
@@ -640,7 +643,9 @@ def evaluate_agent(
     returns ``patience bench`` reports for that agent on those deals. For a
     model this is the Go policy agent, which also sets aside moves back to
     a position of the episode (``repeats=avoid``), unlike ``evaluate``."""
-    return play_deals(game, deals, lambda envs, _obs: envs.agent_actions(agent), max_steps=max_steps)
+    # Only the environments still in their first episode ask their agent:
+    # the others have autoreset into episodes that are not counted.
+    return play_deals(game, deals, lambda envs, _obs, live: envs.agent_actions(agent, where=live), max_steps=max_steps)
 
 
 def eval_deals(n: int, start: int = EVAL_DEALS) -> NDArray[np.int64]:
@@ -1993,6 +1998,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --choice, keep the evaluation's weight at --eval-weight: a large one makes the network learn where the agent "
                         "departs from the evaluation's ranking rather than how sure it is")
 
+    c = sub.add_parser("cem", help="the cross-entropy method over a linear correction to the evaluation, from whole games' outcomes",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    c.add_argument("--game", default="royalparade")
+    c.add_argument("--out", default="", help="run directory (default runs/cem-GAME-sSEED)")
+    c.add_argument("--deals", type=int, default=500, help="training deals: every candidate plays all of them")
+    c.add_argument("--seed-start", type=int, default=100_000, help="first training deal (below 1,000,000)")
+    c.add_argument("--population", type=int, default=16, help="candidates per generation")
+    c.add_argument("--elite", type=int, default=4, help="best candidates the distribution is refitted to")
+    c.add_argument("--generations", type=int, default=10)
+    c.add_argument("--sigma", type=float, default=0.1, help="the parameters' starting spread (cards per cell or per unit of value)")
+    c.add_argument("--noise", type=float, default=0.01, help="added to the refitted spread, so that it does not collapse at once")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--eval-deals", type=int, default=1000)
+    c.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    c.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
+    c.add_argument("--resume", action="store_true", help="continue from the run directory's state.json")
+    c.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
+
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)
     e.add_argument("--deals", type=int, default=200)
@@ -2027,6 +2050,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.cmd == "value":
         kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = value(ValueConfig(**kw, command=cmd))
+    elif args.cmd == "cem":
+        from .cem import CEMConfig, cem
+
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        try:
+            path = cem(CEMConfig(**kw, command=cmd))
+        except ValueError as err:
+            print(f"train {err}", file=sys.stderr)
+            return 2
     elif args.cmd == "dagger":
         kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = dagger(DAggerConfig(**kw, command=cmd))

@@ -1,0 +1,217 @@
+"""The cross-entropy method over a linear value correction
+(``python -m patience_gym.train cem``).
+
+The model is a value file (docs/models.md) with no hidden layer and an
+evaluation weight equal to the game's card count: the Go policy agent scores
+the position after each legal move by the heuristic's score (the game's
+evaluation, with its win bonus, dead-end penalty and repeat cost) plus a
+linear function of the one-hot observation, in the same units (cards). The
+linear function has two parameters per observation segment (env.Spec's
+segments): a weight on the number of its cells that are not empty, and a
+weight on the sum of their values (a card's rank for card cells, the count
+for counter cells). All parameters at 0 play exactly as the heuristic ranks.
+
+The cross-entropy method (Rubinstein 1999; Szita and Lőrincz 2006 for
+Tetris) draws a population of parameter vectors from a normal distribution,
+plays each on the same training deals with the Go policy agent, and refits
+the distribution to the best few. It learns from whole games' final
+progress only, so it needs no labels and no gradient through the game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+
+from ._lib import GameSpec, game_spec
+
+CARD_RANKS = 13
+FACE_DOWN = 53
+
+
+def segment_features(spec: GameSpec) -> NDArray[np.float64]:
+    """The (one_hot_len, 2·segments) matrix that maps the parameters to the
+    weight of each one-hot input: for the input "cell c holds value v" of
+    segment s, column 2s is 1 when v is not 0 (the cell is not empty) and
+    column 2s+1 is v's value (a card's rank 1-13 for card cells, 0 for an
+    empty or face-down card; v itself for counters). The layout is
+    env.Spec.OneHot's: segments by offset, each cell's max+1 inputs."""
+    segs = sorted(spec.segments, key=lambda s: s.offset)
+    f = np.zeros((spec.one_hot_len, 2 * len(segs)))
+    o = 0
+    for k, seg in enumerate(segs):
+        v = np.arange(seg.max + 1)
+        if seg.card:
+            val = np.where((v == 0) | (v == FACE_DOWN), 0, (v - 1) % CARD_RANKS + 1)
+        else:
+            val = v
+        for _ in range(seg.len):
+            f[o : o + seg.max + 1, 2 * k] = v != 0
+            f[o : o + seg.max + 1, 2 * k + 1] = val
+            o += seg.max + 1
+    if o != spec.one_hot_len:
+        raise AssertionError(f"{spec.name}: one-hot length {o}, spec says {spec.one_hot_len}")
+    return f
+
+
+def parameter_names(spec: GameSpec) -> list[str]:
+    """The names of the parameters, in order: "SEGMENT.cells" and
+    "SEGMENT.values" per segment."""
+    names = []
+    for seg in sorted(spec.segments, key=lambda s: s.offset):
+        names += [f"{seg.name}.cells", f"{seg.name}.values"]
+    return names
+
+
+@dataclass
+class CEMConfig:
+    """The cross-entropy method's settings (the command line's flags)."""
+
+    game: str = "royalparade"
+    out: str = ""
+    deals: int = 500
+    seed_start: int = 100_000
+    population: int = 16
+    elite: int = 4
+    generations: int = 10
+    sigma: float = 0.1
+    noise: float = 0.01
+    seed: int = 1
+    eval_deals: int = 1000
+    eval_start: int = 900_000
+    max_steps: int = 0
+    resume: bool = False
+    references: str = "random,heuristic"
+    command: str = ""
+
+
+def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[np.float64], path: Path, command: str,
+                 extra: dict[str, str]) -> Path:
+    """Writes the value file of a parameter vector: one-hot weights
+    features·params (in cards), evaluation weight the card count."""
+    from .train import PolicyNet, export_model
+
+    net = PolicyNet(spec, (), 1)
+    with torch.no_grad():
+        net.first.weight.copy_(torch.from_numpy(features @ params).float().unsqueeze(1))
+        net.first_bias.zero_()
+    # The rows of value 0 are 0 by construction (an empty cell adds nothing).
+    names = parameter_names(spec)
+    meta = {"eval_weight": str(spec.cards), "objective": "cem",
+            "cem_parameters": json.dumps(dict(zip(names, (round(float(x), 6) for x in params))))} | extra
+    return export_model(net, path, command, dtype="f32", extra=meta)
+
+
+def cem(cfg: CEMConfig) -> Path:
+    """Runs the cross-entropy method; returns the path of the best file (by
+    mean final progress on the evaluation deals). Writes in the run
+    directory: model.safetensors (the distribution's mean after the last
+    generation), best.safetensors, curve.csv/png, state.json (enough to go
+    on with --resume after a crash) and config.json."""
+    from .train import Curve, _progress, eval_deals, evaluate_agent, reference_levels
+
+    spec = game_spec(cfg.game)
+    cfg.game = spec.name
+    if cfg.elite < 1 or cfg.population < cfg.elite:
+        raise ValueError(f"cem: --elite {cfg.elite} must be from 1 to --population {cfg.population}")
+    if cfg.deals < 1 or cfg.generations < 0 or not cfg.sigma > 0:
+        raise ValueError("cem: --deals must be at least 1, --generations at least 0 and --sigma above 0")
+    if cfg.seed_start + cfg.deals > 1_000_000:
+        raise ValueError(f"cem: training deals {cfg.seed_start}..{cfg.seed_start + cfg.deals - 1} reach the measuring range "
+                         "(from 1,000,000)")
+    train = np.arange(cfg.seed_start, cfg.seed_start + cfg.deals, dtype=np.int64)
+    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    if len(np.intersect1d(train, deals)):
+        raise ValueError("cem: the training deals overlap the evaluation deals")
+    out = Path(cfg.out or f"runs/cem-{spec.name}-s{cfg.seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    features = segment_features(spec)
+    dim = features.shape[1]
+    names = parameter_names(spec)
+    max_steps = cfg.max_steps or None
+    state_path = out / "state.json"
+    resumed: dict[str, Any] | None = None
+    if cfg.resume:
+        if not state_path.is_file():
+            raise ValueError(f"cem: --resume: no {state_path}")
+        resumed = json.loads(state_path.read_text())
+        if resumed["game"] != spec.name or resumed["dim"] != dim:
+            raise ValueError(f"cem: {state_path} is a run of {resumed['game']} with {resumed['dim']} parameters")
+    refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    curve = Curve(out, spec.name, "training games played", refs,
+                  f"{spec.title}: cross-entropy method, {dim} parameters, population {cfg.population}, elite {cfg.elite}",
+                  line="the distribution's mean (Go policy agent)")
+
+    rng = np.random.default_rng(cfg.seed)
+    mu, sd = np.zeros(dim), np.full(dim, cfg.sigma)
+    gen0, games, best = 0, 0, -math.inf
+    t_start = time.perf_counter()
+    if resumed is not None:
+        st = resumed
+        mu, sd = np.array(st["mu"]), np.array(st["sd"])
+        gen0, games, best = st["generation"], st["games"], st["best"]
+        rng.bit_generator.state = st["rng"]
+        curve.rows = st["curve"]
+        t_start -= st["seconds"]
+        _progress(f"cem: resuming {out} after generation {gen0}", end=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+
+    def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> float:
+        path = linear_model(spec, features, params, out / name, cfg.command, extra)
+        r = evaluate_agent(spec.name, f"policy:model={path.resolve()}", seeds, max_steps=max_steps)
+        return r.mean_return
+
+    def save_state(gen: int) -> None:
+        st = {"game": spec.name, "dim": dim, "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
+              "sd": sd.tolist(), "rng": rng.bit_generator.state, "curve": curve.rows,
+              "seconds": time.perf_counter() - t_start, "parameters": dict(zip(names, mu.tolist()))}
+        tmp = state_path.with_name("state.json.tmp")
+        tmp.write_text(json.dumps(st, indent=1))
+        tmp.replace(state_path)
+
+    def evaluate_mean(gen: int, train_return: float) -> None:
+        nonlocal best
+        extra = {"generation": str(gen), "training_deals": f"{train[0]}..{train[-1]}"}
+        ev = play(mu, deals, "model.safetensors", extra)
+        curve.add({"step": float(games), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": ev,
+                   "win_rate": math.nan, "train_return": train_return})
+        if ev > best:
+            best = ev
+            shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+        _progress(f"generation {gen}: mean return {ev:.4f} on {len(deals)} evaluation deals, {train_return:.4f} on the "
+                  f"training deals" + "".join(f"; {k} {v['mean_return']:.4f}" for k, v in refs.items()), end=True)
+
+    if gen0 == 0:
+        evaluate_mean(0, play(mu, train, "candidate-0.safetensors", {}))
+        (out / "candidate-0.safetensors").unlink(missing_ok=True)
+        save_state(0)
+    for gen in range(gen0 + 1, cfg.generations + 1):
+        cands = mu + sd * rng.standard_normal((cfg.population, dim))
+        scores = np.zeros(cfg.population)
+        for i, p in enumerate(cands):
+            _progress(f"generation {gen}/{cfg.generations}: candidate {i + 1}/{cfg.population}")
+            # A new name for each file: the Go agents' model cache knows a
+            # file by its path, size and time.
+            name = f"candidate-{gen}-{i}.safetensors"
+            scores[i] = play(p, train, name, {})
+            (out / name).unlink(missing_ok=True)
+            games += len(train)
+        order = np.argsort(-scores, kind="stable")
+        top = cands[order[: cfg.elite]]
+        mu = top.mean(0)
+        sd = top.std(0) + cfg.noise
+        evaluate_mean(gen, float(scores[order[: cfg.elite]].mean()))
+        save_state(gen)
+    if not (out / "best.safetensors").is_file():
+        shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
+    return out / "best.safetensors"
+
