@@ -700,11 +700,22 @@ func (n *Net) Logits(obs []uint8) []float32 {
 	m := n.m
 	h := n.acts[0]
 	w := len(h)
-	copy(h, m.b0)
-	y := blas32.Vector{N: w, Inc: 1, Data: h}
-	for i, v := range obs[:len(n.cells)] {
-		r := (int(n.cells[i]) + int(min(v, n.max[i]))) * w
-		blas32.Axpy(1, blas32.Vector{N: w, Inc: 1, Data: m.w0t[r : r+w]}, y)
+	if w == 1 {
+		// A first layer one unit wide (a linear value file): the sum of
+		// one weight per cell, in the order and with the rounding of the
+		// Axpy calls below, without their cost per call.
+		s := m.b0[0]
+		for i, v := range obs[:len(n.cells)] {
+			s += m.w0t[int(n.cells[i])+int(min(v, n.max[i]))]
+		}
+		h[0] = s
+	} else {
+		copy(h, m.b0)
+		y := blas32.Vector{N: w, Inc: 1, Data: h}
+		for i, v := range obs[:len(n.cells)] {
+			r := (int(n.cells[i]) + int(min(v, n.max[i]))) * w
+			blas32.Axpy(1, blas32.Vector{N: w, Inc: 1, Data: m.w0t[r : r+w]}, y)
+		}
 	}
 	for i, l := range m.dense {
 		x := n.acts[i]

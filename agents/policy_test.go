@@ -184,7 +184,9 @@ func TestPolicyErrors(t *testing.T) {
 	}
 
 	// The default place: models/<game>.safetensors, here or in the
-	// repository root; the error says where it looked.
+	// repository root; the error says where it looked. (From a directory
+	// outside the repository, where no models/ is found.)
+	t.Chdir(t.TempDir())
 	a, err := New("policy")
 	if err != nil {
 		t.Fatal(err)

@@ -23,27 +23,34 @@ func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *
 }
 
 // TestValueModelRoundTrip: a value network keeps its head through a file,
-// has one output, and that output is the reference forward pass.
+// has one output, and that output is the reference forward pass, with a
+// hidden layer, with none (a linear file, whose first layer is the output:
+// the one-unit path of Logits) and with a hidden layer one unit wide.
 func TestValueModelRoundTrip(t *testing.T) {
-	for _, game := range env.Names() {
-		spec := mustSpec(t, game)
-		m := randomValueModel(t, spec, []int{7}, 3)
-		back, err := DecodeModel(encode(t, m), "value.safetensors")
-		if err != nil {
-			t.Fatalf("%s: %v", game, err)
-		}
-		if !back.IsValue() || back.Meta().Head != ModelHeadValue {
-			t.Fatalf("%s: read back as head %q", game, back.Meta().Head)
-		}
-		n, err := back.NewNet(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs, _ := observations(t, game, 5, 4)
-		for _, o := range obs {
-			want := denseLogits(back, spec, o)
-			if got := n.Logits(o); len(got) != 1 || !closeTo(float64(n.Value(o)), want[0]) {
-				t.Fatalf("%s: value output %v, want [%v]", game, got, want[0])
+	for _, hidden := range [][]int{{7}, nil, {1}} {
+		for _, game := range env.Names() {
+			spec := mustSpec(t, game)
+			m := randomValueModel(t, spec, hidden, 3)
+			back, err := DecodeModel(encode(t, m), "value.safetensors")
+			if err != nil {
+				t.Fatalf("%s %v: %v", game, hidden, err)
+			}
+			if !back.IsValue() || back.Meta().Head != ModelHeadValue {
+				t.Fatalf("%s %v: read back as head %q", game, hidden, back.Meta().Head)
+			}
+			n, err := back.NewNet(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs, _ := observations(t, game, 5, 4)
+			for _, o := range obs {
+				want := denseLogits(back, spec, o)
+				if got := n.Logits(o); len(got) != 1 || !closeTo(float64(n.Value(o)), want[0]) {
+					t.Fatalf("%s %v: value output %v, want [%v]", game, hidden, got, want[0])
+				}
+			}
+			if allocs := testing.AllocsPerRun(20, func() { n.Logits(obs[0]) }); allocs != 0 {
+				t.Errorf("%s %v: Logits allocates %v times", game, hidden, allocs)
 			}
 		}
 	}
