@@ -117,7 +117,7 @@ def cem(cfg: CEMConfig) -> Path:
     directory: model.safetensors (the distribution's mean after the last
     generation), best.safetensors, curve.csv/png, state.json (enough to go
     on with --resume after a crash) and config.json."""
-    from .train import Curve, _progress, eval_deals, evaluate_agent, reference_levels
+    from .train import Curve, EvalResult, _progress, eval_deals, evaluate_agent, reference_levels
 
     spec = game_spec(cfg.game)
     cfg.game = spec.name
@@ -165,10 +165,9 @@ def cem(cfg: CEMConfig) -> Path:
         _progress(f"cem: resuming {out} after generation {gen0}", end=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
-    def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> float:
+    def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> EvalResult:
         path = linear_model(spec, features, params, out / name, cfg.command, extra)
-        r = evaluate_agent(spec.name, f"policy:model={path.resolve()}", seeds, max_steps=max_steps)
-        return r.mean_return
+        return evaluate_agent(spec.name, f"policy:model={path.resolve()}", seeds, max_steps=max_steps)
 
     def save_state(gen: int) -> None:
         st = {"game": spec.name, "dim": dim, "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
@@ -181,9 +180,10 @@ def cem(cfg: CEMConfig) -> Path:
     def evaluate_mean(gen: int, train_return: float) -> None:
         nonlocal best
         extra = {"generation": str(gen), "training_deals": f"{train[0]}..{train[-1]}"}
-        ev = play(mu, deals, "model.safetensors", extra)
+        r = play(mu, deals, "model.safetensors", extra)
+        ev = r.mean_return
         curve.add({"step": float(games), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": ev,
-                   "win_rate": math.nan, "train_return": train_return})
+                   "win_rate": r.win_rate, "train_return": train_return, "eval_seconds": round(r.seconds, 1)})
         if ev > best:
             best = ev
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
@@ -191,7 +191,7 @@ def cem(cfg: CEMConfig) -> Path:
                   f"training deals" + "".join(f"; {k} {v['mean_return']:.4f}" for k, v in refs.items()), end=True)
 
     if gen0 == 0:
-        evaluate_mean(0, play(mu, train, "candidate-0.safetensors", {}))
+        evaluate_mean(0, play(mu, train, "candidate-0.safetensors", {}).mean_return)
         (out / "candidate-0.safetensors").unlink(missing_ok=True)
         save_state(0)
     for gen in range(gen0 + 1, cfg.generations + 1):
@@ -202,7 +202,7 @@ def cem(cfg: CEMConfig) -> Path:
             # A new name for each file: the Go agents' model cache knows a
             # file by its path, size and time.
             name = f"candidate-{gen}-{i}.safetensors"
-            scores[i] = play(p, train, name, {})
+            scores[i] = play(p, train, name, {}).mean_return
             (out / name).unlink(missing_ok=True)
             games += len(train)
         order = np.argsort(-scores, kind="stable")
