@@ -101,8 +101,9 @@ func (t *teacher) act(h *handle, out []int64, where []uint8) error {
 // environment whose episode has ended (next-step autoreset mode, before
 // its reset) and for one whose byte in where is 0 (where may be NULL: ask
 // every environment). An environment left out this way is not shown to its
-// agent, which does not remember its position. Each environment has its own agent, seeded with its deal
-// number plus seed; it is made on the first call with this agent string
+// agent, which does not remember its position. Each environment has its
+// own agent, seeded with its deal number plus seed; it is made on the
+// first call with this agent string
 // and seed and kept until a call with another. Agents that see hidden
 // cards are refused. The environments are not changed.
 //

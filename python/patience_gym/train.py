@@ -5,7 +5,8 @@ from ``patience generate`` datasets, and the policy file the Go agent reads.
     python -m patience_gym.train bc --data data/fifteen-mc --epochs 8
     python -m patience_gym.train ppo --game fifteen --init runs/bc/model.safetensors
     python -m patience_gym.train dagger --game limited --teacher mc
-    python -m patience_gym.train eval --model models/fifteen.safetensors
+    python -m patience_gym.train cem --game limited
+    python -m patience_gym.train eval --model models/limited.safetensors
 
 One file, read from top to bottom: the network (an MLP over the one-hot
 observation whose first layer is a sum of embedding rows, which is the same
@@ -14,6 +15,7 @@ layer that stores the same kind of layer in far fewer weights), the exporter
 and loader of the safetensors policy format (docs/models.md), the evaluation
 on fixed deals, PPO, behaviour cloning, DAgger (a Go agent labels the
 positions the student reaches), the learning curve and the command line.
+The cross-entropy method (``cem``) is in cem.py.
 
 Needs ``pip install "patience-gym[train]"`` (PyTorch, safetensors, matplotlib,
 pyarrow). Training uses deals below 1,000,000 only: PPO deals from
