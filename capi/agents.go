@@ -103,9 +103,9 @@ func (t *teacher) act(h *handle, out []int64, where []uint8) error {
 // every environment). An environment left out this way is not shown to its
 // agent, which does not remember its position. Each environment has its
 // own agent, seeded with its deal number plus seed; it is made on the
-// first call with this agent string
-// and seed and kept until a call with another. Agents that see hidden
-// cards are refused. The environments are not changed.
+// first call with this agent string and seed and kept until a call with
+// another. Agents that see hidden cards are refused. The environments are
+// not changed.
 //
 //export pg_agent_act
 func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64_t, n C.int64_t, where *C.uint8_t) (code C.int64_t) {

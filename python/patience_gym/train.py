@@ -621,12 +621,12 @@ def play_deals(
         done = np.zeros(n, np.bool_)
         won = np.zeros(n, np.bool_)
         while not done.all():
-            act = choose(envs, obs, ~done)
+            live = ~done
+            act = choose(envs, obs, live)
             # Ended environments ignore their action until their reset, and
             # their next episodes are not counted: any legal-looking id will do.
             act[done] = 0
             obs, r, term, trunc, _ = envs.step(act)
-            live = ~done
             ret += np.where(live, r, 0.0)
             steps += live
             won |= live & term & (ret > 1 - 1e-6)
