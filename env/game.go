@@ -133,6 +133,16 @@ type DeadTester interface {
 	Dead() bool
 }
 
+// StartDeadTester is implemented by games with a dead test too costly to
+// run at every position: a search runs it once, on the position it starts
+// from.
+type StartDeadTester interface {
+	// DeadAtStart reports that the game can no longer be won from the
+	// current state. False proves nothing. It may read hidden cards, take
+	// up to about a second and allocate.
+	DeadAtStart() bool
+}
+
 // DeadEvaluator is implemented by a SearchEvaluator and DeadTester whose
 // two answers share their costly part: it gives both from one
 // computation, which a search that asks both of the same position uses.

@@ -378,6 +378,12 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		s.res.Line = []int{}
 		return s.finish()
 	}
+	if d, ok := g.(env.StartDeadTester); ok && !s.opts.NoDeadTest && d.DeadAtStart() {
+		// Proved lost before any search: the start is the one node.
+		s.res.Verdict = Unsolvable
+		s.res.Nodes, s.res.Dead, s.res.Best = 1, 1, g.Progress()
+		return s.finish()
+	}
 	passes := s.opts.Passes
 	if passes == nil {
 		passes = DefaultPasses

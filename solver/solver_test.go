@@ -232,7 +232,7 @@ func TestDealsSolveAndReplay(t *testing.T) {
 // verdict and line).
 func TestNodeBudgetExact(t *testing.T) {
 	g, _ := env.NewGame("cromwell:noswap")
-	g.Deal(2) // not decided in a few thousand nodes
+	g.Deal(12) // not decided in a few thousand nodes
 	for _, budget := range []int64{1, 7, 1000, 3000} {
 		r1 := solve(t, newSolver(t, Options{Nodes: budget}), g)
 		r2 := solve(t, newSolver(t, Options{Nodes: budget}), g)
@@ -251,12 +251,28 @@ func TestNodeBudgetExact(t *testing.T) {
 	}
 }
 
+// TestDeadAtStart: Cromwell tuning deal 500,194 is proved lost at the start
+// by the game's start dead test (its kings lock cards that no swap frees),
+// in one node; without dead tests the search cannot decide it.
+func TestDeadAtStart(t *testing.T) {
+	g := cromwell.New()
+	g.Deal(500194)
+	r := solve(t, newSolver(t, Options{Nodes: 100000}), g)
+	if r.Verdict != Unsolvable || r.Nodes != 1 || r.Dead != 1 {
+		t.Errorf("with the dead tests: %v in %d nodes, %d cut", r.Verdict, r.Nodes, r.Dead)
+	}
+	r = solve(t, newSolver(t, Options{Nodes: 100000, NoDeadTest: true}), g)
+	if r.Verdict != Unknown {
+		t.Errorf("without the dead tests: %v in %d nodes", r.Verdict, r.Nodes)
+	}
+}
+
 // TestTimeBudgetAndCancel: a time budget and a cancelled context stop the
 // search with an unknown verdict and say why (no assertion on the time
 // taken, which depends on the machine).
 func TestTimeBudgetAndCancel(t *testing.T) {
 	g, _ := env.NewGame("cromwell:noswap")
-	g.Deal(2)
+	g.Deal(12)
 	r := solve(t, newSolver(t, Options{Time: 20 * time.Millisecond}), g)
 	if r.Verdict != Unknown || r.Stop != TimeBudget {
 		t.Errorf("time budget: %v (%v)", r.Verdict, r.Stop)

@@ -52,13 +52,20 @@
 //
 // # Solver
 //
-// The game gives the solver (package solver) five kinds of knowledge, each
+// The game gives the solver (package solver) six kinds of knowledge, each
 // with its reason in the method's documentation:
 //   - safe moves (SafeMove): once the swap is no longer available, a top
 //     card goes home without trying alternatives when it is an ace or both
 //     copies of the card one rank below it are home;
 //   - a dead test (Dead): once the swap is no longer available, a relaxed
-//     game in which nothing is ever lost must still get every card home;
+//     game in which nothing is ever lost must still get every card home,
+//     and the kings must be able to go home in some order, each when one
+//     or both copies of every lower card of its suit lie beneath no king
+//     still in the fans (kings never move but home, so what lies beneath
+//     one waits for it);
+//   - a dead test for the start of a search (DeadAtStart): with the swap
+//     unused, the same king order must exist after some swap made at some
+//     point of the game;
 //   - pruning (Prune): a swap is offered only at the start of a search or
 //     right after a move from fan to fan, with one of that move's cards;
 //     every swap can be moved back to such a point;

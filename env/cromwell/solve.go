@@ -23,9 +23,10 @@ const VariantNoSwap = "noswap"
 
 // The interfaces the solver uses.
 var (
-	_ env.Varianter  = (*Game)(nil)
-	_ env.SafeMover  = (*Game)(nil)
-	_ env.DeadTester = (*Game)(nil)
+	_ env.Varianter       = (*Game)(nil)
+	_ env.SafeMover       = (*Game)(nil)
+	_ env.DeadTester      = (*Game)(nil)
+	_ env.StartDeadTester = (*Game)(nil)
 )
 
 // Variants returns the variants besides the default: "noswap", Cromwell
@@ -111,11 +112,17 @@ func (g *Game) safeMove() int {
 // card is home yet, which goes first is a choice the relaxed game does not
 // make, so it asks both copies for one copy of the rank below only; a card
 // whose twin is home now is the second copy and needs both.
+//
+// Where the relaxed game gets every card home, Dead also runs the
+// king-lock test (kinglock.go), which makes that choice for the kings: it
+// looks for an order in which the kings can go home, each taking one or
+// both copies of every lower card of its suit from among the cards no
+// king still in the fans lies on.
 func (g *Game) Dead() bool {
 	if g.swap != swapDone {
 		return false
 	}
-	return g.relaxed() > 0
+	return g.relaxed() > 0 || g.kingLocked()
 }
 
 // relaxed plays the relaxed game of Dead and returns the number of cards it
@@ -266,6 +273,20 @@ func (r *relaxation) fan(f int) {
 	}
 }
 
+// DeadAtStart reports a position that cannot be won (env.StartDeadTester):
+// Dead once the swap is spent; while it is unused, the king-lock test of
+// Dead with the swap made at any time (swapLocked), which costs up to
+// about a second.
+func (g *Game) DeadAtStart() bool {
+	switch g.swap {
+	case swapDone:
+		return g.Dead()
+	case swapUnused:
+		return g.swapLocked()
+	}
+	return false
+}
+
 // LateMask clears the swap's first action from m (now false), or every
 // other action (now true): see env.LateOnceMover.
 func (g *Game) LateMask(m *env.Mask, now bool) {
@@ -323,9 +344,14 @@ func (g *Game) LateSafeMove() int {
 	return g.safeMove()
 }
 
-// LateDead is Dead as if the swap were spent (env.LateOnceMover): the
-// relaxed game cannot get every card home. It is false while a swap is
-// under way.
+// LateDead is the relaxed game's half of Dead as if the swap were spent
+// (env.LateOnceMover): the relaxed game cannot get every card home. It is
+// false while a swap is under way. It leaves out the king-lock test on
+// purpose: that test fires at the start of half of all deals (their kings
+// lock cards that only the swap can free), and a late pass told to swap
+// there would repeat the opening pass instead of finding the wins that
+// need the swap late in the game. After the swap the late pass uses Dead,
+// king locks included.
 func (g *Game) LateDead() bool {
 	if g.swap == swapFirst || g.swap == swapSecond {
 		return false
@@ -407,5 +433,5 @@ func (g *Game) SearchEvaluate() float64 {
 // relaxed game (env.DeadEvaluator).
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
-	return g.Evaluate() - 2*float64(left), g.swap == swapDone && left > 0
+	return g.Evaluate() - 2*float64(left), g.swap == swapDone && (left > 0 || g.kingLocked())
 }

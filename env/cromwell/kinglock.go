@@ -1,0 +1,316 @@
+package cromwell
+
+import (
+	"math/bits"
+
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// The king-lock test: a second dead test, which follows each copy of a card
+// where the relaxed game of Dead does not.
+//
+// A king never leaves its fan except to go home: no card is one rank
+// higher, so nothing takes it. The cards beneath a king in its fan therefore
+// stay there until the king has gone home. A king goes home on a foundation
+// of its suit that shows the queen, so one copy of every lower card of its
+// suit is home by then; for the second king of a suit both copies are. So in
+// any winning line without a swap, taking the kings in the order they go
+// home, each king has every king above it in its fan home before it, and
+// for each rank from ace to queen of its suit as many copies as it needs
+// (one for the suit's first king, two for its second) that lie beneath no
+// king still in the fans. kingLocked searches the orders for one that
+// meets these conditions; when none does, the position cannot be won.
+//
+// The relaxed game of Dead misses this because it lets both copies of a
+// card use one copy of the card below: a second king may go home on the
+// first king's foundation there, and what lies beneath it is freed too
+// early.
+
+// kingLocks is the lock structure of a position: the kings still in the
+// fans and, for each card of a suit, which of those kings lie above its
+// copies.
+type kingLocks struct {
+	n     int
+	suit  [8]uint8
+	above [8]uint8              // the kings above king i in its fan (bit i' for king i')
+	home  [cards.NumSuits]uint8 // kings home
+	// ofSuit[s] has the kings of suit s still in the fans.
+	ofSuit [cards.NumSuits]uint8
+	// all[s] has the kings above some card of suit s below the king: the
+	// suit's second king needs all of them home.
+	all [cards.NumSuits]uint8
+	// pairs[s] lists, for each card of suit s both of whose copies lie
+	// beneath kings, the kings above each copy: the suit's first king
+	// needs, for each pair, all the kings above one of the copies home.
+	pairs  [cards.NumSuits][12][2]uint8
+	npairs [cards.NumSuits]uint8
+}
+
+// kingLocked reports that no order in which the kings still in the fans
+// go home meets the conditions above, so that the position cannot be won
+// without a swap.
+func (g *Game) kingLocked() bool {
+	var l kingLocks
+	if !g.locks(&l) {
+		return false
+	}
+	return !l.feasible()
+}
+
+// locks fills l from the position. It reports false when no card or king
+// lies beneath a king, and every order then works.
+func (g *Game) locks(l *kingLocks) bool {
+	l.countHome(&g.found)
+	return l.build(&g.fans, &g.n)
+}
+
+// countHome counts the kings home on the foundations.
+func (l *kingLocks) countHome(found *cards.Foundations) {
+	for s := range cards.NumSuits {
+		if found[2*s] == uint8(cards.King) {
+			l.home[s]++
+		}
+		if found[2*s+1] == uint8(cards.King) {
+			l.home[s]++
+		}
+	}
+}
+
+// build adds the kings of the fans (n[f] cards each, deepest first, None
+// for a place to skip) and the cards beneath them, the kings numbered fan
+// by fan from the top down. It reports false when no card or king lies
+// beneath a king.
+func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8) bool {
+	// first[c] holds the kings above the first locked copy of c, so that
+	// the second copy makes a pair.
+	var first [cards.NumCodes]uint8
+	var seen [cards.NumCodes]bool
+	any := false
+	for f := range NumFans {
+		var above uint8
+		for k := int(n[f]) - 1; k >= 0; k-- {
+			c := fans[f][k]
+			if c == cards.None {
+				continue
+			}
+			if c.Rank() == cards.King {
+				if l.n == len(l.suit) {
+					return false // not from a real deal: say nothing
+				}
+				i := l.n
+				l.n++
+				l.suit[i] = uint8(c.Suit())
+				l.ofSuit[c.Suit()] |= 1 << i
+				l.above[i] = above
+				if above != 0 {
+					any = true
+				}
+				above |= 1 << i
+				continue
+			}
+			if above == 0 {
+				continue
+			}
+			any = true
+			s := c.Suit()
+			l.all[s] |= above
+			if seen[c] {
+				p := &l.npairs[s]
+				l.pairs[s][*p] = [2]uint8{first[c], above}
+				*p++
+			} else {
+				seen[c] = true
+				first[c] = above
+			}
+		}
+	}
+	return any
+}
+
+// feasible reports that some order gets every king home.
+func (l *kingLocks) feasible() bool {
+	// Kings in the order they can go first: this order usually gets them
+	// all home, which settles it without the search.
+	full := uint8(uint32(1)<<l.n - 1)
+	set := uint8(0)
+	for moved := true; moved && set != full; {
+		moved = false
+		for rest := full &^ set; rest != 0; rest &= rest - 1 {
+			if i := bits.TrailingZeros8(rest); l.canGo(set, i) {
+				set |= 1 << i
+				moved = true
+			}
+		}
+	}
+	if set == full {
+		return true
+	}
+	var reach kingSets
+	return l.reach(&reach, true)
+}
+
+// kingSets is a set of sets of kings (bit i for king i).
+type kingSets [4]uint64
+
+func (k *kingSets) has(set uint32) bool { return k[set>>6]&(1<<(set&63)) != 0 }
+func (k *kingSets) add(set uint32)      { k[set>>6] |= 1 << (set & 63) }
+
+// reach fills reach with the sets of kings that can be home together, the
+// kings having gone home one at a time under the conditions of canGo: a
+// search over the sets, each reached at most once. It reports whether the
+// set of all the kings is among them; with stop it returns as soon as it
+// is.
+func (l *kingLocks) reach(reach *kingSets, stop bool) bool {
+	full := uint32(1)<<l.n - 1
+	reach.add(0)
+	for set := uint32(0); set <= full; set++ {
+		if !reach.has(set) {
+			continue
+		}
+		if set == full {
+			return true
+		}
+		for rest := full &^ set; rest != 0; rest &= rest - 1 {
+			i := bits.TrailingZeros32(rest)
+			if l.canGo(uint8(set), i) {
+				next := set | 1<<i
+				reach.add(next)
+				if stop && next == full {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// canGo reports that king i may go home once the kings in set are home.
+func (l *kingLocks) canGo(set uint8, i int) bool {
+	if l.above[i]&^set != 0 {
+		return false
+	}
+	s := l.suit[i]
+	if l.home[s] > 0 || set&l.ofSuit[s] != 0 { // the second king: both copies of every lower card
+		return l.all[s]&^set == 0
+	}
+	for _, p := range l.pairs[s][:l.npairs[s]] {
+		if p[0]&^set != 0 && p[1]&^set != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// swapLocked reports that the position, with the swap unused, cannot be
+// won with the swap made at any time, by the conditions of kingLocked. It
+// costs up to about a second, so the solver runs it once, on the position
+// it starts from (DeadAtStart).
+//
+// Take a winning line and the moment of its swap, when the kings of some
+// set S are home. Before it, the kings of S went home under the conditions
+// of kingLocked in the position now, so S is among the sets reach finds.
+// At that moment every king not in S is in its place, and so is every card
+// beneath one of them: call those places intact. A card elsewhere lies
+// beneath no king (kings never move, so a card beneath one was beneath it
+// from now on). The swap exchanges two cards x and y. In the position it
+// makes, the intact places hold their cards, x and y exchanged where they
+// lie in intact places; a card that goes to a place not intact lies beneath
+// no king there, and a king that goes there locks nothing that this test
+// knows of (what lies beneath it then is not known; counting it as nothing
+// only makes the test weaker). From there the rest of the line gets every
+// king home without a swap, so the conditions of kingLocked hold for that
+// position, with the kings of S home. swapLocked tries every such S and
+// every swap that puts a card into an intact place or takes one out (a
+// swap of two cards that are both elsewhere changes none of the
+// conditions, which fail already without a swap) and reports true when
+// the conditions fail after each of them.
+func (g *Game) swapLocked() bool {
+	var l kingLocks
+	if !g.locks(&l) {
+		return false
+	}
+	var reach kingSets
+	if l.reach(&reach, false) {
+		return false
+	}
+	// Number the kings and mark what lies above each place as build did.
+	var king [NumFans][MaxDepth]int8
+	var above [NumFans][MaxDepth]uint8
+	i := int8(0)
+	for f := range NumFans {
+		var ab uint8
+		for k := int(g.n[f]) - 1; k >= 0; k-- {
+			above[f][k] = ab
+			king[f][k] = -1
+			if g.fans[f][k].Rank() == cards.King {
+				king[f][k] = i
+				ab |= 1 << i
+				i++
+			}
+		}
+	}
+	type place struct{ f, k int }
+	full := uint32(1)<<l.n - 1
+	for set := uint32(0); set <= full; set++ {
+		if !reach.has(set) {
+			continue
+		}
+		// The position at the swap, as far as it is known: intact places
+		// hold their cards, the others None; free[c] counts the copies of
+		// c elsewhere in the fans.
+		var base [NumFans][MaxDepth]cards.Card
+		var free [cards.NumCodes]uint8
+		var intact []place
+		for f := range NumFans {
+			for k := range int(g.n[f]) {
+				c := g.fans[f][k]
+				if king[f][k] >= 0 && set&(1<<king[f][k]) != 0 {
+					continue // home
+				}
+				if king[f][k] >= 0 || uint32(above[f][k])&^set != 0 {
+					base[f][k] = c
+					intact = append(intact, place{f, k})
+				} else {
+					free[c]++
+				}
+			}
+		}
+		home := l.home
+		for j := range l.n {
+			if set&(1<<j) != 0 {
+				home[l.suit[j]]++
+			}
+		}
+		try := func(p place, y cards.Card, q place, elsewhere bool) bool {
+			post := base
+			x := post[p.f][p.k]
+			post[p.f][p.k] = y
+			var m kingLocks
+			m.home = home
+			if !elsewhere {
+				post[q.f][q.k] = x
+			}
+			m.build(&post, &g.n)
+			if elsewhere && x.Rank() == cards.King {
+				m.suit[m.n] = uint8(x.Suit())
+				m.ofSuit[x.Suit()] |= 1 << m.n
+				m.n++
+			}
+			return m.feasible()
+		}
+		for a, p := range intact {
+			x := g.fans[p.f][p.k]
+			for _, q := range intact[a+1:] {
+				if y := g.fans[q.f][q.k]; y != x && try(p, y, q, false) {
+					return false
+				}
+			}
+			for y := cards.Card(1); y < cards.NumCodes; y++ {
+				if free[y] > 0 && y != x && try(p, y, place{}, true) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

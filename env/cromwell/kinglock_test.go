@@ -1,0 +1,181 @@
+package cromwell
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/solver"
+)
+
+// kingTiny returns a random position with a few cards of each suit in play
+// (kings among them, so that they lock cards beneath them) in three to
+// five fans, the swap used or not.
+func kingTiny(rng *cards.Rand, swapUsed bool) *Game {
+	var rest []cards.Card
+	var tops [cards.NumSuits][2]cards.Rank
+	for s := range cards.NumSuits {
+		miss := rng.IntN(5)
+		a := rng.IntN(miss + 1)
+		tops[s] = [2]cards.Rank{cards.Rank(13 - a), cards.Rank(13 - (miss - a))}
+		for _, top := range tops[s] {
+			for r := top + 1; r <= cards.King; r++ {
+				rest = append(rest, cards.New(cards.Suit(s), r))
+			}
+		}
+	}
+	rng.Shuffle(rest)
+	fans := make([][]cards.Card, 3+rng.IntN(3))
+	for _, c := range rest {
+		f := rng.IntN(len(fans))
+		fans[f] = append(fans[f], c)
+	}
+	g := New()
+	g.SetFans(fans...)
+	for s, tp := range tops {
+		g.SetFoundation(cards.Suit(s), tp[0], tp[1])
+	}
+	g.SetSwapUsed(swapUsed)
+	return g
+}
+
+// exhaustive decides g by a search that uses no game knowledge: the
+// transposition table alone, every move tried.
+func exhaustive(t *testing.T, g env.Game) solver.Verdict {
+	t.Helper()
+	s, err := solver.New(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}, Nodes: 300000, TableBits: 18})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Solve(context.Background(), g).Verdict
+}
+
+// TestKingLockedNeverLosesAWin: on random small positions with the swap
+// used, every position the king-lock test calls dead is unsolvable by an
+// exhaustive search, and the test finds dead positions that the relaxed
+// game of Dead does not.
+func TestKingLockedNeverLosesAWin(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	rng := cards.NewRand(25)
+	fired, beyond, lost := 0, 0, 0
+	for range n {
+		g := kingTiny(rng, true)
+		v := exhaustive(t, g)
+		if v == solver.Unsolvable {
+			lost++
+		}
+		if !g.kingLocked() {
+			continue
+		}
+		fired++
+		if g.relaxed() == 0 {
+			beyond++
+		}
+		if v != solver.Unsolvable {
+			t.Fatalf("king-locked, but the exhaustive search says %v\n%s", v, g.Render())
+		}
+	}
+	t.Logf("%d positions, %d lost: the king-lock test fired on %d, %d of them alive in the relaxed game", n, lost, fired, beyond)
+	if beyond < n/100 {
+		t.Errorf("the king-lock test found only %d dead positions the relaxed game misses", beyond)
+	}
+}
+
+// TestSwapLockedNeverLosesAWin: on random small positions with the swap
+// unused, every position swapLocked calls dead is unsolvable by an
+// exhaustive search that tries every swap at every step.
+func TestSwapLockedNeverLosesAWin(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 5000
+	}
+	rng := cards.NewRand(26)
+	fired, decided := 0, 0
+	for range n {
+		g := kingTiny(rng, false)
+		if !g.swapLocked() {
+			continue
+		}
+		fired++
+		switch v := exhaustive(t, g); v {
+		case solver.Unsolvable:
+			decided++
+		case solver.Solved:
+			t.Fatalf("swap-locked, but the exhaustive search wins\n%s", g.Render())
+		}
+	}
+	t.Logf("%d positions: swapLocked fired on %d, %d of them decided by the exhaustive search", n, fired, decided)
+	if decided < n/1000 {
+		t.Errorf("only %d swap-locked positions decided", decided)
+	}
+}
+
+// TestKingLocksOnRealDeals: on the measuring deals of the committed solver
+// runs, the deals won without the swap are never king-locked, the deals
+// won with it never swap-locked, and the deals proved lost without the
+// swap are all king-locked.
+func TestKingLocksOnRealDeals(t *testing.T) {
+	read := func(path string) map[uint64]string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var run struct {
+			Deals []struct {
+				Seed    uint64 `json:"seed"`
+				Verdict string `json:"verdict"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal(b, &run); err != nil {
+			t.Fatal(err)
+		}
+		out := map[uint64]string{}
+		for _, d := range run.Deals {
+			out[d.Seed] = d.Verdict
+		}
+		return out
+	}
+	g := New()
+	noswap := read("../../docs/solver/cromwell-noswap.json")
+	won, lost, locked := 0, 0, 0
+	for seed, v := range noswap {
+		g.Deal(seed)
+		g.SetSwapUsed(true)
+		k := g.kingLocked()
+		switch {
+		case v == "solved" && k:
+			t.Errorf("deal %d: won without the swap, but king-locked", seed)
+		case v == "solved":
+			won++
+		case v == "unsolvable" && !k:
+			t.Errorf("deal %d: proved lost without the swap, but not king-locked", seed)
+		case v == "unsolvable":
+			lost++
+		}
+		if k {
+			locked++
+		}
+	}
+	t.Logf("without the swap: %d won, %d lost, %d king-locked of %d", won, lost, locked, len(noswap))
+	with := read("../../docs/solver/cromwell.json")
+	won = 0
+	for seed, v := range with {
+		if v != "solved" {
+			continue
+		}
+		won++
+		g.Deal(seed)
+		if g.swapLocked() {
+			t.Errorf("deal %d: won with the swap, but swap-locked", seed)
+		}
+	}
+	if won < 900 || len(noswap) < 1000 {
+		t.Errorf("only %d won deals, %d deals without the swap: the runs are not the committed ones", won, len(noswap))
+	}
+}
