@@ -223,7 +223,11 @@ func (l *kingLocks) canGo(set uint8, i int) bool {
 // every swap that puts a card into an intact place or takes one out (a
 // swap of two cards that are both elsewhere changes none of the
 // conditions, which fail already without a swap) and reports true when
-// the conditions fail after each of them.
+// the conditions fail after each of them. A swap of two cards that both
+// lie beneath kings and are not kings themselves is tried at the start
+// only: no move before it can have moved them or built on them, so the
+// same swap made at the start, followed by the same moves, reaches the
+// same position.
 func (g *Game) swapLocked() bool {
 	var l kingLocks
 	if !g.locks(&l) {
@@ -301,7 +305,11 @@ func (g *Game) swapLocked() bool {
 		for a, p := range intact {
 			x := g.fans[p.f][p.k]
 			for _, q := range intact[a+1:] {
-				if y := g.fans[q.f][q.k]; y != x && try(p, y, q, false) {
+				y := g.fans[q.f][q.k]
+				if set != 0 && x.Rank() != cards.King && y.Rank() != cards.King {
+					continue // made at the start to the same effect: tried there
+				}
+				if y != x && try(p, y, q, false) {
 					return false
 				}
 			}
