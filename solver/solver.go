@@ -15,7 +15,8 @@
 // solver never names a game. Where a game names a safe move
 // (env.SafeMover), the search plays it without trying the alternatives;
 // where a game proves a position lost (env.DeadTester), the search goes no
-// deeper; where a game knows moves that other lines make redundant
+// deeper, and a costlier test of the same kind (env.StartDeadTester) runs
+// once, on the position a search starts from; where a game knows moves that other lines make redundant
 // (env.Pruner), the search leaves them out; where a move of the rules takes
 // several actions (env.Staged), its parts are ranked by the positions they
 // complete. Each game states its rules, with their reasons, in its package
