@@ -413,7 +413,11 @@ func writeDeal(w io.Writer, d *dealResult, spec *env.Spec, show bool) {
 			}
 		}
 	case "unsolvable":
-		fmt.Fprintf(w, "deal %d: unsolvable (every reachable position searched; %s)\n", d.Seed, took)
+		how := "every reachable position searched"
+		if d.Passes == 0 {
+			how = "proved lost at the start by the game's dead test"
+		}
+		fmt.Fprintf(w, "deal %d: unsolvable (%s; %s)\n", d.Seed, how, took)
 	default:
 		why := d.Stop + " budget"
 		if d.Stop == "unverified" {

@@ -124,6 +124,16 @@ func TestSolveVariant(t *testing.T) {
 	}
 }
 
+// TestSolveSaysHowALossWasProved: a deal that Cromwell's start dead test
+// proves lost (tuning deal 500,194) says so, while a search that ran out of
+// positions says that.
+func TestSolveSaysHowALossWasProved(t *testing.T) {
+	code, out, _ := runCLI(t, "solve", "cromwell", "--seed-start", "500194", "--budget", "10k")
+	if code != 0 || !strings.Contains(out, "deal 500194: unsolvable (proved lost at the start by the game's dead test; 1 nodes") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
 func TestSolveErrors(t *testing.T) {
 	tests := []struct {
 		args []string
