@@ -11,6 +11,7 @@ import (
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/solver"
 )
@@ -84,31 +85,13 @@ func compare(t *testing.T, positions []env.Game, nodes int64) (solved, unsolvabl
 	return solved, unsolvable
 }
 
-// tinyDeck returns, for each suit, foundations that leave about left cards
-// of the suit in play, and those cards shuffled.
-func tinyCards(rng *cards.Rand, left int) (tops [cards.NumSuits][2]cards.Rank, rest []cards.Card) {
-	for s := range cards.NumSuits {
-		// Split about left/4 missing cards between the two foundations.
-		miss := rng.IntN(left/2 + 1)
-		a := rng.IntN(miss + 1)
-		tops[s] = [2]cards.Rank{cards.Rank(13 - a), cards.Rank(13 - (miss - a))}
-		for _, top := range tops[s] {
-			for r := top + 1; r <= cards.King; r++ {
-				rest = append(rest, cards.New(cards.Suit(s), r))
-			}
-		}
-	}
-	rng.Shuffle(rest)
-	return tops, rest
-}
-
 // cromwellTiny returns random Cromwell positions with a few cards in play,
 // the swap used or not.
 func cromwellTiny(n int, swapUsed bool) []env.Game {
 	rng := cards.NewRand(11)
 	var out []env.Game
 	for len(out) < n {
-		tops, rest := tinyCards(rng, 14)
+		tops, rest := envtest.TinyCards(rng, 14)
 		if len(rest) < 4 || len(rest) > 12 {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -15,19 +16,7 @@ import (
 // (kings among them, so that they lock cards beneath them) in three to
 // five fans, the swap used or not.
 func kingTiny(rng *cards.Rand, swapUsed bool) *Game {
-	var rest []cards.Card
-	var tops [cards.NumSuits][2]cards.Rank
-	for s := range cards.NumSuits {
-		miss := rng.IntN(5)
-		a := rng.IntN(miss + 1)
-		tops[s] = [2]cards.Rank{cards.Rank(13 - a), cards.Rank(13 - (miss - a))}
-		for _, top := range tops[s] {
-			for r := top + 1; r <= cards.King; r++ {
-				rest = append(rest, cards.New(cards.Suit(s), r))
-			}
-		}
-	}
-	rng.Shuffle(rest)
+	tops, rest := envtest.TinyCards(rng, 8)
 	fans := make([][]cards.Card, 3+rng.IntN(3))
 	for _, c := range rest {
 		f := rng.IntN(len(fans))

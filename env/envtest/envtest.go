@@ -223,3 +223,23 @@ func FuzzMoveNames(f *testing.F, game string) {
 		}
 	})
 }
+
+// TinyCards returns, for each suit, foundation tops that leave a few cards
+// of the suit in play (up to left/2, split at random between the suit's two
+// foundations), and those cards shuffled: the makings of the small
+// positions on which tests compare a search with game knowledge against an
+// exhaustive one.
+func TinyCards(rng *cards.Rand, left int) (tops [cards.NumSuits][2]cards.Rank, rest []cards.Card) {
+	for s := range cards.NumSuits {
+		miss := rng.IntN(left/2 + 1)
+		a := rng.IntN(miss + 1)
+		tops[s] = [2]cards.Rank{cards.Rank(13 - a), cards.Rank(13 - (miss - a))}
+		for _, top := range tops[s] {
+			for r := top + 1; r <= cards.King; r++ {
+				rest = append(rest, cards.New(cards.Suit(s), r))
+			}
+		}
+	}
+	rng.Shuffle(rest)
+	return tops, rest
+}
