@@ -71,6 +71,15 @@ func TestKingLockedNeverLosesAWin(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions, %d lost: the king-lock test fired on %d, %d of them alive in the relaxed game", n, lost, fired, beyond)
+	g := New()
+	g.Deal(500194) // king-locked at the start: the order search runs in full
+	g.SetSwapUsed(true)
+	if !g.kingLocked() {
+		t.Fatal("deal 500,194 is not king-locked")
+	}
+	if n := testing.AllocsPerRun(100, func() { g.Dead() }); n != 0 {
+		t.Errorf("Dead allocates %v times", n)
+	}
 	if beyond < n/100 {
 		t.Errorf("the king-lock test found only %d dead positions the relaxed game misses", beyond)
 	}

@@ -184,6 +184,7 @@ func BenchmarkRelaxed(b *testing.B) {
 		{"sweeps", func() { g.sweepRelaxed() }},
 		{"evaluate", func() { g.Evaluate() }},
 		{"evaluate-pairs", func() { g.pairEvaluate() }},
+		{"king-lock", func() { g.kingLocked() }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			for b.Loop() {
