@@ -129,24 +129,35 @@ func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8
 
 // feasible reports that some order gets every king home.
 func (l *kingLocks) feasible() bool {
+	// A king that lies above no card and no king can go home last of all:
+	// by then every king above it and every card of its suit is home, and
+	// its twin, gone first, needed only what a first king needs. Nothing
+	// waits for it, so the search leaves such kings out.
+	var used uint8
+	for i := range l.n {
+		used |= l.above[i]
+	}
+	for s := range cards.NumSuits {
+		used |= l.all[s]
+	}
+	want := uint8(uint32(1)<<l.n-1) & used
 	// Kings in the order they can go first: this order usually gets them
 	// all home, which settles it without the search.
-	full := uint8(uint32(1)<<l.n - 1)
 	set := uint8(0)
-	for moved := true; moved && set != full; {
+	for moved := true; moved && set != want; {
 		moved = false
-		for rest := full &^ set; rest != 0; rest &= rest - 1 {
+		for rest := want &^ set; rest != 0; rest &= rest - 1 {
 			if i := bits.TrailingZeros8(rest); l.canGo(set, i) {
 				set |= 1 << i
 				moved = true
 			}
 		}
 	}
-	if set == full {
+	if set == want {
 		return true
 	}
 	var reach kingSets
-	return l.reach(&reach, true)
+	return l.reachSet(&reach, uint32(want), true)
 }
 
 // kingSets is a set of sets of kings (bit i for king i).
@@ -161,21 +172,26 @@ func (k *kingSets) add(set uint32)      { k[set>>6] |= 1 << (set & 63) }
 // set of all the kings is among them; with stop it returns as soon as it
 // is.
 func (l *kingLocks) reach(reach *kingSets, stop bool) bool {
-	full := uint32(1)<<l.n - 1
+	return l.reachSet(reach, uint32(1)<<l.n-1, stop)
+}
+
+// reachSet is reach over the kings of want alone (the others stay in the
+// fans throughout), reporting whether want itself is reached.
+func (l *kingLocks) reachSet(reach *kingSets, want uint32, stop bool) bool {
 	reach.add(0)
-	for set := uint32(0); set <= full; set++ {
-		if !reach.has(set) {
+	for set := uint32(0); set <= want; set++ {
+		if set&^want != 0 || !reach.has(set) {
 			continue
 		}
-		if set == full {
+		if set == want {
 			return true
 		}
-		for rest := full &^ set; rest != 0; rest &= rest - 1 {
+		for rest := want &^ set; rest != 0; rest &= rest - 1 {
 			i := bits.TrailingZeros32(rest)
 			if l.canGo(uint8(set), i) {
 				next := set | 1<<i
 				reach.add(next)
-				if stop && next == full {
+				if stop && next == want {
 					return true
 				}
 			}
