@@ -36,7 +36,7 @@ type kingLocks struct {
 	home  [cards.NumSuits]uint8 // kings home
 	// ofSuit[s] has the kings of suit s still in the fans.
 	ofSuit [cards.NumSuits]uint8
-	// all[s] has the kings above some card of suit s below the king: the
+	// all[s] has the kings above some card of suit s (ace to queen): the
 	// suit's second king needs all of them home.
 	all [cards.NumSuits]uint8
 	// pairs[s] lists, for each card of suit s both of whose copies lie
