@@ -18,11 +18,10 @@
 // deeper, and a costlier test of the same kind (env.StartDeadTester) runs
 // once, on the position a search starts from; where a game knows moves
 // that other lines make redundant (env.Pruner), the search leaves them
-// out; where a move of the rules takes
-// several actions (env.Staged), its parts are ranked by the positions they
-// complete. Each game states its rules, with their reasons, in its package
-// documentation, and the tests check on many small positions that they
-// never change a verdict.
+// out; where a move of the rules takes several actions (env.Staged), its
+// parts are ranked by the positions they complete. Each game states its
+// rules, with their reasons, in its package documentation, and the tests
+// check on many small positions that they never change a verdict.
 //
 // A search runs in passes (DefaultPasses). The limited passes leave out the
 // moves beyond a limit: a discrepancy pass allows few moves that are not the
