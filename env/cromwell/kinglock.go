@@ -33,6 +33,7 @@ type kingLocks struct {
 	n     int
 	suit  [8]uint8
 	above [8]uint8              // the kings above king i in its fan (bit i' for king i')
+	at    [8][2]uint8           // king i's fan and depth
 	home  [cards.NumSuits]uint8 // kings home
 	// ofSuit[s] has the kings of suit s still in the fans.
 	ofSuit [cards.NumSuits]uint8
@@ -102,6 +103,7 @@ func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8
 				l.suit[i] = uint8(c.Suit())
 				l.ofSuit[c.Suit()] |= 1 << i
 				l.above[i] = above
+				l.at[i] = [2]uint8{uint8(f), uint8(k)}
 				if above != 0 {
 					any = true
 				}
@@ -253,20 +255,20 @@ func (g *Game) swapLocked() bool {
 	if l.reach(&reach, false) {
 		return false
 	}
-	// Number the kings and mark what lies above each place as build did.
+	// The king at each place (-1 for none) and the kings above each place,
+	// in the numbering of build.
 	var king [NumFans][MaxDepth]int8
 	var above [NumFans][MaxDepth]uint8
-	i := int8(0)
 	for f := range NumFans {
-		var ab uint8
-		for k := int(g.n[f]) - 1; k >= 0; k-- {
-			above[f][k] = ab
+		for k := range int(g.n[f]) {
 			king[f][k] = -1
-			if g.fans[f][k].Rank() == cards.King {
-				king[f][k] = i
-				ab |= 1 << i
-				i++
-			}
+		}
+	}
+	for i := range l.n {
+		f, d := int(l.at[i][0]), int(l.at[i][1])
+		king[f][d] = int8(i)
+		for k := range d {
+			above[f][k] |= 1 << i
 		}
 	}
 	type place struct{ f, k int }
