@@ -139,7 +139,11 @@ type DeadTester interface {
 type StartDeadTester interface {
 	// DeadAtStart reports that the game can no longer be won from the
 	// current state. False proves nothing. It may read hidden cards, take
-	// up to about a second and allocate.
+	// up to about a second and allocate. It may also note in the state
+	// what it learned, for the game's dead test (DeadTester) and pruning
+	// (Pruner) to use in the positions that follow; a search calls it on
+	// its own copy of the start and searches from that copy. What it
+	// notes never changes the game's rules (Legal, Apply, Hash).
 	DeadAtStart() bool
 }
 
@@ -159,11 +163,12 @@ type DeadEvaluator interface {
 // led there.
 //
 // The contract, which makes a search that remembers positions (and so
-// meets each position by one line only) still reach every position: if a
-// position p is reached by a line whose every move survived Prune, then for
-// every legal move a at p, the position after a is reached by some line
-// whose every move survives Prune. Each game states its rule, with the
-// reason it keeps the contract, in its package documentation.
+// meets each position by one line only) still reach every position it
+// needs: if a position p is reached by a line whose every move survived
+// Prune, then for every legal move a at p, the position after a is reached
+// by some line whose every move survives Prune, or the game's dead test
+// (DeadTester) proves it lost. Each game states its rule, with the reason
+// it keeps the contract, in its package documentation.
 type Pruner interface {
 	// Prune clears from m, which holds the legal actions now, the actions
 	// the search may leave out. line holds the actions that led to the

@@ -11,19 +11,19 @@ import (
 
 // The opening pass (Pass.Opening) of a game with a move allowed once
 // (env.OnceMover, Cromwell's swap): every form of that move is made at the
-// start, and each position it leads to, a game without the move, is
+// start (every form that the game's pruning (env.Pruner) keeps at the start
+// of a search), and each position it leads to, a game without the move, is
 // searched on its own with a small node budget, by a plain depth-first
-// search (no limited passes: with budgets this small it finds these wins
-// in the fewest nodes, and it can prove a form lost). The forms are
-// ranked like any children, by the evaluation of the positions they lead
-// to; a form whose position the game proves lost (env.DeadTester) is
-// dropped. The pass runs in rounds: round r searches the best
-// openingFirst·4^r forms with openingBudget·2^r nodes each, so that a form
-// ranked low, or one that needs a longer search, is reached once the
-// easier ones have failed. A form whose search proves it lost is not
-// searched again. Forms that lead to the same position (the same two
-// cards picked in either order) are searched once: they are told apart by
-// the position's hash.
+// search (no limited passes: with budgets this small it finds these wins in
+// the fewest nodes, and it can prove a form lost). The forms are ranked like
+// any children, by the evaluation of the positions they lead to; a form
+// whose position the game proves lost (env.DeadTester) is dropped. The pass
+// runs in rounds: round r searches the best openingFirst·4^r forms with
+// openingBudget·2^r nodes each, so that a form ranked low, or one that needs
+// a longer search, is reached once the easier ones have failed. A form whose
+// search proves it lost is not searched again. Forms that lead to the same
+// position (the same two cards picked in either order) are searched once:
+// they are told apart by the position's hash.
 //
 // The forms are made from several roots: the start, and the position
 // after each ordinary move from it (best first), since a swap made after
@@ -282,6 +282,11 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 	}
 	mask := s.openMask(depth)
 	at.Legal(mask)
+	if s.usePrun {
+		// Each root is the start of its own searches: the game prunes
+		// there as at the start of a search (no moves before it).
+		at.(env.Pruner).Prune(nil, mask)
+	}
 	next := s.openState(depth)
 	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
 		next.CopyFrom(at)

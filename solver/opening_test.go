@@ -57,16 +57,24 @@ func TestOpeningPassAfterOneMove(t *testing.T) {
 }
 
 // TestOpeningForms: at the start of a Cromwell deal the forms of the swap
-// are the pairs of layout cards that differ, each once (5,304 pairs of 104
-// cards, less the 52 pairs of twins), minus those the dead test rejects;
-// ranked best first.
+// are the pairs of layout cards that differ, each once, that the game's
+// pruning keeps, minus those the dead test rejects; ranked best first. On
+// deal 1 the kings lock nothing that needs the swap, and every pair is a
+// form (5,304 pairs of 104 cards, less the 52 pairs of twins); on deal 3
+// they do, and only the swaps that get past the king-lock test are.
 func TestOpeningForms(t *testing.T) {
 	g := cromwell.New()
-	g.Deal(3)
+	g.Deal(1)
 	s := newSolver(t, Options{Nodes: 1, Passes: openingOnly})
 	s.Solve(t.Context(), g)
 	if got := int64(len(s.openRoots[0].forms)) + s.res.Dead; got != 5304 {
-		t.Errorf("%d forms and %d dead, %d in all, want 5304", len(s.openRoots[0].forms), s.res.Dead, got)
+		t.Errorf("deal 1: %d forms and %d dead, %d in all, want 5304", len(s.openRoots[0].forms), s.res.Dead, got)
+	}
+	g.Deal(3)
+	allowed := allowedSwaps(g)
+	s.Solve(t.Context(), g)
+	if got := int64(len(s.openRoots[0].forms)) + s.res.Dead; got != int64(allowed) || allowed == 0 || allowed > 1000 {
+		t.Errorf("deal 3: %d forms and %d dead, %d in all, want the %d swaps the game allows", len(s.openRoots[0].forms), s.res.Dead, got, allowed)
 	}
 	if !slices.IsSortedFunc(s.openRoots[0].forms, func(a, b opening) int { return cmp.Compare(b.score, a.score) }) {
 		t.Error("the forms are not ranked best first")
@@ -126,9 +134,9 @@ func TestOpeningPassSkipped(t *testing.T) {
 // TestLatePassFindsALateSwap: Cromwell deal 500,093 (a tuning deal) is won
 // by a swap made late in the game, when the game without it is lost: the
 // late pass, holding the swap back until then, finds the win in about ten
-// thousand nodes (the pass may use a third of the budget), while the
-// discrepancy passes and the opening pass, on three times the budget, do
-// not (nor at 1M nodes).
+// thousand nodes (the pass may use a third of the budget, 100,000 nodes),
+// while the discrepancy passes and the opening pass, on 40,000 nodes, do
+// not (they need nearly 100,000).
 func TestLatePassFindsALateSwap(t *testing.T) {
 	g := cromwell.New()
 	g.Deal(500093)
@@ -142,7 +150,7 @@ func TestLatePassFindsALateSwap(t *testing.T) {
 		t.Errorf("the swap is move %d of the line: not a late swap", swap)
 	}
 	others := []Pass{{Discrepancy: true, Limit: 0}, {Discrepancy: true, Limit: 1}, {Opening: true}}
-	if r := solve(t, newSolver(t, Options{Nodes: 300000, Passes: others}), g); r.Verdict == Solved {
+	if r := solve(t, newSolver(t, Options{Nodes: 40000, Passes: others}), g); r.Verdict == Solved {
 		t.Errorf("the other passes solved it too (%d nodes): the deal no longer shows the late pass's use", r.Nodes)
 	}
 }
@@ -164,4 +172,27 @@ func TestLatePassSkipped(t *testing.T) {
 		t.Errorf("without the swap the late pass changed the search: %v in %d nodes, %d passes; with it %v in %d nodes, %d passes",
 			a.Verdict, a.Nodes, a.Passes, b.Verdict, b.Nodes, b.Passes)
 	}
+}
+
+// allowedSwaps counts the swaps at the start of g that the game's pruning
+// keeps, each pair of places once, after the game's start dead test has
+// listed them.
+func allowedSwaps(g *cromwell.Game) int {
+	c := g.Clone().(*cromwell.Game)
+	c.DeadAtStart()
+	c.Apply(cromwell.ActSwapBegin)
+	first, second := env.NewMask(cromwell.NumActions), env.NewMask(cromwell.NumActions)
+	c.Legal(&first)
+	c.Prune(nil, &first)
+	n := 0
+	for a := first.Next(0); a >= 0; a = first.Next(a + 1) {
+		d := c.Clone()
+		d.Apply(a)
+		d.Legal(&second)
+		d.(env.Pruner).Prune(nil, &second)
+		for b := second.Next(a + 1); b >= 0; b = second.Next(b + 1) {
+			n++
+		}
+	}
+	return n
 }

@@ -379,11 +379,17 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		s.res.Line = []int{}
 		return s.finish()
 	}
-	if d, ok := g.(env.StartDeadTester); ok && !s.opts.NoDeadTest && d.DeadAtStart() {
-		// Proved lost before any search: the start is the one node.
-		s.res.Verdict = Unsolvable
-		s.res.Nodes, s.res.Dead, s.res.Best = 1, 1, g.Progress()
-		return s.finish()
+	if _, ok := g.(env.StartDeadTester); ok && !s.opts.NoDeadTest {
+		// The test may note what it learns in the state it looks at: it
+		// looks at the search's own copy, which the search then starts
+		// from.
+		g = g.Clone()
+		if g.(env.StartDeadTester).DeadAtStart() {
+			// Proved lost before any search: the start is the one node.
+			s.res.Verdict = Unsolvable
+			s.res.Nodes, s.res.Dead, s.res.Best = 1, 1, g.Progress()
+			return s.finish()
+		}
 	}
 	passes := s.opts.Passes
 	if passes == nil {

@@ -65,7 +65,10 @@
 //     one waits for it);
 //   - a dead test for the start of a search (DeadAtStart): with the swap
 //     unused, the same king order must exist after some swap made at some
-//     point of the game;
+//     point of the game. Where the kings lock cards that only the swap can
+//     free, it also lists the few swaps that get past this test; the
+//     search then offers only those, and Dead gives up a position where
+//     none of them can be made any more;
 //   - pruning (Prune): a swap is offered only at the start of a search or
 //     right after a move from fan to fan, with one of that move's cards;
 //     every swap can be moved back to such a point;
@@ -153,6 +156,9 @@ type Game struct {
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.
 	noswap bool
+	// allow lists the swaps that can still win, once a search has found
+	// them (DeadAtStart); nil offers every swap.
+	allow *swapAllow
 }
 
 var (
@@ -227,6 +233,7 @@ func (g *Game) SetFans(fans ...[]cards.Card) {
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.found.Set(s, a, b)
 	g.home = g.found.Count()
+	g.allow = nil
 	g.hash = g.fullHash()
 }
 
@@ -238,6 +245,7 @@ func (g *Game) SetSwapUsed(used bool) {
 		g.swap = swapDone
 	}
 	g.pick = -1
+	g.allow = nil
 	g.hash = g.fullHash()
 }
 

@@ -220,9 +220,11 @@ func (l *kingLocks) canGo(set uint8, i int) bool {
 }
 
 // swapLocked reports that the position, with the swap unused, cannot be
-// won with the swap made at any time, by the conditions of kingLocked. It
-// costs up to about a second, so the solver runs it once, on the position
-// it starts from (DeadAtStart).
+// won with the swap made at any time, by the conditions of kingLocked: no
+// swap gets past the test of eachSwap. The test costs up to about a
+// second, so the solver runs it once, on the position it starts from
+// (DeadAtStart), where it also lists the swaps that do get past it
+// (swapallow.go).
 //
 // Take a winning line and the moment of its swap, when the kings of some
 // set S are home. Before it, the kings of S went home under the conditions
@@ -237,106 +239,25 @@ func (l *kingLocks) canGo(set uint8, i int) bool {
 // knows of (what lies beneath it then is not known; counting it as nothing
 // only makes the test weaker). From there the rest of the line gets every
 // king home without a swap, so the conditions of kingLocked hold for that
-// position, with the kings of S home. swapLocked tries every such S and
+// position, with the kings of S home. eachSwap tries every such S and
 // every swap that puts a card into an intact place or takes one out (a
 // swap of two cards that are both elsewhere changes none of the
-// conditions, which fail already without a swap) and reports true when
-// the conditions fail after each of them. A swap of two cards that both
-// lie beneath kings and are not kings themselves is tried at the start
-// only: no move before it can have moved them or built on them, so the
-// same swap made at the start, followed by the same moves, reaches the
-// same position.
+// conditions, which fail already without a swap).
+//
+// A swap of two cards in intact places (kings or not) is tried with no
+// king home only: if it passes with the kings of S home, it passes with
+// none. Exchange x and y in the position now, giving the swapped layout.
+// x and y each are a king not in S or lie beneath one, and neither lies
+// above a king of S (that king would have waited for it). In the swapped
+// layout the kings of S can go home in the order the line sent them, as
+// their conditions are no harder there: the swap changes which kings lie
+// above x, y and the cards beneath their two places only, and each of
+// those was a king not in S or lay beneath one, out of the reach of S
+// before the swap; no king comes to lie above a king of S. Once S is
+// home, the conditions in the swapped layout are the ones tried with S
+// home, which pass. So every king can go home in the swapped layout: the
+// test with no king home passes.
 func (g *Game) swapLocked() bool {
-	var l kingLocks
-	if !g.locks(&l) {
-		return false
-	}
-	var reach kingSets
-	if l.reach(&reach, false) {
-		return false
-	}
-	// The king at each place (-1 for none) and the kings above each place,
-	// in the numbering of build.
-	var king [NumFans][MaxDepth]int8
-	var above [NumFans][MaxDepth]uint8
-	for f := range NumFans {
-		for k := range int(g.n[f]) {
-			king[f][k] = -1
-		}
-	}
-	for i := range l.n {
-		f, d := int(l.at[i][0]), int(l.at[i][1])
-		king[f][d] = int8(i)
-		for k := range d {
-			above[f][k] |= 1 << i
-		}
-	}
-	type place struct{ f, k int }
-	full := uint32(1)<<l.n - 1
-	for set := uint32(0); set <= full; set++ {
-		if !reach.has(set) {
-			continue
-		}
-		// The position at the swap, as far as it is known: intact places
-		// hold their cards, the others None; free[c] counts the copies of
-		// c elsewhere in the fans.
-		var base [NumFans][MaxDepth]cards.Card
-		var free [cards.NumCodes]uint8
-		var intact []place
-		for f := range NumFans {
-			for k := range int(g.n[f]) {
-				c := g.fans[f][k]
-				if king[f][k] >= 0 && set&(1<<king[f][k]) != 0 {
-					continue // home
-				}
-				if king[f][k] >= 0 || uint32(above[f][k])&^set != 0 {
-					base[f][k] = c
-					intact = append(intact, place{f, k})
-				} else {
-					free[c]++
-				}
-			}
-		}
-		home := l.home
-		for j := range l.n {
-			if set&(1<<j) != 0 {
-				home[l.suit[j]]++
-			}
-		}
-		try := func(p place, y cards.Card, q place, elsewhere bool) bool {
-			post := base
-			x := post[p.f][p.k]
-			post[p.f][p.k] = y
-			var m kingLocks
-			m.home = home
-			if !elsewhere {
-				post[q.f][q.k] = x
-			}
-			m.build(&post, &g.n)
-			if elsewhere && x.Rank() == cards.King {
-				m.suit[m.n] = uint8(x.Suit())
-				m.ofSuit[x.Suit()] |= 1 << m.n
-				m.n++
-			}
-			return m.feasible()
-		}
-		for a, p := range intact {
-			x := g.fans[p.f][p.k]
-			for _, q := range intact[a+1:] {
-				y := g.fans[q.f][q.k]
-				if set != 0 && x.Rank() != cards.King && y.Rank() != cards.King {
-					continue // made at the start to the same effect: tried there
-				}
-				if y != x && try(p, y, q, false) {
-					return false
-				}
-			}
-			for y := cards.Card(1); y < cards.NumCodes; y++ {
-				if free[y] > 0 && y != x && try(p, y, place{}, true) {
-					return false
-				}
-			}
-		}
-	}
-	return true
+	a, empty := g.buildAllow()
+	return a != nil && empty
 }

@@ -3,7 +3,9 @@ package cromwell
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -174,5 +176,97 @@ func TestKingLocksOnRealDeals(t *testing.T) {
 	}
 	if won < 900 || len(noswap) < 1000 {
 		t.Errorf("only %d won deals, %d deals without the swap: the runs are not the committed ones", won, len(noswap))
+	}
+}
+
+// TestSwapAllowNeverLosesAWin: on random small positions with the swap
+// unused and kings that lock cards only the swap can free, the solver,
+// which then offers only the swaps that pass the king-lock test and gives
+// up positions where none can be made any more, decides as an exhaustive
+// search that tries every swap at every step.
+func TestSwapAllowNeverLosesAWin(t *testing.T) {
+	n := 6000
+	if testing.Short() {
+		n = 1500
+	}
+	rng := cards.NewRand(27)
+	s, err := solver.New(solver.Options{Passes: []solver.Pass{}, Nodes: 300000, TableBits: 18})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restricted, cut, won, lost := 0, 0, 0, 0
+	for range n {
+		g := kingTiny(rng, false)
+		if a, empty := g.buildAllow(); a == nil || empty {
+			continue
+		}
+		restricted++
+		var all, kept env.Mask = env.NewMask(NumActions), env.NewMask(NumActions)
+		c := g.Clone().(*Game)
+		c.DeadAtStart()
+		c.Apply(ActSwapBegin)
+		c.Legal(&all)
+		c.Legal(&kept)
+		c.restrictSwap(&kept)
+		if kept.Count() < all.Count() {
+			cut++
+		}
+		want := exhaustive(t, g)
+		got := s.Solve(context.Background(), g).Verdict
+		if want != solver.Unknown && got != solver.Unknown && got != want {
+			t.Fatalf("exhaustive search: %v, search with the allowed swaps: %v\n%s", want, got, g.Render())
+		}
+		switch {
+		case want == solver.Solved && got == solver.Solved:
+			won++
+		case want == solver.Unsolvable && got == solver.Unsolvable:
+			lost++
+		}
+	}
+	t.Logf("%d positions: %d with swaps restricted (first picks cut at the start in %d), %d of them won and %d lost by both searches", n, restricted, cut, won, lost)
+	if won < n/100 || lost < n/200 || cut < restricted/2 {
+		t.Errorf("too few restricted positions decided: %d won, %d lost", won, lost)
+	}
+}
+
+// TestSwapAllowOnADeal: on tuning deal 500,169 the kings lock cards that
+// only the swap can free, and the one card that can help is the 7♥ beneath
+// a K♥: the swaps allowed at the start are the 7♥ with either K♠, which
+// sends that king to the bottom of the 7♥'s fan. Checking them costs no
+// allocation.
+func TestSwapAllowOnADeal(t *testing.T) {
+	g := New()
+	g.Deal(500169)
+	if g.DeadAtStart() {
+		t.Fatal("deal 500,169 proved lost")
+	}
+	if g.allow == nil {
+		t.Fatal("no swaps listed")
+	}
+	c := g.Clone().(*Game)
+	c.Apply(ActSwapBegin)
+	first, second := env.NewMask(NumActions), env.NewMask(NumActions)
+	c.Legal(&first)
+	c.Prune(nil, &first)
+	var got []string
+	for a := first.Next(0); a >= 0; a = first.Next(a + 1) {
+		d := c.Clone().(*Game)
+		d.Apply(a)
+		d.Legal(&second)
+		d.Prune(nil, &second)
+		for b := second.Next(a + 1); b >= 0; b = second.Next(b + 1) {
+			x, y := (a-ActSwap)/SwapDepth, (a-ActSwap)%SwapDepth
+			u, v := (b-ActSwap)/SwapDepth, (b-ActSwap)%SwapDepth
+			got = append(got, fmt.Sprintf("%v<->%v", g.fans[x][y], g.fans[u][v]))
+		}
+	}
+	if want := []string{"7♥<->K♠", "7♥<->K♠"}; !slices.Equal(got, want) {
+		t.Errorf("allowed swaps %v, want %v", got, want)
+	}
+	if g.Dead() {
+		t.Error("Dead with the allowed swaps still to make")
+	}
+	if n := testing.AllocsPerRun(100, func() { g.Dead(); g.Prune(nil, &first) }); n != 0 {
+		t.Errorf("Dead and Prune with the swaps listed allocate %v times", n)
 	}
 }

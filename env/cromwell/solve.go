@@ -118,9 +118,14 @@ func (g *Game) safeMove() int {
 // looks for an order in which the kings can go home, each taking one or
 // both copies of every lower card of its suit from among the cards no
 // king still in the fans lies on.
+//
+// With the swap unused, Dead knows only what DeadAtStart noted: when it
+// listed the swaps that get past the king-lock test, a position where none
+// of them can be made any more is lost (every winning line from it makes
+// one of them, at the set of kings home it was listed for).
 func (g *Game) Dead() bool {
 	if g.swap != swapDone {
-		return false
+		return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
 	}
 	return g.relaxed() > 0 || g.kingLocked()
 }
@@ -276,13 +281,22 @@ func (r *relaxation) fan(f int) {
 // DeadAtStart reports a position that cannot be won (env.StartDeadTester):
 // Dead once the swap is spent; while it is unused, the king-lock test of
 // Dead with the swap made at any time (swapLocked), which costs up to
-// about a second.
+// about a second. When the position is not proved lost, it notes in the
+// game the swaps that get past that test (swapallow.go): from then on
+// Prune and LatePick offer only those, and Dead, with the swap unused,
+// reports a position where none of them can be made any more. The note
+// goes with every copy of the game, until a Setup or Set method lays out
+// another position.
 func (g *Game) DeadAtStart() bool {
 	switch g.swap {
 	case swapDone:
 		return g.Dead()
 	case swapUnused:
-		return g.swapLocked()
+		a, empty := g.buildAllow()
+		if empty {
+			return true
+		}
+		g.allow = a
 	}
 	return false
 }
@@ -301,14 +315,16 @@ func (g *Game) LateMask(m *env.Mask, now bool) {
 	}
 }
 
-// LatePick clears from m, while the first card of a swap is being picked,
-// the cards whose swap cannot get every card home in the relaxed game of
-// Dead (env.LateOnceMover): every card but those the relaxed game leaves
-// in place. A swap that moves none of those leaves them as stuck as
-// before, and a position that dead is cut off as soon as the swap is
-// made. If no card is left in place (the relaxed game is stuck on cards
-// already moved), m is left as it is.
+// LatePick clears from m the swaps that DeadAtStart found cannot win, as
+// Prune does, and, while the first card of a swap is being picked, the cards
+// whose swap cannot get every card home in the relaxed game of Dead
+// (env.LateOnceMover): every card but those the relaxed game leaves in
+// place. A swap that moves none of those leaves them as stuck as before, and
+// a position that dead is cut off as soon as the swap is made. If no card is
+// left in place (the relaxed game is stuck on cards already moved), m is
+// left as it is.
 func (g *Game) LatePick(m *env.Mask) {
+	g.restrictSwap(m)
 	if g.swap != swapFirst {
 		return
 	}
@@ -376,27 +392,32 @@ func (g *Game) OnceAvailable() bool { return g.swap == swapUnused }
 // made.
 func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecond }
 
-// Prune leaves out swaps that can be made earlier to the same effect. A
-// swap of two cards commutes with any earlier move that neither moves one
-// of them nor builds on one of them: swapping first, then making that move,
-// gives the same position. So every position a swap leads to is also
-// reached by a line that swaps at the start, or right after a move that
-// moved or was built on one of the two cards. Prune therefore offers the
-// swap only at the start of the search or right after a move from fan to
-// fan, never after a move home (no card home takes part in a swap), and
-// offers as the first card of the swap only a card of the top run of the
-// fan that move built on: the cards moved and the card they were built on
-// all lie in it. The second card may be any card.
+// Prune leaves out the swaps that DeadAtStart found cannot win (see
+// restrictSwap: each leads to a position that the king-lock test of Dead
+// proves lost), and swaps that can be made earlier to the same effect. A
+// swap of two cards commutes with any earlier move that neither moves one of
+// them nor builds on one of them: swapping first, then making that move,
+// gives the same position. So every position a swap leads to is also reached
+// by a line that swaps at the start, or right after a move that moved or was
+// built on one of the two cards. Prune therefore offers the swap only at the
+// start of the search or right after a move from fan to fan, never after a
+// move home (no card home takes part in a swap), and offers as the first
+// card of the swap only a card of the top run of the fan that move built on:
+// the cards moved and the card they were built on all lie in it. The second
+// card may be any card.
 //
 // The reason this keeps every position in reach (the env.Pruner contract):
 // take any line to a position p, every move of it offered by Prune, and a
 // swap of cards x and y at p. Let m be the last move of the line that moved
-// x or y or was built on one of them (or the start, if none). Right after
-// m, Prune offers the swap with x or y, whichever m involved, as the first
+// x or y or was built on one of them (or the start, if none). Right after m,
+// Prune offers the swap with x or y, whichever m involved, as the first
 // card; swapping there and replaying the rest of the line (no move of which
-// touches x or y, and no move of which Prune leaves out, since only swaps are
-// left out) reaches p with x and y swapped.
+// touches x or y, and no move of which Prune leaves out, since only swaps
+// are left out) reaches p with x and y swapped. Where the swap of x and y is
+// not one DeadAtStart allows, the position it makes is one that Dead proves
+// lost, which the contract lets the search miss.
 func (g *Game) Prune(line []int, m *env.Mask) {
+	g.restrictSwap(m)
 	switch {
 	case g.swap == swapUnused && len(line) > 0:
 		if kind, _, _ := decode(line[len(line)-1]); kind != ActMove {
@@ -433,5 +454,8 @@ func (g *Game) SearchEvaluate() float64 {
 // relaxed game (env.DeadEvaluator).
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
-	return g.Evaluate() - 2*float64(left), g.swap == swapDone && (left > 0 || g.kingLocked())
+	if g.swap != swapDone {
+		return g.Evaluate() - 2*float64(left), g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+	}
+	return g.Evaluate() - 2*float64(left), left > 0 || g.kingLocked()
 }
