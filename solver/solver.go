@@ -115,6 +115,15 @@ type Options struct {
 	// Passes are the limited passes run before the last, unlimited one
 	// (nil = DefaultPasses; empty = the unlimited pass alone).
 	Passes []Pass
+	// Jitter adds to the evaluation of each position the search ranks a
+	// pseudo-random amount, up to half of Jitter either way (in the
+	// evaluation's units: cards, for Cromwell), drawn from the position's
+	// hash and Seed. Searches with different seeds then try moves of
+	// nearly equal rank in different orders; the same seed gives the same
+	// search. 0 ranks by the evaluation alone.
+	Jitter float64
+	// Seed picks the amounts Jitter adds.
+	Seed uint64
 }
 
 // Pass is one limited pass of a search (see DefaultPasses).
@@ -148,6 +157,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("time budget %v is negative", o.Time)
 	case o.TableBits != 0 && (o.TableBits < 10 || o.TableBits > 30):
 		return fmt.Errorf("table size 2^%d is out of range (2^10 to 2^30 entries)", o.TableBits)
+	case !(o.Jitter >= 0 && o.Jitter <= 1e6):
+		return fmt.Errorf("jitter %v is out of range (0 to 1e6)", o.Jitter)
 	}
 	for _, p := range o.Passes {
 		if p.Limit < 0 || p.Limit >= int(unlimited) {
@@ -909,6 +920,9 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 		} else {
 			score = s.score(c)
 		}
+		if s.opts.Jitter != 0 {
+			score += s.opts.Jitter * jitter(c.Hash()^s.opts.Seed)
+		}
 		s.moves = append(s.moves, move{action: int32(a), score: float32(score)})
 	}
 	// Insertion sort, stable: lists are short, and ties keep id order.
@@ -927,4 +941,16 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 		s.cut = true
 	}
 	return nil
+}
+
+// jitter maps h to a pseudo-random number in [-0.5, 0.5): a 64-bit
+// finalizer (MurmurHash3's), so that nearby hashes and seeds give
+// unrelated numbers.
+func jitter(h uint64) float64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return float64(h>>11)/(1<<53) - 0.5
 }
