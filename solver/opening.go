@@ -20,7 +20,8 @@ import (
 // whose position the game proves lost (env.DeadTester) is dropped. The pass
 // runs in rounds: round r searches the best openingFirst·4^r forms with
 // openingBudget·2^r nodes each, so that a form ranked low, or one that needs
-// a longer search, is reached once the easier ones have failed. A form whose
+// a longer search, is reached once the easier ones have failed; each round
+// after the first searches in a new order (openingJitter). A form whose
 // search proves it lost is not searched again. Forms that lead to the same
 // position (the same two cards picked in either order) are searched once:
 // they are told apart by the position's hash.

@@ -27,15 +27,16 @@
 // moves beyond a limit: a discrepancy pass allows few moves that are not the
 // best-ranked one of their position (limited discrepancy search), a slack
 // pass allows few moves in a row that place no card. Each may use a third of
-// what is left of the budget. The last pass has no limit and alone can
-// prove a deal unsolvable. Wins are mostly found by the limited passes:
-// Cromwell's by discrepancy passes, The Fifteen's by slack passes. In a
-// game with a move the rules allow once (env.OnceMover, Cromwell's swap),
-// an opening pass also makes each form of that move at the start and
-// searches the game without it that follows, with small budgets, best
-// forms first (opening.go); and where the game lets a search hold that
-// move back (env.LateOnceMover), a late pass searches as if it were spent
-// and makes it only where the game without it is lost (Pass.Late).
+// what is left of the budget. The last pass has no limit and alone can prove
+// a deal unsolvable. Wins are mostly found by the limited passes: Cromwell's
+// by discrepancy passes, The Fifteen's by slack passes. In a game with a
+// move the rules allow once (env.OnceMover, Cromwell's swap), an opening
+// pass also makes each form of that move at the start and searches the game
+// without it that follows, with small budgets, best forms first, and in a
+// new order each round (Options.Jitter; opening.go); and where the game lets
+// a search hold that move back (env.LateOnceMover), a late pass searches as
+// if it were spent and makes it only where the game without it is lost
+// (Pass.Late).
 //
 // A search ends with one of three verdicts: Solved, with the line of moves
 // from the start to a win (shortened where the search wandered, and replayed
