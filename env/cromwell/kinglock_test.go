@@ -270,3 +270,29 @@ func TestSwapAllowOnADeal(t *testing.T) {
 		t.Errorf("Dead and Prune with the swaps listed allocate %v times", n)
 	}
 }
+
+// TestSwapAllowDeepFan: a position set up by hand with a fan deeper than
+// the swap allows (not reachable in play) lists no swaps and is not called
+// lost, rather than failing.
+func TestSwapAllowDeepFan(t *testing.T) {
+	// Both copies of the spades from ace to nine, then the kings of
+	// spades and hearts on top: the K♠ locks every copy of its suit's
+	// low cards, so the deal is king-locked without the swap.
+	var deep, rest []cards.Card
+	for r := cards.Ace; r <= cards.Rank(9); r++ {
+		deep = append(deep, cards.New(cards.Spades, r), cards.New(cards.Spades, r))
+	}
+	deep = append(deep, cards.New(cards.Spades, cards.King), cards.New(cards.Hearts, cards.King))
+	for r := cards.Rank(10); r <= cards.King; r++ {
+		rest = append(rest, cards.New(cards.Spades, r))
+	}
+	g := New()
+	g.SetFans(deep, rest)
+	if g.SetSwapUsed(true); !g.kingLocked() {
+		t.Fatal("the deep fan is not king-locked")
+	}
+	g.SetSwapUsed(false)
+	if g.DeadAtStart() || g.allow != nil {
+		t.Errorf("a fan of %d cards: dead %v, swaps listed %v", len(g.Fan(0)), g.DeadAtStart(), g.allow != nil)
+	}
+}

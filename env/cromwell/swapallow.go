@@ -48,12 +48,13 @@ type swapAllow struct {
 	locks kingLocks
 	reach kingSets // the sets of kings that can go home without the swap
 	kings [8]cards.Card
-	// start holds the cards at the start: intact places keep them.
+	// n holds the fans' sizes at the start: intact places lie below.
 	n     [NumFans]uint8
 	king  [NumFans][SwapDepth]int8  // the king at each place (-1 none)
 	above [NumFans][SwapDepth]uint8 // the kings above each place
 	// pairs[p] has the places q such that the cards at p and q, both in
-	// intact places, may be swapped (tried with no king home: see build).
+	// intact places, may be swapped (tried with no king home: see
+	// swapLocked).
 	pairs [numPlaces]placeSet
 	// with[S] lists, for a set S of kings home, the codes each intact
 	// place may take from a card elsewhere (nil: none).
@@ -72,10 +73,16 @@ type withTable struct {
 }
 
 // buildAllow returns the swaps of the position (swap unused) that pass the
-// king-lock test, or nil when the kings lock nothing that needs the swap
-// (every swap may be needed then). empty reports that no swap passes: the
-// position is lost.
+// king-lock test, or nil when every swap may be needed: the kings lock
+// nothing that needs the swap, or a fan is deeper than a fan can be while
+// the swap is unused (a position set up by hand). empty reports that no
+// swap passes: the position is lost.
 func (g *Game) buildAllow() (a *swapAllow, empty bool) {
+	for f := range NumFans {
+		if g.n[f] > SwapDepth {
+			return nil, false // not from a real game: the swap is spent by then
+		}
+	}
 	a = &swapAllow{}
 	l := &a.locks
 	if !g.locks(l) {
