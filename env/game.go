@@ -166,9 +166,9 @@ type DeadEvaluator interface {
 // meets each position by one line only) still reach every position it
 // needs: if a position p is reached by a line whose every move survived
 // Prune, then for every legal move a at p, the position after a is reached
-// by some line whose every move survives Prune, or the game's dead test
-// (DeadTester) proves it lost. Each game states its rule, with the reason
-// it keeps the contract, in its package documentation.
+// by some line whose every move survives Prune, or cannot be won. Each
+// game states its rule, with the reason it keeps the contract, in its
+// package documentation.
 type Pruner interface {
 	// Prune clears from m, which holds the legal actions now, the actions
 	// the search may leave out. line holds the actions that led to the

@@ -413,9 +413,11 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // Prune offers the swap with x or y, whichever m involved, as the first
 // card; swapping there and replaying the rest of the line (no move of which
 // touches x or y, and no move of which Prune leaves out, since only swaps
-// are left out) reaches p with x and y swapped. Where the swap of x and y is
-// not one DeadAtStart allows, the position it makes is one that Dead proves
-// lost, which the contract lets the search miss.
+// are left out) reaches p with x and y swapped. Where that swap right after
+// m is not one DeadAtStart allows, no line through it wins (DeadAtStart
+// lists every swap a winning line makes, with the kings home when it makes
+// it), so p with x and y swapped cannot be won either: the contract lets the
+// search miss it.
 func (g *Game) Prune(line []int, m *env.Mask) {
 	g.restrictSwap(m)
 	switch {
