@@ -296,3 +296,23 @@ func TestSwapAllowDeepFan(t *testing.T) {
 		t.Errorf("a fan of %d cards: dead %v, swaps listed %v", len(g.Fan(0)), g.DeadAtStart(), g.allow != nil)
 	}
 }
+
+// TestSwapAllowRenewed: DeadAtStart on a game whose position has changed
+// since its last call lists the swaps of the new position, and clears the
+// list where the kings lock nothing that needs the swap.
+func TestSwapAllowRenewed(t *testing.T) {
+	g := New()
+	g.Deal(500169)
+	g.DeadAtStart()
+	if g.allow == nil {
+		t.Fatal("deal 500,169: no swaps listed")
+	}
+	old := g.allow
+	free := New()
+	free.Deal(1) // its kings lock nothing that needs the swap
+	g.CopyFrom(free)
+	g.allow = old // a stale list, as a caller's copy could carry
+	if g.DeadAtStart() || g.allow != nil {
+		t.Errorf("deal 1 after deal 500,169: dead %v, a list kept %v", g.DeadAtStart(), g.allow != nil)
+	}
+}

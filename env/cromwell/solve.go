@@ -293,10 +293,8 @@ func (g *Game) DeadAtStart() bool {
 		return g.Dead()
 	case swapUnused:
 		a, empty := g.buildAllow()
-		if empty {
-			return true
-		}
-		g.allow = a
+		g.allow = a // replacing any list made for an earlier position
+		return empty
 	}
 	return false
 }
