@@ -125,7 +125,7 @@ func (g *Game) safeMove() int {
 // one of them, at the set of kings home it was listed for).
 func (g *Game) Dead() bool {
 	if g.swap != swapDone {
-		return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+		return g.swapsGone()
 	}
 	return g.relaxed() > 0 || g.kingLocked()
 }
@@ -455,7 +455,7 @@ func (g *Game) SearchEvaluate() float64 {
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
 	if g.swap != swapDone {
-		return g.Evaluate() - 2*float64(left), g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+		return g.Evaluate() - 2*float64(left), g.swapsGone()
 	}
 	return g.Evaluate() - 2*float64(left), left > 0 || g.kingLocked()
 }

@@ -106,12 +106,12 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 		}
 	}
 	empty = true
-	g.eachSwap(l, &a.reach, &a.king, &a.above, func(set uint32, p, q place, y cards.Card) bool {
+	a.eachSwap(g, func(set uint32, p, q place, y cards.Card) {
 		empty = false
 		if q.f >= 0 {
 			a.pairs[p.f*SwapDepth+p.k].add(q.f*SwapDepth + q.k)
 			a.pairs[q.f*SwapDepth+q.k].add(p.f*SwapDepth + p.k)
-			return true
+			return
 		}
 		t := a.with[set]
 		if t == nil {
@@ -120,7 +120,6 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 		}
 		t.at[p.f*SwapDepth+p.k] |= 1 << y
 		t.any |= 1 << y
-		return true
 	})
 	for set := range uint32(256) {
 		if !a.reach.has(set) {
@@ -150,18 +149,18 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 // place is a card's place: fan and depth.
 type place struct{ f, k int }
 
-// eachSwap calls pass for every swap that gets past the king-lock test
-// (see swapLocked), until pass returns false: with set the kings home when
-// it is made, p an intact place, and either q another intact place (y
-// None), or q.f = -1 and y the code of the card elsewhere that p's card
-// is swapped with. Swaps of two intact places are tried with no king home
-// only: see swapLocked for why that loses none. It reports whether pass
-// stopped it.
-func (g *Game) eachSwap(l *kingLocks, reach *kingSets, king *[NumFans][SwapDepth]int8, above *[NumFans][SwapDepth]uint8, pass func(set uint32, p, q place, y cards.Card) bool) bool {
+// eachSwap calls pass for every swap of g's position (the one a was built
+// from) that gets past the king-lock test (see swapLocked): with set the
+// kings home when it is made, p an intact place, and either q another
+// intact place (y None), or q.f = -1 and y the code of the card elsewhere
+// that p's card is swapped with. Swaps of two intact places are tried with
+// no king home only: see swapLocked for why that loses none.
+func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.Card)) {
+	l := &a.locks
 	full := uint32(1)<<l.n - 1
 	var intact []place
 	for set := uint32(0); set <= full; set++ {
-		if !reach.has(set) {
+		if !a.reach.has(set) {
 			continue
 		}
 		// The position at the swap, as far as it is known: intact places
@@ -173,13 +172,13 @@ func (g *Game) eachSwap(l *kingLocks, reach *kingSets, king *[NumFans][SwapDepth
 		for f := range NumFans {
 			for k := range int(g.n[f]) {
 				c := g.fans[f][k]
-				if king[f][k] >= 0 && set&(1<<king[f][k]) != 0 {
-					continue // home
-				}
-				if king[f][k] >= 0 || uint32(above[f][k])&^set != 0 {
+				switch i := a.king[f][k]; {
+				case i >= 0 && set&(1<<i) != 0:
+					// a king home
+				case a.intact(f, k, set):
 					base[f][k] = c
 					intact = append(intact, place{f, k})
-				} else {
+				default:
 					free[c]++
 				}
 			}
@@ -207,24 +206,22 @@ func (g *Game) eachSwap(l *kingLocks, reach *kingSets, king *[NumFans][SwapDepth
 			}
 			return m.feasible()
 		}
-		for a, p := range intact {
+		for n, p := range intact {
 			x := g.fans[p.f][p.k]
 			if set == 0 {
-				for _, q := range intact[a+1:] {
-					y := g.fans[q.f][q.k]
-					if y != x && try(p, y, q, false) && !pass(set, p, q, cards.None) {
-						return true
+				for _, q := range intact[n+1:] {
+					if y := g.fans[q.f][q.k]; y != x && try(p, y, q, false) {
+						pass(set, p, q, cards.None)
 					}
 				}
 			}
 			for y := cards.Card(1); y < cards.NumCodes; y++ {
-				if free[y] > 0 && y != x && try(p, y, place{}, true) && !pass(set, p, place{-1, -1}, y) {
-					return true
+				if free[y] > 0 && y != x && try(p, y, place{}, true) {
+					pass(set, p, place{-1, -1}, y)
 				}
 			}
 		}
 	}
-	return false
 }
 
 // homeKings returns the set of the kings of a that are home in g (gone
@@ -338,6 +335,12 @@ func (a *swapAllow) anyAllowed(g *Game) bool {
 		}
 	}
 	return false
+}
+
+// swapsGone reports a position, with the swap unused, in which none of the
+// swaps DeadAtStart listed can be made any more: it cannot be won.
+func (g *Game) swapsGone() bool {
+	return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
 }
 
 // restrictSwap clears from m the swap actions that lead to no allowed swap:
