@@ -157,17 +157,26 @@ type DeadEvaluator interface {
 }
 
 // Pruner is implemented by games that know legal moves a search may leave
-// out because every position they lead to is reached by another line the
-// search also tries (the moves commute with earlier ones, for example).
+// out because a win never needs them: every position they lead to is
+// reached by another line the search also tries (the moves commute with
+// earlier ones, for example), or the moves kept lead to a win wherever
+// there is one (a stubborn set of partial-order reduction, for example).
 // A search calls Prune at every position it expands, with the moves that
 // led there.
 //
-// The contract, which makes a search that remembers positions (and so
-// meets each position by one line only) still reach every position it
-// needs: if a position p is reached by a line whose every move survived
-// Prune, then for every legal move a at p, the position after a is reached
-// by some line whose every move survives Prune, or cannot be won. Each
-// game states its rule, with the reason it keeps the contract, in its
+// The contract, which keeps complete a search that remembers positions
+// (and so expands each position once, by whichever line first led
+// there): if the start can be won, such a search, trying only the moves
+// that survive Prune, meets a won position. Two rules keep it, and a game
+// may use each in the positions where it applies, if it shows that the
+// mix keeps the contract too. For every position p reached by a line
+// whose every move survived Prune:
+//   - reach: for every legal move a at p, the position after a is reached
+//     by some line whose every move survives Prune, or cannot be won;
+//   - progress: the moves kept at p depend on p alone, and if p can be
+//     won, one of them leads to a position that can be won in fewer moves.
+//
+// Each game states its rule, with the reason it keeps the contract, in its
 // package documentation.
 type Pruner interface {
 	// Prune clears from m, which holds the legal actions now, the actions

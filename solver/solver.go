@@ -17,8 +17,7 @@
 // where a game proves a position lost (env.DeadTester), the search goes no
 // deeper, and a costlier test of the same kind (env.StartDeadTester) runs
 // once, on the position a search starts from; where a game knows moves
-// that other lines make redundant (env.Pruner), the search leaves them
-// out; where a move of the rules takes several actions (env.Staged), its
+// that a win never needs (env.Pruner), the search leaves them out; where a move of the rules takes several actions (env.Staged), its
 // parts are ranked by the positions they complete. Each game states its
 // rules, with their reasons, in its package documentation, and the tests
 // check on many small positions that they never change a verdict.

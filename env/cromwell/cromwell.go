@@ -71,7 +71,10 @@
 //     none of them can be made any more;
 //   - pruning (Prune): a swap is offered only at the start of a search or
 //     right after a move from fan to fan, with one of that move's cards;
-//     every swap can be moved back to such a point;
+//     every swap can be moved back to such a point. Once the swap is spent,
+//     only the moves of a stubborn set are kept (stubborn.go): those that
+//     lead to sending one chosen card home, or could get in their way;
+//     every other move can wait;
 //   - the swap is one move of three actions (Midway), and positions are
 //     ranked for search by SearchEvaluate;
 //   - the swap is allowed once (OnceAvailable), so the solver's opening

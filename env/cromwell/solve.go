@@ -416,7 +416,28 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // lists every swap a winning line makes, with the kings home when it makes
 // it), so p with x and y swapped cannot be won either: the contract lets the
 // search miss it.
+//
+// Once the swap is spent (or in the variant without it), Prune keeps only
+// the moves of a stubborn set (stubborn.go), chosen from the position
+// alone: where the position can be won, one of them leads to a position
+// that can be won in fewer moves (the progress rule of the contract).
+//
+// Why the mix keeps the contract: before the swap Prune leaves out swaps
+// only, so a search meets every position reached without the swap. Take a
+// winning line, and in it the position q where it swaps x and y (a line
+// without the swap wins among those positions). The search met q by some
+// line; along it, right after the last move that moved x or y or was
+// built on one of them, Prune offered that swap (as above), and the
+// search expanded the position it makes. From there the rest of the line
+// that led to q, swap made, reaches q with x and y swapped, which can be
+// won; so that position after the swap can be won, and from it the moves
+// the stubborn sets keep lead, ever nearer, to a won position, which a
+// search that expands every position it meets therefore meets.
 func (g *Game) Prune(line []int, m *env.Mask) {
+	if g.swap == swapDone {
+		g.pruneStubborn(m)
+		return
+	}
 	g.restrictSwap(m)
 	switch {
 	case g.swap == swapUnused && len(line) > 0:

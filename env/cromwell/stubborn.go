@@ -1,0 +1,373 @@
+package cromwell
+
+import (
+	"math/bits"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// Stubborn sets: once the swap is spent, Prune keeps only the moves of a
+// stubborn set (partial-order reduction, after Valmari's stubborn sets and
+// the strong stubborn sets of planning). A search of the game without the
+// swap spends most of its nodes on orders of moves that do not matter:
+// moves in different fans that neither enable nor disable each other
+// reach the same positions in any order, and a search that remembers
+// positions still meets every mix of them once. A stubborn set picks one
+// card that must still go home and keeps only the moves that lead to that,
+// or that could get in its way.
+//
+// The moves are named by the cards they move, each copy of a code apart
+// (the copies are told apart by where they lie now): H(x) sends card x
+// home from the top of its fan; M(x, y) moves the run whose lowest card is
+// x onto card y, which is on top of its fan and one rank above x in suit.
+// A set T of such moves is stubborn when
+//
+//   - T holds H(x) for some card x still in the fans: every winning line
+//     sends x home, with that very move;
+//   - for each move of T that cannot be made now, T holds every move that
+//     could make one condition of it true (a necessary enabling set): for
+//     H(x), the moves of the card lying on x (H(w) and M(w, ·), the only
+//     moves that uncover x) or, when no foundation of x's suit shows the
+//     rank below x, the H moves of the copies of that card; for M(x, y),
+//     the moves of the card lying on y, or, when x is not in the run on top
+//     of its fan, the moves of the lowest card above x that breaks that run
+//     (only those move it off x's run);
+//   - for each move of T that can be made now, T holds every move that
+//     could disable it or that it could disable or not commute with: for
+//     H(x), M(x, ·), M(w, x) for the copies w of the card below x, and H of
+//     x's twin (the two may need the same foundation); for M(x, y), the
+//     moves of x onto the other copies of y, the move of x's twin onto y,
+//     H(x) and H(y).
+//
+// Any other move commutes with a move of T that can be made: moving a run
+// with x among its cards but not its lowest leaves x on top of a run; a
+// card built on the top of x's run joins it; moving y (x not yet on it)
+// carries it with its top bare; H of the top of x's run leaves the rest a
+// run. Then take any winning line from the position: let a be its first
+// move in T (one exists, H(x)). The moves before a are not in T, so none
+// of them made a possible (T holds a necessary enabling set of every move
+// of T that was not), and each commutes with a; so a, made first, followed
+// by the rest of the line, wins too, and a line of the same length reaches
+// the win through a move of T. Every winnable position thus keeps a move
+// that brings it strictly nearer a win (in moves), and a search that
+// remembers positions still finds a win wherever there is one. Where T
+// holds no move that can be made now, no winning line exists: the
+// position is lost.
+//
+// Prune tries as goal each card that a foundation takes next (the copies of
+// the card one rank above each foundation's top) and keeps the smallest
+// set of moves.
+
+// maxPhys is the number of card copies the sets index: two per code.
+const maxPhys = 2 * cards.NumCodes
+
+// stubborn is the working state of one stubborn-set computation.
+type stubborn struct {
+	g *Game
+	// loc[p] is the place f*MaxDepth+k of copy p (p = 2·code + i), -1 when
+	// not in the fans; cnt[c] counts the copies of code c in the fans.
+	loc [maxPhys]int16
+	cnt [cards.NumCodes]uint8
+	// copyAt[f][k] is the copy index i of the card at each place.
+	copyAt [NumFans][MaxDepth]uint8
+	// hs holds the H moves of T (bit p), ms the M moves (bit 2p+j, j the
+	// copy of the target).
+	hs    [(maxPhys + 63) / 64]uint64
+	ms    [(2*maxPhys + 63) / 64]uint64
+	stack [3 * maxPhys]int16 // moves to look at: p for H, maxPhys+2p+j for M
+	sp    int
+}
+
+// index fills the places of the cards from g.
+func (s *stubborn) index(g *Game) {
+	s.g = g
+	for i := range s.loc {
+		s.loc[i] = -1
+	}
+	s.cnt = [cards.NumCodes]uint8{}
+	for f := range NumFans {
+		for k := range int(g.n[f]) {
+			c := g.fans[f][k]
+			i := s.cnt[c]
+			if i >= 2 {
+				continue // not from a real game: at most two copies
+			}
+			s.cnt[c]++
+			s.copyAt[f][k] = i
+			s.loc[2*int(c)+int(i)] = int16(f*MaxDepth + k)
+		}
+	}
+}
+
+// card returns the code of copy p.
+func card(p int) cards.Card { return cards.Card(p / 2) }
+
+// at returns the fan and depth of copy p (in the fans).
+func (s *stubborn) at(p int) (f, k int) {
+	l := int(s.loc[p])
+	return l / MaxDepth, l % MaxDepth
+}
+
+// copyOf returns the copy at place (f, k).
+func (s *stubborn) copyOf(f, k int) int {
+	return 2*int(s.g.fans[f][k]) + int(s.copyAt[f][k])
+}
+
+// isTop reports that copy p lies on top of its fan.
+func (s *stubborn) isTop(p int) bool {
+	f, k := s.at(p)
+	return k == int(s.g.n[f])-1
+}
+
+// inRun reports that copy p lies in the run on top of its fan.
+func (s *stubborn) inRun(p int) bool {
+	f, k := s.at(p)
+	return k >= int(s.g.n[f])-int(s.g.run[f])
+}
+
+// onTop returns the copy lying directly on copy p (p not on top).
+func (s *stubborn) onTop(p int) int {
+	f, k := s.at(p)
+	return s.copyOf(f, k+1)
+}
+
+// breaker returns the lowest copy above p that breaks the run from p up
+// (p not in the top run).
+func (s *stubborn) breaker(p int) int {
+	f, k := s.at(p)
+	cs := &s.g.fans[f]
+	for j := k + 1; j < int(s.g.n[f]); j++ {
+		up, down := cs[j], cs[j-1]
+		if down.Suit() != up.Suit() || down.Rank() != up.Rank()+1 {
+			return s.copyOf(f, j)
+		}
+	}
+	return p // not reached when p is not in the top run
+}
+
+// addH and addM add a move to T, to be looked at.
+func (s *stubborn) addH(p int) {
+	if s.hs[p>>6]&(1<<(p&63)) == 0 {
+		s.hs[p>>6] |= 1 << (p & 63)
+		s.stack[s.sp] = int16(p)
+		s.sp++
+	}
+}
+
+func (s *stubborn) addM(p, j int) {
+	b := 2*p + j
+	if s.ms[b>>6]&(1<<(b&63)) == 0 {
+		s.ms[b>>6] |= 1 << (b & 63)
+		s.stack[s.sp] = int16(maxPhys + b)
+		s.sp++
+	}
+}
+
+// movesOf adds the moves of copy w: home, or onto any copy of the card
+// one rank above.
+func (s *stubborn) movesOf(w int) {
+	s.addH(w)
+	c := card(w)
+	if c.Rank() == cards.King {
+		return
+	}
+	for j := range int(s.cnt[c+1]) {
+		s.addM(w, j)
+	}
+}
+
+// newMovesOf counts the moves movesOf(w) would add.
+func (s *stubborn) newMovesOf(w int) int {
+	n := 0
+	if s.hs[w>>6]&(1<<(w&63)) == 0 {
+		n++
+	}
+	c := card(w)
+	if c.Rank() == cards.King {
+		return n
+	}
+	for j := range int(s.cnt[c+1]) {
+		if b := 2*w + j; s.ms[b>>6]&(1<<(b&63)) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// closeH adds what H(p) needs to T.
+func (s *stubborn) closeH(p int) {
+	c := card(p)
+	top, ready := s.isTop(p), s.g.found.Fits(c)
+	if top && ready {
+		if c.Rank() != cards.King {
+			for j := range int(s.cnt[c+1]) {
+				s.addM(p, j)
+			}
+		}
+		if c.Rank() != cards.Ace {
+			for i := range int(s.cnt[c-1]) {
+				s.addM(2*int(c-1)+i, p&1)
+			}
+		}
+		if s.cnt[c] == 2 {
+			s.addH(p ^ 1)
+		}
+		return
+	}
+	// Cannot be made now: a necessary enabling set, the smaller one where
+	// both conditions fail.
+	lower := func() {
+		for i := range int(s.cnt[c-1]) {
+			s.addH(2*int(c-1) + i)
+		}
+	}
+	switch {
+	case top: // not ready (an ace always is)
+		lower()
+	case ready:
+		s.movesOf(s.onTop(p))
+	default:
+		w := s.onTop(p)
+		n := 0
+		for i := range int(s.cnt[c-1]) {
+			if q := 2*int(c-1) + i; s.hs[q>>6]&(1<<(q&63)) == 0 {
+				n++
+			}
+		}
+		if n < s.newMovesOf(w) {
+			lower()
+		} else {
+			s.movesOf(w)
+		}
+	}
+}
+
+// closeM adds what M(p, j) needs to T.
+func (s *stubborn) closeM(p, j int) {
+	c := card(p)
+	y := 2*int(c+1) + j
+	run, top := s.inRun(p), s.isTop(y)
+	if run && top {
+		if s.cnt[c+1] == 2 {
+			s.addM(p, j^1)
+		}
+		if s.cnt[c] == 2 {
+			s.addM(p^1, j)
+		}
+		s.addH(p)
+		s.addH(y)
+		return
+	}
+	switch {
+	case run:
+		s.movesOf(s.onTop(y))
+	case top:
+		s.movesOf(s.breaker(p))
+	default:
+		w, u := s.onTop(y), s.breaker(p)
+		if s.newMovesOf(w) <= s.newMovesOf(u) {
+			s.movesOf(w)
+		} else {
+			s.movesOf(u)
+		}
+	}
+}
+
+// close computes T from the goal H(goal).
+func (s *stubborn) close(goal int) {
+	s.hs = [len(s.hs)]uint64{}
+	s.ms = [len(s.ms)]uint64{}
+	s.sp = 0
+	s.addH(goal)
+	for s.sp > 0 {
+		s.sp--
+		a := int(s.stack[s.sp])
+		if a < maxPhys {
+			s.closeH(a)
+		} else {
+			b := a - maxPhys
+			s.closeM(b/2, b&1)
+		}
+	}
+}
+
+// keeps reports whether the legal action a is in T.
+func (s *stubborn) keeps(a int) bool {
+	g := s.g
+	kind, x, d := decode(a)
+	switch kind {
+	case ActFoundation:
+		p := s.copyOf(x, int(g.n[x])-1)
+		return s.hs[p>>6]&(1<<(p&63)) != 0
+	case ActMove:
+		y := s.copyOf(d, int(g.n[d])-1)
+		want := card(y) - 1
+		n := int(g.n[x])
+		for k := n - 1; k >= n-int(g.run[x]); k-- {
+			if g.fans[x][k] == want {
+				b := 2*s.copyOf(x, k) + y&1
+				return s.ms[b>>6]&(1<<(b&63)) != 0
+			}
+		}
+	}
+	return true // not a move T speaks of: keep it
+}
+
+// count returns the number of actions of m that T keeps.
+func (s *stubborn) count(m *env.Mask) int {
+	n := 0
+	for w, word := range m.Words() {
+		for ; word != 0; word &= word - 1 {
+			if s.keeps(w*64 + bits.TrailingZeros64(word)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// pruneStubborn leaves in m, which holds the legal actions of g (the swap
+// spent), the moves of the smallest stubborn set found; none when a set
+// keeps no move (the position is lost).
+func (g *Game) pruneStubborn(m *env.Mask) {
+	var s stubborn
+	s.index(g)
+	best, bestN := -1, m.Count()
+	if bestN <= 1 {
+		return
+	}
+	for suit := range cards.NumSuits {
+		for _, r := range [2]uint8{g.found[2*suit+1], g.found[2*suit]} {
+			if r >= uint8(cards.King) {
+				continue
+			}
+			c := cards.New(cards.Suit(suit), cards.Rank(r+1))
+			for i := range int(s.cnt[c]) {
+				p := 2*int(c) + i
+				s.close(p)
+				if n := s.count(m); n < bestN {
+					best, bestN = p, n
+					if n == 0 {
+						m.Clear()
+						return
+					}
+				}
+			}
+			if g.found[2*suit+1] == g.found[2*suit] {
+				break // the same card for both
+			}
+		}
+	}
+	if best < 0 {
+		return
+	}
+	s.close(best)
+	for w, word := range m.Words() {
+		for ; word != 0; word &= word - 1 {
+			if a := w*64 + bits.TrailingZeros64(word); !s.keeps(a) {
+				m.Unset(a)
+			}
+		}
+	}
+}
