@@ -122,10 +122,13 @@ func (g *Game) safeMove() int {
 // With the swap unused, Dead knows only what DeadAtStart noted: when it
 // listed the swaps that get past the king-lock test, a position where none
 // of them can be made any more is lost (every winning line from it makes
-// one of them, at the set of kings home it was listed for).
+// one of them, at the set of kings home it was listed for); and where each
+// of them exchanges two intact places, a position in which the relaxed
+// game, played with each such pair exchanged, cannot get every card home
+// is lost too (pairsDead).
 func (g *Game) Dead() bool {
 	if g.swap != swapDone {
-		return g.swapsGone()
+		return g.swapsGone() || g.pairsDead()
 	}
 	return g.relaxed() > 0 || g.kingLocked()
 }
@@ -149,7 +152,14 @@ func (g *Game) relaxed() int {
 
 // relax plays the relaxed game of relaxed into r, which must be zero.
 func (g *Game) relax(r *relaxation) {
-	r.g = g
+	r.fans = &g.fans
+	g.relaxOn(r)
+}
+
+// relaxOn plays the relaxed game into r from the position of g with the
+// fans' cards read from r.fans, which must be set (the rest of r zero but
+// for its hooks).
+func (g *Game) relaxOn(r *relaxation) {
 	for s := range cards.NumSuits {
 		hi, lo := g.found[2*s], g.found[2*s+1]
 		for k := cards.Ace; k <= cards.King; k++ {
@@ -170,8 +180,11 @@ func (g *Game) relax(r *relaxation) {
 		r.top[f] = int8(n)
 		r.left += n
 		if n > 0 {
-			r.seen[g.fans[f][n-1]] = true
+			r.seen[r.fans[f][n-1]] = true
 		}
+	}
+	for i := range r.nhooks {
+		r.exposed(int(r.hooks[i].f))
 	}
 	r.dirty = 1<<NumFans - 1
 	for r.dirty != 0 {
@@ -185,7 +198,7 @@ func (g *Game) relax(r *relaxation) {
 // indexed by card code (a byte, so that no index is checked): the card
 // one rank lower in its suit is code−1.
 type relaxation struct {
-	g *Game
+	fans *[NumFans][MaxDepth]cards.Card // the cards of the fans
 	// home[c] counts the copies of card c home; need[c] is what a copy
 	// in play needs of the card one rank lower (two when its twin is home
 	// at the start, else one; nothing for an ace).
@@ -197,6 +210,27 @@ type relaxation struct {
 	waitHome   [256]uint32   // fans to look at again when a code goes home
 	dirty      uint32        // fans to look at
 	left       int           // cards not home
+	// hooks name cards to see when a place is uncovered (see pairsDead):
+	// hooks[i].c is seen once fan hooks[i].f has no more than
+	// hooks[i].k+1 cards left in place.
+	hooks  [2]relaxHook
+	nhooks int
+}
+
+// relaxHook is a card the relaxed game sees when a place is uncovered.
+type relaxHook struct {
+	f, k int8
+	c    cards.Card
+}
+
+// exposed sees the cards of the hooks on fan f whose places are
+// uncovered.
+func (r *relaxation) exposed(f int) {
+	for i := range r.nhooks {
+		if h := &r.hooks[i]; int(h.f) == f && r.top[f] <= h.k+1 {
+			r.see(h.c)
+		}
+	}
 }
 
 // ready reports that a copy of card c may go home.
@@ -230,7 +264,7 @@ func (r *relaxation) see(c cards.Card) {
 // its foundation is ready, and otherwise the lowest card of its top run
 // that has a target moves away with the cards above it.
 func (r *relaxation) fan(f int) {
-	cs := &r.g.fans[f]
+	cs := &r.fans[f]
 	for t := int(r.top[f]); t > 0; t = int(r.top[f]) {
 		c := cs[t-1]
 		if r.ready(c) {
@@ -238,6 +272,9 @@ func (r *relaxation) fan(f int) {
 			r.goHome(c)
 			if t > 1 {
 				r.see(cs[t-2])
+			}
+			if r.nhooks > 0 {
+				r.exposed(f)
 			}
 			continue
 		}
@@ -274,6 +311,9 @@ func (r *relaxation) fan(f int) {
 		}
 		if b > 0 {
 			r.see(cs[b-1])
+		}
+		if r.nhooks > 0 {
+			r.exposed(f)
 		}
 	}
 }
@@ -421,18 +461,31 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // the moves of a stubborn set (stubborn.go), chosen from the position
 // alone: where the position can be won, one of them leads to a position
 // that can be won in fewer moves (the progress rule of the contract).
+// Before the swap, in a deal whose allowed swaps all exchange two intact
+// places (swapAllow.pairsOnly), it also keeps only the moves home and from
+// fan to fan of a stubborn set that counts every swap as one of its moves
+// (stubborn.swapMoves); the swap itself is offered as above.
 //
-// Why the mix keeps the contract: before the swap Prune leaves out swaps
-// only, so a search meets every position reached without the swap. Take a
-// winning line, and in it the position q where it swaps x and y (a line
-// without the swap wins among those positions). The search met q by some
-// line; along it, right after the last move that moved x or y or was
-// built on one of them, Prune offered that swap (as above), and the
-// search expanded the position it makes. From there the rest of the line
-// that led to q, swap made, reaches q with x and y swapped, which can be
-// won; so that position after the swap can be won, and from it the moves
+// Why the mix keeps the contract. First, a position q met by the search,
+// the swap unused, from which a winning line swaps x and y, and in which
+// the search met q by a line L: right after the last move of L that moved
+// x or y or was built on one of them, Prune offered that swap (as above),
+// and the search expanded the position it makes. From there the rest of L,
+// swap made, reaches q with x and y swapped, from which the winning line
+// goes on: that position after the swap can be won, and from it the moves
 // the stubborn sets keep lead, ever nearer, to a won position, which a
-// search that expands every position it meets therefore meets.
+// search that expands every position it meets therefore meets. Now take a
+// position p met by the search, the swap unused, that can be won, and a
+// shortest winning line from it. Where Prune keeps every move home and
+// from fan to fan at p, the line's first move, or the swap at p (the case
+// above), is searched. Where it keeps a stubborn set's, let a be the
+// line's first move in the set: if a is the swap, the moves before it
+// touch neither of its cards (those moves are in the set) and the case
+// above applies to p; otherwise a, made first, starts a winning line one
+// move shorter from the position after it, which the search meets. Either
+// way, by induction on the length of the shortest winning line, the
+// search meets a won position; and a line without the swap is the case
+// of a stubborn set without swaps.
 func (g *Game) Prune(line []int, m *env.Mask) {
 	if g.swap == swapDone {
 		g.pruneStubborn(m)
@@ -440,9 +493,14 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 	}
 	g.restrictSwap(m)
 	switch {
-	case g.swap == swapUnused && len(line) > 0:
-		if kind, _, _ := decode(line[len(line)-1]); kind != ActMove {
-			m.Unset(ActSwapBegin)
+	case g.swap == swapUnused:
+		if len(line) > 0 {
+			if kind, _, _ := decode(line[len(line)-1]); kind != ActMove {
+				m.Unset(ActSwapBegin)
+			}
+		}
+		if a := g.allow; a != nil && a.pairsOnly {
+			g.pruneStubborn(m)
 		}
 	case g.swap == swapFirst && len(line) > 1:
 		kind, _, d := decode(line[len(line)-2])
@@ -476,7 +534,7 @@ func (g *Game) SearchEvaluate() float64 {
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
 	if g.swap != swapDone {
-		return g.Evaluate() - 2*float64(left), g.swapsGone()
+		return g.Evaluate() - 2*float64(left), g.swapsGone() || g.pairsDead()
 	}
 	return g.Evaluate() - 2*float64(left), left > 0 || g.kingLocked()
 }

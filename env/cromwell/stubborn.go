@@ -57,7 +57,9 @@ import (
 //
 // Prune tries as goal each card that a foundation takes next (the copies of
 // the card one rank above each foundation's top) and keeps the smallest
-// set of moves.
+// set of moves. Before the swap it does so only in deals whose allowed
+// swaps all exchange two intact places, and then counts every swap in T
+// (swapMoves); the argument for the swap is Prune's.
 
 // maxPhys is the number of card copies the sets index: two per code.
 const maxPhys = 2 * cards.NumCodes
@@ -65,10 +67,11 @@ const maxPhys = 2 * cards.NumCodes
 // stubborn is the working state of one stubborn-set computation.
 type stubborn struct {
 	g *Game
-	// loc[p] is the place f*MaxDepth+k of copy p (p = 2·code + i), -1 when
-	// not in the fans; cnt[c] counts the copies of code c in the fans.
-	loc [maxPhys]int16
-	cnt [cards.NumCodes]uint8
+	// fanOf[p] and depth[p] give the place of copy p (p = 2·code + i) when
+	// it is in the fans, as cnt[c] counts the copies of code c there (the
+	// first cnt[c] of the code's two).
+	fanOf, depth [maxPhys]int8
+	cnt          [cards.NumCodes]uint8
 	// copyAt[f][k] is the copy index i of the card at each place.
 	copyAt [NumFans][MaxDepth]uint8
 	// hs holds the H moves of T (bit p), ms the M moves (bit 2p+j, j the
@@ -77,14 +80,53 @@ type stubborn struct {
 	ms    [(2*maxPhys + 63) / 64]uint64
 	stack [3 * maxPhys]int16 // moves to look at: p for H, maxPhys+2p+j for M
 	sp    int
+	// pre is set before the swap (pair-only deals: see swapMoves), with
+	// home the kings home.
+	pre  bool
+	home uint32
+}
+
+// swapMoves adds to T, before the swap, the moves that could get in the
+// way of a swap, in a deal whose allowed swaps all exchange two intact
+// places (swapAllow.pairsOnly). T counts every swap as one of its moves
+// (Prune keeps the swap, as its own rule allows); a move that could make
+// a swap impossible, or change what it does, must then be in T too. The
+// cards in intact places never move before the swap, but a king there may
+// take cards on it (M of its queens) or go home, and a king going home
+// ends the swaps of the places beneath it: so the H of every king at or
+// above a place of a pair still intact, and the M of its suit's queens
+// onto a king at such a place. A swap can also make a move possible (a
+// card swapped to the top of a fan); as every swap is in T, every
+// necessary enabling set may count on it.
+func (s *stubborn) swapMoves() {
+	g := s.g
+	a := g.allow
+	for _, pq := range a.pairList {
+		pf, pk := int(pq[0])/SwapDepth, int(pq[0])%SwapDepth
+		qf, qk := int(pq[1])/SwapDepth, int(pq[1])%SwapDepth
+		if !a.intact(pf, pk, s.home) || !a.intact(qf, qk, s.home) {
+			continue
+		}
+		for _, pl := range [2][2]int{{pf, pk}, {qf, qk}} {
+			f, k := pl[0], pl[1]
+			if x := g.fans[f][k]; x.Rank() == cards.King {
+				p := s.copyOf(f, k)
+				s.addH(p)
+				for i := range int(s.cnt[x-1]) {
+					s.addM(2*int(x-1)+i, p&1)
+				}
+			}
+			for above := uint32(a.above[f][k]) &^ s.home; above != 0; above &= above - 1 {
+				i := bits.TrailingZeros32(above)
+				s.addH(s.copyOf(int(a.locks.at[i][0]), int(a.locks.at[i][1])))
+			}
+		}
+	}
 }
 
 // index fills the places of the cards from g.
 func (s *stubborn) index(g *Game) {
 	s.g = g
-	for i := range s.loc {
-		s.loc[i] = -1
-	}
 	s.cnt = [cards.NumCodes]uint8{}
 	for f := range NumFans {
 		for k := range int(g.n[f]) {
@@ -95,7 +137,8 @@ func (s *stubborn) index(g *Game) {
 			}
 			s.cnt[c]++
 			s.copyAt[f][k] = i
-			s.loc[2*int(c)+int(i)] = int16(f*MaxDepth + k)
+			s.fanOf[2*int(c)+int(i)] = int8(f)
+			s.depth[2*int(c)+int(i)] = int8(k)
 		}
 	}
 }
@@ -104,10 +147,7 @@ func (s *stubborn) index(g *Game) {
 func card(p int) cards.Card { return cards.Card(p / 2) }
 
 // at returns the fan and depth of copy p (in the fans).
-func (s *stubborn) at(p int) (f, k int) {
-	l := int(s.loc[p])
-	return l / MaxDepth, l % MaxDepth
-}
+func (s *stubborn) at(p int) (f, k int) { return int(s.fanOf[p]), int(s.depth[p]) }
 
 // copyOf returns the copy at place (f, k).
 func (s *stubborn) copyOf(f, k int) int {
@@ -274,12 +314,16 @@ func (s *stubborn) closeM(p, j int) {
 	}
 }
 
-// close computes T from the goal H(goal).
+// close computes T from the goal H(goal) (and, before the swap, the
+// swaps and what could get in their way: see swapMoves).
 func (s *stubborn) close(goal int) {
 	s.hs = [len(s.hs)]uint64{}
 	s.ms = [len(s.ms)]uint64{}
 	s.sp = 0
 	s.addH(goal)
+	if s.pre {
+		s.swapMoves()
+	}
 	for s.sp > 0 {
 		s.sp--
 		a := int(s.stack[s.sp])
@@ -333,6 +377,10 @@ func (s *stubborn) count(m *env.Mask) int {
 func (g *Game) pruneStubborn(m *env.Mask) {
 	var s stubborn
 	s.index(g)
+	if g.swap == swapUnused {
+		s.pre = true
+		s.home = g.allow.homeKings(g)
+	}
 	best, bestN := -1, m.Count()
 	if bestN <= 1 {
 		return

@@ -6,6 +6,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -87,5 +88,81 @@ func TestStubbornOnADeal(t *testing.T) {
 	g.Legal(&m)
 	if n := testing.AllocsPerRun(100, func() { g.Prune(nil, &m) }); n != 0 {
 		t.Errorf("Prune allocates %v times", n)
+	}
+}
+
+// TestStubbornBeforeTheSwap: on random small positions with the swap
+// unused whose allowed swaps all exchange two intact places, a search
+// that knows the allowed swaps and prunes with stubborn sets before the
+// swap too (without the dead test), and the full search, decide every
+// position as an exhaustive search of every move and every swap does; the
+// stubborn sets leave out moves at the start of some, and pairsDead calls
+// only lost positions lost.
+func TestStubbornBeforeTheSwap(t *testing.T) {
+	n := 12000
+	if testing.Short() {
+		n = 3000
+	}
+	rng := cards.NewRand(29)
+	mk := func(o solver.Options) *solver.Solver {
+		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
+		s, err := solver.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	every := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true})
+	pruned := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true})
+	full := mk(solver.Options{})
+	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0
+	m, kept := env.NewMask(NumActions), env.NewMask(NumActions)
+	for range n {
+		tops, rest := envtest.TinyCards(rng, 12)
+		fans := make([][]cards.Card, 3+rng.IntN(4))
+		for _, c := range rest {
+			f := rng.IntN(len(fans))
+			fans[f] = append(fans[f], c)
+		}
+		g := New()
+		g.SetFans(fans...)
+		for s, tp := range tops {
+			g.SetFoundation(cards.Suit(s), tp[0], tp[1])
+		}
+		c := g.Clone().(*Game)
+		if c.DeadAtStart() || c.allow == nil || !c.allow.pairsOnly {
+			continue
+		}
+		pairs++
+		want := every.Solve(context.Background(), g).Verdict
+		got := pruned.Solve(context.Background(), c).Verdict // c holds the allowed swaps
+		all := full.Solve(context.Background(), g).Verdict
+		if want == solver.Unknown || got == solver.Unknown || all == solver.Unknown {
+			t.Fatalf("undecided: %v, %v, %v\n%s", want, got, all, g.Render())
+		}
+		if got != want || all != want {
+			t.Fatalf("every move: %v; stubborn sets before the swap: %v; full search: %v\n%s", want, got, all, g.Render())
+		}
+		if want == solver.Solved {
+			won++
+		} else {
+			lost++
+		}
+		if c.pairsDead() {
+			dead++
+			if want != solver.Unsolvable {
+				t.Fatalf("pairsDead, but the exhaustive search says %v\n%s", want, g.Render())
+			}
+		}
+		c.Legal(&m)
+		c.Legal(&kept)
+		c.Prune(nil, &kept)
+		if kept.Count() < m.Count() {
+			cut++
+		}
+	}
+	t.Logf("%d positions, %d with pairs only: %d won, %d lost; moves cut at the start in %d; pairsDead at the start in %d", n, pairs, won, lost, cut, dead)
+	if won < pairs/10 || lost < pairs/10 || cut < pairs/4 || dead == 0 {
+		t.Error("too few positions decided, pruned or found dead")
 	}
 }

@@ -64,6 +64,11 @@ type swapAllow struct {
 	// in places intact then (the others are elsewhere or home).
 	pairsAt  [256]bool
 	intactAt [256]*[cards.NumCodes]uint8
+	// pairsOnly says that every allowed swap is of two intact places (no
+	// set of kings home lists a swap with a card elsewhere), and pairList
+	// lists those pairs once each (the lower place first).
+	pairsOnly bool
+	pairList  [][2]int16
 }
 
 // withTable is one set's list of swaps with a card elsewhere.
@@ -121,6 +126,19 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 		t.at[p.f*SwapDepth+p.k] |= 1 << y
 		t.any |= 1 << y
 	})
+	a.pairsOnly = true
+	for set := range a.with {
+		if a.with[set] != nil {
+			a.pairsOnly = false
+		}
+	}
+	for i := range numPlaces {
+		for j := i + 1; j < numPlaces; j++ {
+			if a.pairs[i].has(j) {
+				a.pairList = append(a.pairList, [2]int16{int16(i), int16(j)})
+			}
+		}
+	}
 	for set := range uint32(256) {
 		if !a.reach.has(set) {
 			continue
@@ -341,6 +359,64 @@ func (a *swapAllow) anyAllowed(g *Game) bool {
 // swaps DeadAtStart listed can be made any more: it cannot be won.
 func (g *Game) swapsGone() bool {
 	return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+}
+
+// pairsDead reports a position, with the swap unused, that the relaxed game
+// of Dead proves lost whenever the swap is made: where every allowed swap
+// is of two intact places (pairsOnly), the relaxed game, played from the
+// position with the cards of each such pair still intact exchanged now,
+// cannot get every card home.
+//
+// Why that covers a swap made later, after moves m: a card in an intact
+// place is a king not home or lies beneath one, so until the swap no move
+// takes it or lays a card on it, except that cards may be built on a king
+// once it is uncovered (a run of its suit, from the queen down). Exchange
+// the pair now and play the relaxed game, in which the king, once the
+// place it left is uncovered, also counts as seen there (a hook): every
+// move of m is then a move of the relaxed game too (a run built on the
+// king moves away in it, as onto a seen target), so it reaches the
+// position after m with the pair exchanged, or one that holds less back:
+// the cards built on the king lie free instead of on the card that took
+// its place. Every move after the swap is a move of the relaxed game as
+// for Dead. So if the relaxed game cannot get every card home, no line that
+// makes this swap, now or later, wins.
+func (g *Game) pairsDead() bool {
+	a := g.allow
+	if g.swap != swapUnused || a == nil || !a.pairsOnly {
+		return false
+	}
+	h := a.homeKings(g)
+	var fans [NumFans][MaxDepth]cards.Card
+	copied := false
+	for _, pq := range a.pairList {
+		pf, pk := int(pq[0])/SwapDepth, int(pq[0])%SwapDepth
+		qf, qk := int(pq[1])/SwapDepth, int(pq[1])%SwapDepth
+		if !a.intact(pf, pk, h) || !a.intact(qf, qk, h) {
+			continue
+		}
+		if !copied {
+			fans = g.fans
+			copied = true
+		}
+		x, y := fans[pf][pk], fans[qf][qk]
+		fans[pf][pk], fans[qf][qk] = y, x
+		var r relaxation
+		r.fans = &fans
+		if x.Rank() == cards.King {
+			r.hooks[r.nhooks] = relaxHook{int8(pf), int8(pk), x}
+			r.nhooks++
+		}
+		if y.Rank() == cards.King {
+			r.hooks[r.nhooks] = relaxHook{int8(qf), int8(qk), y}
+			r.nhooks++
+		}
+		g.relaxOn(&r)
+		fans[pf][pk], fans[qf][qk] = x, y
+		if r.left == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // restrictSwap clears from m the swap actions that lead to no allowed swap:
