@@ -18,8 +18,15 @@ import (
 // (kings among them, so that they lock cards beneath them) in three to
 // five fans, the swap used or not.
 func kingTiny(rng *cards.Rand, swapUsed bool) *Game {
-	tops, rest := envtest.TinyCards(rng, 8)
-	fans := make([][]cards.Card, 3+rng.IntN(3))
+	return tinyPosition(rng, 8, 3, swapUsed)
+}
+
+// tinyPosition returns a random position with up to left/2 cards of each
+// suit in play (envtest.TinyCards) in 3 to 2+fanChoices fans, the swap
+// used or not.
+func tinyPosition(rng *cards.Rand, left, fanChoices int, swapUsed bool) *Game {
+	tops, rest := envtest.TinyCards(rng, left)
+	fans := make([][]cards.Card, 3+rng.IntN(fanChoices))
 	for _, c := range rest {
 		f := rng.IntN(len(fans))
 		fans[f] = append(fans[f], c)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -118,17 +117,7 @@ func TestStubbornBeforeTheSwap(t *testing.T) {
 	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0
 	m, kept := env.NewMask(NumActions), env.NewMask(NumActions)
 	for range n {
-		tops, rest := envtest.TinyCards(rng, 12)
-		fans := make([][]cards.Card, 3+rng.IntN(4))
-		for _, c := range rest {
-			f := rng.IntN(len(fans))
-			fans[f] = append(fans[f], c)
-		}
-		g := New()
-		g.SetFans(fans...)
-		for s, tp := range tops {
-			g.SetFoundation(cards.Suit(s), tp[0], tp[1])
-		}
+		g := tinyPosition(rng, 12, 4, false)
 		c := g.Clone().(*Game)
 		if c.DeadAtStart() || c.allow == nil || !c.allow.pairsOnly {
 			continue
