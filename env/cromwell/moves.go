@@ -16,14 +16,16 @@ func (g *Game) runLen(f int) int {
 		return 0
 	}
 	k := 1
-	for k < n {
-		up, down := g.fans[f][n-k], g.fans[f][n-k-1]
-		if down.Suit() != up.Suit() || down.Rank() != up.Rank()+1 {
-			break
-		}
+	for k < n && follows(g.fans[f][n-k-1], g.fans[f][n-k]) {
 		k++
 	}
 	return k
+}
+
+// follows reports that card up, lying on card down, continues a run: the
+// same suit, one rank lower.
+func follows(down, up cards.Card) bool {
+	return down.Suit() == up.Suit() && down.Rank() == up.Rank()+1
 }
 
 // layoutCounts returns the number of cards in the fans and how many of them

@@ -124,13 +124,11 @@ func (s *stubborn) swapMoves() {
 	g := s.g
 	a := g.allow
 	for _, pq := range a.pairList {
-		pf, pk := int(pq[0])/SwapDepth, int(pq[0])%SwapDepth
-		qf, qk := int(pq[1])/SwapDepth, int(pq[1])%SwapDepth
-		if !a.intact(pf, pk, s.home) || !a.intact(qf, qk, s.home) {
+		if !a.pairIntact(pq, s.home) {
 			continue
 		}
-		for _, pl := range [2][2]int{{pf, pk}, {qf, qk}} {
-			f, k := pl[0], pl[1]
+		for _, pl := range pq {
+			f, k := pl.f, pl.k
 			if x := g.fans[f][k]; x.Rank() == cards.King {
 				p := s.copyOf(f, k)
 				s.addH(p)
@@ -200,17 +198,20 @@ func (s *stubborn) breaker(p int) int {
 	f, k := s.at(p)
 	cs := &s.g.fans[f]
 	for j := k + 1; j < int(s.g.n[f]); j++ {
-		up, down := cs[j], cs[j-1]
-		if down.Suit() != up.Suit() || down.Rank() != up.Rank()+1 {
+		if !follows(cs[j-1], cs[j]) {
 			return s.copyOf(f, j)
 		}
 	}
 	return p // not reached when p is not in the top run
 }
 
+// inH and inM report whether T holds H(p), or the M move with bit b.
+func (s *stubborn) inH(p int) bool { return s.hs[p>>6]&(1<<(p&63)) != 0 }
+func (s *stubborn) inM(b int) bool { return s.ms[b>>6]&(1<<(b&63)) != 0 }
+
 // addH and addM add a move to T, to be looked at.
 func (s *stubborn) addH(p int) {
-	if s.hs[p>>6]&(1<<(p&63)) == 0 {
+	if !s.inH(p) {
 		s.hs[p>>6] |= 1 << (p & 63)
 		s.stack[s.sp] = int16(p)
 		s.sp++
@@ -219,7 +220,7 @@ func (s *stubborn) addH(p int) {
 
 func (s *stubborn) addM(p, j int) {
 	b := 2*p + j
-	if s.ms[b>>6]&(1<<(b&63)) == 0 {
+	if !s.inM(b) {
 		s.ms[b>>6] |= 1 << (b & 63)
 		s.stack[s.sp] = int16(maxPhys + b)
 		s.sp++
@@ -242,7 +243,7 @@ func (s *stubborn) movesOf(w int) {
 // newMovesOf counts the moves movesOf(w) would add.
 func (s *stubborn) newMovesOf(w int) int {
 	n := 0
-	if s.hs[w>>6]&(1<<(w&63)) == 0 {
+	if !s.inH(w) {
 		n++
 	}
 	c := card(w)
@@ -250,7 +251,7 @@ func (s *stubborn) newMovesOf(w int) int {
 		return n
 	}
 	for j := range int(s.cnt[c+1]) {
-		if b := 2*w + j; s.ms[b>>6]&(1<<(b&63)) == 0 {
+		if !s.inM(2*w + j) {
 			n++
 		}
 	}
@@ -294,7 +295,7 @@ func (s *stubborn) closeH(p int) {
 		w := s.onTop(p)
 		n := 0
 		for i := range int(s.cnt[c-1]) {
-			if q := 2*int(c-1) + i; s.hs[q>>6]&(1<<(q&63)) == 0 {
+			if !s.inH(2*int(c-1) + i) {
 				n++
 			}
 		}
@@ -370,16 +371,14 @@ func (s *stubborn) keeps(a int) bool {
 	kind, x, d := decode(a)
 	switch kind {
 	case ActFoundation:
-		p := s.copyOf(x, int(g.n[x])-1)
-		return s.hs[p>>6]&(1<<(p&63)) != 0
+		return s.inH(s.copyOf(x, int(g.n[x])-1))
 	case ActMove:
 		y := s.copyOf(d, int(g.n[d])-1)
 		want := card(y) - 1
 		n := int(g.n[x])
 		for k := n - 1; k >= n-int(g.run[x]); k-- {
 			if g.fans[x][k] == want {
-				b := 2*s.copyOf(x, k) + y&1
-				return s.ms[b>>6]&(1<<(b&63)) != 0
+				return s.inM(2*s.copyOf(x, k) + y&1)
 			}
 		}
 	}
@@ -387,8 +386,9 @@ func (s *stubborn) keeps(a int) bool {
 }
 
 // pruneStubborn leaves in m, which holds the legal actions of g (the swap
-// spent), the moves of the smallest stubborn set found; none when a set
-// keeps no move (the position is lost).
+// spent, or unused in a deal whose allowed swaps are pairs only), the
+// moves of the smallest stubborn set found, and the swap's first action if
+// m holds it; none when a set keeps no move (the position is lost).
 func (g *Game) pruneStubborn(m *env.Mask) {
 	var s stubborn
 	s.index(g)

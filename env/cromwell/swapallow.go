@@ -68,7 +68,7 @@ type swapAllow struct {
 	// set of kings home lists a swap with a card elsewhere), and pairList
 	// lists those pairs once each (the lower place first).
 	pairsOnly bool
-	pairList  [][2]int16
+	pairList  [][2]place
 }
 
 // withTable is one set's list of swaps with a card elsewhere.
@@ -135,7 +135,7 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 	for i := range numPlaces {
 		for j := i + 1; j < numPlaces; j++ {
 			if a.pairs[i].has(j) {
-				a.pairList = append(a.pairList, [2]int16{int16(i), int16(j)})
+				a.pairList = append(a.pairList, [2]place{{i / SwapDepth, i % SwapDepth}, {j / SwapDepth, j % SwapDepth}})
 			}
 		}
 	}
@@ -268,6 +268,12 @@ func (a *swapAllow) intact(f, k int, h uint32) bool {
 	return uint32(a.above[f][k])&^h != 0
 }
 
+// pairIntact reports whether both places of an allowed pair are intact
+// with the kings of h home (the pair can still be swapped).
+func (a *swapAllow) pairIntact(pq [2]place, h uint32) bool {
+	return a.intact(pq[0].f, pq[0].k, h) && a.intact(pq[1].f, pq[1].k, h)
+}
+
 // view is what the allowed swaps need of a position: the kings home, the
 // intact places, and the codes of the cards elsewhere.
 type view struct {
@@ -386,32 +392,26 @@ func (g *Game) pairsDead() bool {
 		return false
 	}
 	h := a.homeKings(g)
-	var fans [NumFans][MaxDepth]cards.Card
-	copied := false
+	fans := g.fans
 	for _, pq := range a.pairList {
-		pf, pk := int(pq[0])/SwapDepth, int(pq[0])%SwapDepth
-		qf, qk := int(pq[1])/SwapDepth, int(pq[1])%SwapDepth
-		if !a.intact(pf, pk, h) || !a.intact(qf, qk, h) {
+		if !a.pairIntact(pq, h) {
 			continue
 		}
-		if !copied {
-			fans = g.fans
-			copied = true
-		}
-		x, y := fans[pf][pk], fans[qf][qk]
-		fans[pf][pk], fans[qf][qk] = y, x
+		p, q := pq[0], pq[1]
+		x, y := fans[p.f][p.k], fans[q.f][q.k]
+		fans[p.f][p.k], fans[q.f][q.k] = y, x
 		var r relaxation
 		r.fans = &fans
-		if x.Rank() == cards.King {
-			r.hooks[r.nhooks] = relaxHook{int8(pf), int8(pk), x}
-			r.nhooks++
-		}
-		if y.Rank() == cards.King {
-			r.hooks[r.nhooks] = relaxHook{int8(qf), int8(qk), y}
-			r.nhooks++
+		for _, pl := range pq {
+			// The king that left pl counts as seen there once it is
+			// uncovered.
+			if c := g.fans[pl.f][pl.k]; c.Rank() == cards.King {
+				r.hooks[r.nhooks] = relaxHook{int8(pl.f), int8(pl.k), c}
+				r.nhooks++
+			}
 		}
 		g.relaxOn(&r)
-		fans[pf][pk], fans[qf][qk] = x, y
+		fans[p.f][p.k], fans[q.f][q.k] = x, y
 		if r.left == 0 {
 			return false
 		}
