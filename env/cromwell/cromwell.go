@@ -162,6 +162,9 @@ type Game struct {
 	// allow lists the swaps that can still win, once a search has found
 	// them (DeadAtStart); nil offers every swap.
 	allow *swapAllow
+	// lockMemo keeps the king-lock test's verdicts for a search, from
+	// DeadAtStart on (nil: none kept).
+	lockMemo *lockMemo
 }
 
 var (
@@ -236,7 +239,7 @@ func (g *Game) SetFans(fans ...[]cards.Card) {
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.found.Set(s, a, b)
 	g.home = g.found.Count()
-	g.allow = nil
+	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 
@@ -248,7 +251,7 @@ func (g *Game) SetSwapUsed(used bool) {
 		g.swap = swapDone
 	}
 	g.pick = -1
-	g.allow = nil
+	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 

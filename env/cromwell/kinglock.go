@@ -45,17 +45,57 @@ type kingLocks struct {
 	// needs, for each pair, all the kings above one of the copies home.
 	pairs  [cards.NumSuits][12][2]uint8
 	npairs [cards.NumSuits]uint8
+	// key hashes the places and cards of the kings and of the cards
+	// beneath them (see lockMemo).
+	key uint64
 }
 
 // kingLocked reports that no order in which the kings still in the fans
 // go home meets the conditions above, so that the position cannot be won
 // without a swap.
+//
+// The verdict depends on the lock structure alone, which changes only when
+// a king goes home (or the swap is made), so a search meets the same few
+// structures again and again: where DeadAtStart left a memo, the verdicts
+// are kept there by a hash of the structure.
 func (g *Game) kingLocked() bool {
 	var l kingLocks
 	if !g.locks(&l) {
 		return false
 	}
-	return !l.feasible()
+	m := g.lockMemo
+	if m == nil {
+		return !l.feasible()
+	}
+	k := l.key
+	for s := range cards.NumSuits {
+		k ^= uint64(l.home[s]+1) * lockHomeKeys[s]
+	}
+	k |= 1 // 0 marks an empty entry
+	i := k & (lockMemoSize - 1)
+	if m.keys[i] == k {
+		return m.locked[i]
+	}
+	locked := !l.feasible()
+	m.keys[i], m.locked[i] = k, locked
+	return locked
+}
+
+// lockMemoSize is the number of verdicts a lockMemo keeps.
+const lockMemoSize = 1 << 12
+
+// lockMemo keeps verdicts of the king-lock test, by a hash of the lock
+// structure (the places of the kings and of the cards beneath them, and
+// the kings home): a direct-mapped cache, an entry replaced by the next
+// structure that maps to it.
+type lockMemo struct {
+	keys   [lockMemoSize]uint64
+	locked [lockMemoSize]bool
+}
+
+// lockHomeKeys mix the count of kings home in each suit into the hash.
+var lockHomeKeys = [cards.NumSuits]uint64{
+	0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb, 0xd6e8feb86659fd93,
 }
 
 // locks fills l from the position. It reports false when no card or king
@@ -93,6 +133,9 @@ func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8
 			c := fans[f][k]
 			if c == cards.None {
 				continue
+			}
+			if c.Rank() == cards.King || above != 0 {
+				l.key ^= cardKey(f, k, c)
 			}
 			if c.Rank() == cards.King {
 				if l.n == len(l.suit) {

@@ -278,6 +278,116 @@ func TestSwapAllowOnADeal(t *testing.T) {
 	}
 }
 
+// TestSwapOfferedOnlyWithAPick: after a move from fan to fan, Prune offers
+// to begin the swap only where a pick it allows then remains, so that no
+// search node is spent on a swap that cannot be made. On deal 501,543,
+// whose one allowed swap exchanges the K♦ on top of fan 7 with the 9♠ at
+// the foot of fan 1, the swap is offered after Q♦ goes onto that king and
+// after no move that builds elsewhere; every offer leaves a pick.
+func TestSwapOfferedOnlyWithAPick(t *testing.T) {
+	g := New()
+	g.Deal(501543)
+	if g.DeadAtStart() || g.allow == nil || !g.allow.pairsOnly {
+		t.Fatal("deal 501,543 no longer allows its one pair")
+	}
+	m, picks := env.NewMask(NumActions), env.NewMask(NumActions)
+	g.Legal(&m)
+	offered, moves := 0, 0
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		if kind, _, _ := decode(a); kind != ActMove {
+			continue
+		}
+		moves++
+		c := g.Clone().(*Game)
+		c.Apply(a)
+		onKing := c.ActionString(a) == "6>7" // Q♦ onto K♦
+		c.Legal(&picks)
+		c.Prune([]int{a}, &picks)
+		if !picks.Has(ActSwapBegin) {
+			if onKing {
+				t.Error("the swap not offered after Q♦ onto K♦")
+			}
+			continue
+		}
+		offered++
+		if !onKing {
+			t.Errorf("the swap offered after %s", c.ActionString(a))
+		}
+		c.Apply(ActSwapBegin)
+		c.Legal(&picks)
+		c.Prune([]int{a, ActSwapBegin}, &picks)
+		if picks.Empty() {
+			t.Errorf("the swap offered after %s, but no pick left", g.ActionString(a))
+		}
+	}
+	if offered != 1 || moves < 3 {
+		t.Errorf("the swap offered after %d of %d moves, want 1", offered, moves)
+	}
+}
+
+// TestKingLockMemo: the memo answers as the king-lock test run afresh. One
+// memo serves random small positions and the positions of random games
+// from real deals, swap made at the start; the games meet the same lock
+// structures again and again, so the memo holds far fewer verdicts than
+// it is asked for.
+func TestKingLockMemo(t *testing.T) {
+	memo := new(lockMemo)
+	calls, locked := 0, 0
+	check := func(g *Game) {
+		g.lockMemo = nil
+		want := g.kingLocked()
+		g.lockMemo = memo
+		if got := g.kingLocked(); got != want {
+			t.Fatalf("memo says king-locked %v, the test %v\n%s", got, want, g.Render())
+		}
+		if g.kingLocked() != want { // the second answer comes from the memo
+			t.Fatalf("memo changed its answer\n%s", g.Render())
+		}
+		calls++
+		if want {
+			locked++
+		}
+	}
+	rng := cards.NewRand(31)
+	for range 500 {
+		check(kingTiny(rng, true))
+	}
+	m := env.NewMask(NumActions)
+	for deal := range uint64(20) {
+		g := New()
+		g.Deal(500000 + deal)
+		g.Apply(ActSwapBegin)
+		g.Apply(ActSwap + 0*SwapDepth + 3)
+		g.Apply(ActSwap + 1*SwapDepth + 0)
+		for range 150 {
+			check(g)
+			g.Legal(&m)
+			n := m.Count()
+			if n == 0 {
+				break
+			}
+			a := m.Next(0)
+			for k := rng.IntN(n); k > 0; k-- {
+				a = m.Next(a + 1)
+			}
+			g.Apply(a)
+		}
+	}
+	kept := 0
+	for _, k := range memo.keys {
+		if k != 0 {
+			kept++
+		}
+	}
+	t.Logf("%d calls, %d king-locked; the memo holds %d verdicts", calls, locked, kept)
+	if locked == 0 || locked == calls {
+		t.Error("the positions do not test both verdicts")
+	}
+	if kept > calls/2 {
+		t.Errorf("the memo holds %d verdicts for %d calls: structures should repeat", kept, calls)
+	}
+}
+
 // TestSwapAllowDeepFan: a position set up by hand with a fan deeper than
 // the swap allows (not reachable in play) lists no swaps and is not called
 // lost, rather than failing.

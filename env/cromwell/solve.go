@@ -326,8 +326,13 @@ func (r *relaxation) fan(f int) {
 // Prune and LatePick offer only those, and Dead, with the swap unused,
 // reports a position where none of them can be made any more. The note
 // goes with every copy of the game, until a Setup or Set method lays out
-// another position.
+// another position. So does a memo of the king-lock test's verdicts
+// (kingLocked), which the copies share: a game that DeadAtStart has
+// looked at, and its copies, belong to one goroutine (a search's own).
 func (g *Game) DeadAtStart() bool {
+	if g.lockMemo == nil {
+		g.lockMemo = new(lockMemo)
+	}
 	switch g.swap {
 	case swapDone:
 		return g.Dead()
@@ -442,7 +447,9 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // move home (no card home takes part in a swap), and offers as the first
 // card of the swap only a card of the top run of the fan that move built on:
 // the cards moved and the card they were built on all lie in it. The second
-// card may be any card.
+// card may be any card. Where no card of that run can be the first card of a
+// swap DeadAtStart allows, the swap is not offered at all (canPickInRun):
+// begun, it would leave no pick.
 //
 // The reason this keeps every position in reach (the env.Pruner contract):
 // take any line to a position p, every move of it offered by Prune, and a
@@ -494,8 +501,8 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 	g.restrictSwap(m)
 	switch {
 	case g.swap == swapUnused:
-		if len(line) > 0 {
-			if kind, _, _ := decode(line[len(line)-1]); kind != ActMove {
+		if len(line) > 0 && m.Has(ActSwapBegin) {
+			if kind, _, d := decode(line[len(line)-1]); kind != ActMove || !g.canPickInRun(d) {
 				m.Unset(ActSwapBegin)
 			}
 		}
@@ -518,6 +525,28 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 			}
 		}
 	}
+}
+
+// canPickInRun reports whether a card of the top run of fan d can be the
+// first card of a swap DeadAtStart allows. Right after a move onto fan d,
+// Prune offers only those as the first card, so it does not offer to
+// begin the swap when there is none.
+func (g *Game) canPickInRun(d int) bool {
+	a := g.allow
+	if a == nil {
+		return true
+	}
+	var v view
+	if !a.look(g, &v) {
+		return false
+	}
+	n := int(g.n[d])
+	for k := n - int(g.run[d]); k < n && k < SwapDepth; k++ {
+		if a.canPick(g, &v, d, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // SearchEvaluate ranks positions for the solver: the evaluation of Evaluate,
