@@ -171,6 +171,9 @@ var (
 	keysCard  = zobrist.NewCardKeys(0xc401_0001, NumFans*MaxDepth)
 	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
 	keysSwap  = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
+	// keysKingsHome mix the kings home in each suit (0 to 2) into the
+	// lock memo's hash (kingLocked).
+	keysKingsHome = zobrist.Table(0xc401_0004, cards.NumSuits*3)
 )
 
 // The stages of the swap.

@@ -69,7 +69,7 @@ func (g *Game) kingLocked() bool {
 	}
 	k := l.key
 	for s := range cards.NumSuits {
-		k ^= uint64(l.home[s]+1) * lockHomeKeys[s]
+		k ^= keysKingsHome[3*s+int(l.home[s])]
 	}
 	k |= 1 // 0 marks an empty entry
 	i := k & (lockMemoSize - 1)
@@ -91,11 +91,6 @@ const lockMemoSize = 1 << 12
 type lockMemo struct {
 	keys   [lockMemoSize]uint64
 	locked [lockMemoSize]bool
-}
-
-// lockHomeKeys mix the count of kings home in each suit into the hash.
-var lockHomeKeys = [cards.NumSuits]uint64{
-	0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb, 0xd6e8feb86659fd93,
 }
 
 // locks fills l from the position. It reports false when no card or king
