@@ -155,6 +155,10 @@ type Game struct {
 	home  int
 	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
 	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
+	// built is the depth, in its fan, of the card the latest move from fan
+	// to fan built on (Prune reads it right after such a move). It is not
+	// part of the position: Hash leaves it out.
+	built uint8
 	hash  uint64
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.

@@ -227,6 +227,7 @@ func (g *Game) Apply(a int) {
 		top := g.fans[x][g.n[x]-1]
 		k := int(target.Rank()) - 1 - int(top.Rank()) + 1 // cards that move
 		n := int(g.n[x])
+		g.built = g.n[y] - 1
 		for i := n - k; i < n; i++ {
 			g.push(y, g.fans[x][i])
 		}

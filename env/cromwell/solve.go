@@ -445,11 +445,11 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // built on one of the two cards. Prune therefore offers the swap only at the
 // start of the search or right after a move from fan to fan, never after a
 // move home (no card home takes part in a swap), and offers as the first
-// card of the swap only a card of the top run of the fan that move built on:
-// the cards moved and the card they were built on all lie in it. The second
-// card may be any card. Where no card of that run can be the first card of a
-// swap DeadAtStart allows, the swap is not offered at all (canPickInRun):
-// begun, it would leave no pick.
+// card of the swap only one of the cards that move moved or the card it
+// built on (the game notes that card's depth: built); a card lower in the
+// same run was neither. The second card may be any card. Where none of
+// those cards can be the first card of a swap DeadAtStart allows, the swap
+// is not offered at all (canPickAfterMove): begun, it would leave no pick.
 //
 // The reason this keeps every position in reach (the env.Pruner contract):
 // take any line to a position p, every move of it offered by Prune, and a
@@ -502,7 +502,7 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 	switch {
 	case g.swap == swapUnused:
 		if len(line) > 0 && m.Has(ActSwapBegin) {
-			if kind, _, d := decode(line[len(line)-1]); kind != ActMove || !g.canPickInRun(d) {
+			if kind, _, d := decode(line[len(line)-1]); kind != ActMove || !g.canPickAfterMove(d) {
 				m.Unset(ActSwapBegin)
 			}
 		}
@@ -514,9 +514,8 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 		if kind != ActMove {
 			return
 		}
-		// Keep the picks in the top run of fan d.
-		n := int(g.n[d])
-		lo := n - int(g.run[d])
+		// Keep the picks among the cards moved and the card built on.
+		lo := int(g.built)
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]) && k < SwapDepth; k++ {
 				if f != d || k < lo {
@@ -527,11 +526,11 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 	}
 }
 
-// canPickInRun reports whether a card of the top run of fan d can be the
-// first card of a swap DeadAtStart allows. Right after a move onto fan d,
-// Prune offers only those as the first card, so it does not offer to
-// begin the swap when there is none.
-func (g *Game) canPickInRun(d int) bool {
+// canPickAfterMove reports whether one of the cards of fan d from the card
+// the latest move built on up can be the first card of a swap DeadAtStart
+// allows. Right after a move onto fan d, Prune offers only those as the
+// first card, so it does not offer to begin the swap when there is none.
+func (g *Game) canPickAfterMove(d int) bool {
 	a := g.allow
 	if a == nil {
 		return true
@@ -540,8 +539,7 @@ func (g *Game) canPickInRun(d int) bool {
 	if !a.look(g, &v) {
 		return false
 	}
-	n := int(g.n[d])
-	for k := n - int(g.run[d]); k < n && k < SwapDepth; k++ {
+	for k := int(g.built); k < int(g.n[d]) && k < SwapDepth; k++ {
 		if a.canPick(g, &v, d, k) {
 			return true
 		}

@@ -122,10 +122,11 @@ func TestPruneSwaps(t *testing.T) {
 	if m.Has(ActSwapBegin) {
 		t.Error("the swap offered after a move home")
 	}
-	// After a move from fan to fan, the first pick is a card of the
-	// target's top run.
+	// After a move from fan to fan, the first pick is a card moved or the
+	// card built on, not the 6♠ lower in the target's top run: the swap
+	// with it commutes with the move.
 	h := New()
-	h.SetFans(cards.MustParseList("2C 9H"), cards.MustParseList("3D 5S"), cards.MustParseList("KC 4S"))
+	h.SetFans(cards.MustParseList("2C 9H"), cards.MustParseList("3D 6S 5S"), cards.MustParseList("KC 4S"))
 	move := ActMove + 2*NumFans + 1 // 4♠ onto 5♠
 	h.Apply(move)
 	h.Apply(ActSwapBegin)
@@ -135,7 +136,7 @@ func TestPruneSwaps(t *testing.T) {
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		picks = append(picks, h.ActionString(a))
 	}
-	if strings.Join(picks, " ") != "pick 2:2 pick 2:3" {
+	if strings.Join(picks, " ") != "pick 2:3 pick 2:4" {
 		t.Errorf("first picks after 3>2: %v", picks)
 	}
 }
