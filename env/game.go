@@ -143,8 +143,22 @@ type StartDeadTester interface {
 	// what it learned, for the game's dead test (DeadTester) and pruning
 	// (Pruner) to use in the positions that follow; a search calls it on
 	// its own copy of the start and searches from that copy. What it
-	// notes never changes the game's rules (Legal, Apply, Hash).
+	// notes never changes the game's rules (Legal, Apply, Hash), except in
+	// a game that is also a LineMapper: there the copy may play a form of
+	// the game of its own, whose winning lines RulesLine maps to lines of
+	// the rules.
 	DeadAtStart() bool
+}
+
+// LineMapper is implemented by StartDeadTester games whose DeadAtStart may
+// make a search's copy of the start play a form of the game of its own
+// (Cromwell's hooked swap): one that can be won exactly when the rules'
+// game can, whose lines are not all lines of the rules.
+type LineMapper interface {
+	// RulesLine returns line, which wins from this position (the copy that
+	// DeadAtStart looked at) in the search's form of the game, as a line
+	// that wins by the rules from the same position. It may allocate.
+	RulesLine(line []int) []int
 }
 
 // DeadEvaluator is implemented by a SearchEvaluator and DeadTester whose

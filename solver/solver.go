@@ -18,7 +18,10 @@
 // deeper, and a costlier test of the same kind (env.StartDeadTester) runs
 // once, on the position a search starts from; where a game knows moves
 // that a win never needs (env.Pruner), the search leaves them out; where a move of the rules takes several actions (env.Staged), its
-// parts are ranked by the positions they complete. Each game states its
+// parts are ranked by the positions they complete; where the test at the
+// start makes the search's copy play a form of the game of its own
+// (env.LineMapper: Cromwell's hooked swap), the line found is mapped to
+// the rules before it is replayed. Each game states its
 // rules, with their reasons, in its package documentation, and the tests
 // check on many small positions that they never change a verdict.
 //
@@ -390,6 +393,7 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		s.res.Line = []int{}
 		return s.finish()
 	}
+	orig := g // the position as the rules see it
 	if _, ok := g.(env.StartDeadTester); ok && !s.opts.NoDeadTest {
 		// The test may note what it learns in the state it looks at: it
 		// looks at the search's own copy, which the search then starts
@@ -410,7 +414,10 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 	switch {
 	case errors.Is(err, errFound):
 		line := s.shorten(g, s.line)
-		if err := VerifyEnv(g, 0, line); err != nil {
+		if lm, ok := g.(env.LineMapper); ok {
+			line = lm.RulesLine(line)
+		}
+		if err := VerifyEnv(orig, 0, line); err != nil {
 			s.res.Verdict, s.res.Stop, s.res.Err = Unknown, Unverified, err.Error()
 			break
 		}

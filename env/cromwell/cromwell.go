@@ -159,7 +159,10 @@ type Game struct {
 	// to fan built on (Prune reads it right after such a move). It is not
 	// part of the position: Hash leaves it out.
 	built uint8
-	hash  uint64
+	// hook is the state of a hooked swap (hook.go): only a search's own
+	// game, after DeadAtStart, has one.
+	hook hookState
+	hash uint64
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.
 	noswap bool
@@ -307,6 +310,9 @@ func (g *Game) fullHash() uint64 {
 	}
 	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()
+	if g.hook.on {
+		h ^= hookKey()
+	}
 	return h
 }
 

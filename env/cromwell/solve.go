@@ -84,7 +84,7 @@ func (g *Game) safeMove() int {
 			continue
 		}
 		c := g.fans[f][n-1]
-		if !g.found.Fits(c) {
+		if !g.found.Fits(c) || g.hookTop(f) {
 			continue
 		}
 		// found[2s+1] is the lower of the suit's two foundations.
@@ -146,6 +146,7 @@ func (g *Game) Dead() bool {
 // end home (relaxed_test.go compares it with a plain sweep over the fans).
 func (g *Game) relaxed() int {
 	var r relaxation
+	g.hookRelax(&r)
 	g.relax(&r)
 	return r.left
 }
@@ -339,6 +340,7 @@ func (g *Game) DeadAtStart() bool {
 	case swapUnused:
 		a, empty := g.buildAllow()
 		g.allow = a // replacing any list made for an earlier position
+		g.hook.arm = a != nil && a.hooked
 		return empty
 	}
 	return false
@@ -464,6 +466,15 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // it), so p with x and y swapped cannot be won either: the contract lets the
 // search miss it.
 //
+// In a hooked deal (hook.go: every allowed swap exchanges two intact
+// places, none a king with a card of its suit), Prune keeps at the start
+// of a search only the swap, which is then hooked, and before the swap
+// nothing else: the hooked game after it can be won exactly when some line
+// that makes that swap, at any time, wins, and every winning line makes
+// one of the allowed swaps. (At a position before the swap that a search
+// proving nothing starts from, such as a root of the opening pass, it
+// keeps the swap alone, where the rule above offers it.)
+//
 // Once the swap is spent (or in the variant without it), Prune keeps only
 // the moves of a stubborn set (stubborn.go), chosen from the position
 // alone: where the position can be won, one of them leads to a position
@@ -499,12 +510,22 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 		return
 	}
 	g.restrictSwap(m)
+	if a := g.allow; a != nil && a.hooked && g.swap == swapUnused {
+		// The hooked swap at the start (hook.go), nothing else. Elsewhere
+		// before the swap (where only a search that proves nothing, such
+		// as the opening pass's roots, goes) the swap alone, where it may
+		// be made as below.
+		swap := m.Has(ActSwapBegin) && (g.hook.arm || len(line) == 0 || g.swapAfterMove(line))
+		m.Clear()
+		if swap {
+			m.Set(ActSwapBegin)
+		}
+		return
+	}
 	switch {
 	case g.swap == swapUnused:
-		if len(line) > 0 && m.Has(ActSwapBegin) {
-			if kind, _, d := decode(line[len(line)-1]); kind != ActMove || !g.canPickAfterMove(d) {
-				m.Unset(ActSwapBegin)
-			}
+		if len(line) > 0 && m.Has(ActSwapBegin) && !g.swapAfterMove(line) {
+			m.Unset(ActSwapBegin)
 		}
 		if a := g.allow; a != nil && a.pairsOnly {
 			g.pruneStubborn(m)
@@ -524,6 +545,13 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 			}
 		}
 	}
+}
+
+// swapAfterMove reports whether the swap may begin after the last move of
+// line: a move from fan to fan that leaves a first pick (canPickAfterMove).
+func (g *Game) swapAfterMove(line []int) bool {
+	kind, _, d := decode(line[len(line)-1])
+	return kind == ActMove && g.canPickAfterMove(d)
 }
 
 // canPickAfterMove reports whether one of the cards of fan d from the card

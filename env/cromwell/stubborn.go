@@ -60,7 +60,9 @@ import (
 // top of a fan first (stubbornTries), and keeps the smaller set of moves.
 // Before the swap it does so only in deals whose allowed swaps all
 // exchange two intact places, and then counts every swap in T
-// (swapMoves); the argument for the swap is Prune's.
+// (swapMoves); the argument for the swap is Prune's. In the game after a
+// hooked swap (hook.go), while the hook is on, the builds on a hook are
+// moves of T like the others (closeHook gives their rules).
 
 // stubbornTries is how many goal cards Prune tries. Each costs a closure;
 // on the tuning deals, trying every candidate (up to 16) makes the sets
@@ -86,9 +88,12 @@ type stubborn struct {
 	copyAt [NumFans][MaxDepth]uint8
 	// hs holds the H moves of T (bit p), ms the M moves (bit 2p+j, j the
 	// copy of the target).
-	hs    [(maxPhys + 63) / 64]uint64
-	ms    [(2*maxPhys + 63) / 64]uint64
-	stack [3 * maxPhys]int16 // moves to look at: p for H, maxPhys+2p+j for M
+	hs [(maxPhys + 63) / 64]uint64
+	ms [(2*maxPhys + 63) / 64]uint64
+	// hk holds the builds on a hook of T (bit 2i+c: hook i, copy c of its
+	// queen), while the hook is on (hook.go).
+	hk    uint8
+	stack [3*maxPhys + 4]int16 // moves to look at: p for H, maxPhys+2p+j for M, 3·maxPhys+2i+c for a build on hook i
 	sp    int
 	// pre is set before the swap (pair-only deals: see swapMoves), with
 	// home the kings home.
@@ -228,7 +233,7 @@ func (s *stubborn) addM(p, j int) {
 }
 
 // movesOf adds the moves of copy w: home, or onto any copy of the card
-// one rank above.
+// one rank above, or onto a hook.
 func (s *stubborn) movesOf(w int) {
 	s.addH(w)
 	c := card(w)
@@ -238,6 +243,7 @@ func (s *stubborn) movesOf(w int) {
 	for j := range int(s.cnt[c+1]) {
 		s.addM(w, j)
 	}
+	s.hookMovesOf(w)
 }
 
 // newMovesOf counts the moves movesOf(w) would add.
@@ -253,6 +259,13 @@ func (s *stubborn) newMovesOf(w int) int {
 	for j := range int(s.cnt[c+1]) {
 		if !s.inM(2*w + j) {
 			n++
+		}
+	}
+	if h := &s.g.hook; h.on {
+		for i := range int(h.n) {
+			if h.at[i].king-1 == c && !s.inHook(i, w) {
+				n++
+			}
 		}
 	}
 	return n
@@ -276,6 +289,10 @@ func (s *stubborn) closeH(p int) {
 		}
 		if s.cnt[c] == 2 {
 			s.addH(p ^ 1)
+		}
+		s.hookMovesOf(p)
+		if s.g.hook.on && s.atPair(p) {
+			s.allHookMoves() // sending a swapped card home ends the hook
 		}
 		return
 	}
@@ -322,6 +339,12 @@ func (s *stubborn) closeM(p, j int) {
 		}
 		s.addH(p)
 		s.addH(y)
+		if s.g.hook.on {
+			s.hookMovesOf(p)
+			if s.atPair(y) || s.runHoldsPair(p) {
+				s.allHookMoves() // builds on a hook place, or ends the hook
+			}
+		}
 		return
 	}
 	switch {
@@ -346,6 +369,7 @@ func (s *stubborn) closeM(p, j int) {
 func (s *stubborn) close(goal, limit int) int {
 	s.hs = [len(s.hs)]uint64{}
 	s.ms = [len(s.ms)]uint64{}
+	s.hk = 0
 	s.sp = 0
 	s.kept, s.limit = 0, limit
 	s.addH(goal)
@@ -357,6 +381,8 @@ func (s *stubborn) close(goal, limit int) int {
 		a := int(s.stack[s.sp])
 		if a < maxPhys {
 			s.closeH(a)
+		} else if a >= 3*maxPhys {
+			s.closeHook((a-3*maxPhys)/2, (a-3*maxPhys)&1)
 		} else {
 			b := a - maxPhys
 			s.closeM(b/2, b&1)
@@ -373,6 +399,15 @@ func (s *stubborn) keeps(a int) bool {
 	case ActFoundation:
 		return s.inH(s.copyOf(x, int(g.n[x])-1))
 	case ActMove:
+		if g.hook.on {
+			if king, ok := g.hookBuild(x, d); ok {
+				for i := range int(g.hook.n) {
+					if h := g.hook.at[i]; int(h.f) == d && h.king == king {
+						return s.inHook(i, s.runCopy(x, king-1))
+					}
+				}
+			}
+		}
 		y := s.copyOf(d, int(g.n[d])-1)
 		want := card(y) - 1
 		n := int(g.n[x])
@@ -425,6 +460,9 @@ func (g *Game) pruneStubborn(m *env.Mask) {
 			}
 		}
 	}
+	// The smallest set found so far: a computation that ends below its
+	// limit is complete, and is kept rather than made again.
+	var hs, ms, hk = s.hs, s.ms, s.hk
 	tried := 0
 	for pass := range 2 {
 		for _, p := range cand[:nc] {
@@ -438,18 +476,168 @@ func (g *Game) pruneStubborn(m *env.Mask) {
 					m.Clear()
 					return
 				}
+				hs, ms, hk = s.hs, s.ms, s.hk
 			}
 		}
 	}
 	if best < 0 {
 		return
 	}
-	s.close(best, maxPhys*3)
+	s.hs, s.ms, s.hk = hs, ms, hk
 	for w, word := range m.Words() {
 		for ; word != 0; word &= word - 1 {
 			if a := w*64 + bits.TrailingZeros64(word); !s.keeps(a) {
 				m.Unset(a)
 			}
+		}
+	}
+}
+
+// Builds on a hook in a stubborn set (hook.go). While the hook is on, a
+// build on hook i of copy p of its queen is one more move, which T names
+// with the others: it moves p's run away (as M(p, ·) and H(p) do), it covers
+// the card in the hook's place (as a move onto that card does), and every
+// move that involves a swapped place (a move onto its card, or one that
+// moves that card or sends it home) ends the hook, so disabling every build
+// on a hook. The rules of T are the same as for the other moves: a build
+// that can be made now brings in every move that moves p or covers the
+// place or involves a swapped place (those that could disable it, or that
+// it could disable); one that cannot brings in the moves of the card lying
+// on the place's card or of the card breaking p's run, whichever
+// condition fails (the smaller set where both do). And the moves already
+// named bring in the builds they could disable or not commute with: the
+// moves of the queen's copies (movesOf, closeH, closeM), the moves onto a
+// hook's place card, and every move that involves a swapped place.
+
+// inHook reports whether T holds the build of copy p on hook i.
+func (s *stubborn) inHook(i, p int) bool { return s.hk&(1<<(2*i+p&1)) != 0 }
+
+// addHook adds the build of copy p on hook i to T, to be looked at.
+func (s *stubborn) addHook(i, p int) {
+	b := 2*i + p&1
+	if s.hk&(1<<b) == 0 {
+		s.hk |= 1 << b
+		s.stack[s.sp] = int16(3*maxPhys + b)
+		s.sp++
+	}
+}
+
+// hookMovesOf adds the builds of copy w on the hooks whose king's queen it
+// is (none while the hook is off).
+func (s *stubborn) hookMovesOf(w int) {
+	h := &s.g.hook
+	if !h.on {
+		return
+	}
+	for i := range int(h.n) {
+		if h.at[i].king-1 == card(w) {
+			s.addHook(i, w)
+		}
+	}
+}
+
+// allHookMoves adds every build on a hook, of either copy of its queen.
+func (s *stubborn) allHookMoves() {
+	h := &s.g.hook
+	for i := range int(h.n) {
+		q := h.at[i].king - 1
+		for c := range int(s.cnt[q]) {
+			s.addHook(i, 2*int(q)+c)
+		}
+	}
+}
+
+// atPair reports whether copy p lies in a swapped place (hook on).
+func (s *stubborn) atPair(p int) bool {
+	f, k := s.at(p)
+	for _, q := range s.g.hook.pair {
+		if int(q.f) == f && int(q.k) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// runHoldsPair reports whether the cards from copy p up in its fan hold a
+// swapped place (hook on): moving them ends the hook.
+func (s *stubborn) runHoldsPair(p int) bool {
+	f, k := s.at(p)
+	return s.g.touches(f, k, int(s.g.n[f])-1)
+}
+
+// runCopy returns the copy of card c in the run on top of fan x.
+func (s *stubborn) runCopy(x int, c cards.Card) int {
+	n := int(s.g.n[x])
+	for k := n - 1; k >= n-int(s.g.run[x]); k-- {
+		if s.g.fans[x][k] == c {
+			return s.copyOf(x, k)
+		}
+	}
+	return 2 * int(c) // not reached for a legal build
+}
+
+// closeHook adds what the build of copy c of hook i's queen needs to T.
+func (s *stubborn) closeHook(i, c int) {
+	g := s.g
+	h := g.hook.at[i]
+	q := h.king - 1
+	p := 2*int(q) + c
+	y := s.copyOf(int(h.f), int(h.k)) // the card in the hook's place
+	run, top := s.inRun(p), int(g.n[h.f]) == int(h.k)+1
+	if run && top {
+		s.count()
+		s.movesOf(p) // p moved elsewhere or home; its other builds
+		if s.cnt[q] == 2 {
+			s.addHook(i, p^1)
+		}
+		s.touchMoves()
+		return
+	}
+	switch {
+	case run:
+		s.movesOf(s.onTop(y))
+	case top:
+		s.movesOf(s.breaker(p))
+	default:
+		w, u := s.onTop(y), s.breaker(p)
+		if s.newMovesOf(w) <= s.newMovesOf(u) {
+			s.movesOf(w)
+		} else {
+			s.movesOf(u)
+		}
+	}
+}
+
+// touchMoves adds every move that involves a swapped place, now or later
+// (hook on): one onto its card, one that sends that card home, and one that
+// moves a run holding that card (from a card at or below it that a
+// descending run of its suit joins to it).
+func (s *stubborn) touchMoves() {
+	g := s.g
+	for _, pl := range g.hook.pair {
+		f, k := int(pl.f), int(pl.k)
+		w := s.copyOf(f, k)
+		b := card(w)
+		if b.Rank() != cards.Ace {
+			for j := range int(s.cnt[b-1]) {
+				s.addM(2*int(b-1)+j, w&1)
+			}
+		}
+		s.addH(w)
+		// The cards below w that a run through w would start from: the
+		// same whatever lies above w.
+		lo := k
+		for lo > 0 && follows(g.fans[f][lo-1], g.fans[f][lo]) {
+			lo--
+		}
+		for d := lo; d <= k; d++ {
+			x := s.copyOf(f, d)
+			if c := card(x); c.Rank() != cards.King {
+				for j := range int(s.cnt[c+1]) {
+					s.addM(x, j)
+				}
+			}
+			s.hookMovesOf(x)
 		}
 	}
 }

@@ -69,6 +69,10 @@ type swapAllow struct {
 	// lists those pairs once each (the lower place first).
 	pairsOnly bool
 	pairList  [][2]place
+	// hooked says the search makes the swap at the start, hooked
+	// (hook.go): every allowed swap is of two intact places, and no card
+	// of a pair is of the suit of a king it is swapped with.
+	hooked bool
 }
 
 // withTable is one set's list of swaps with a card elsewhere.
@@ -137,6 +141,13 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 			if a.pairs[i].has(j) {
 				a.pairList = append(a.pairList, [2]place{{i / SwapDepth, i % SwapDepth}, {j / SwapDepth, j % SwapDepth}})
 			}
+		}
+	}
+	a.hooked = a.pairsOnly && len(a.pairList) > 0
+	for _, pq := range a.pairList {
+		x, y := g.fans[pq[0].f][pq[0].k], g.fans[pq[1].f][pq[1].k]
+		if x.Suit() == y.Suit() && (x.Rank() == cards.King || y.Rank() == cards.King) {
+			a.hooked = false
 		}
 	}
 	for set := range uint32(256) {
