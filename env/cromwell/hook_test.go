@@ -102,11 +102,11 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 
 // TestHookedSwapMoves: on deal 501,543, whose one allowed swap exchanges
 // the K♦ on top of fan 7 with the 9♠ at the foot of fan 1, the search's
-// copy offers only the swap at the start; made there, it is hooked: the 9♠
-// now on top of fan 7 takes the Q♦ of fan 6 as the K♦ would have (and the
-// 8♠s as ever), the hash follows, and the first move that involves one of
-// the swapped cards turns the hook off. RulesLine puts the swap after the
-// last build on the hook.
+// copy offers only the swap at the start; made there, it is hooked (made
+// in a game that DeadAtStart did not look at, it is not): the 9♠ now on top
+// of fan 7 takes the Q♦ of fan 6 as the K♦ would have, the hook stays on,
+// and the hash follows. RulesLine puts the swap after the last build on
+// the hook.
 func TestHookedSwapMoves(t *testing.T) {
 	g := New()
 	g.Deal(501543)
