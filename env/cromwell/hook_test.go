@@ -10,6 +10,24 @@ import (
 	"github.com/patience-gym/patience/solver"
 )
 
+// threeSearches returns the searches that tests on small positions compare
+// (exhaustive passes only): every move of the game tried, nothing else of
+// its knowledge; its pruning alone; and all of its knowledge.
+func threeSearches(t *testing.T) (every, pruned, full *solver.Solver) {
+	t.Helper()
+	mk := func(o solver.Options) *solver.Solver {
+		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
+		s, err := solver.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	return mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true}),
+		mk(solver.Options{NoSafeMoves: true, NoDeadTest: true}),
+		mk(solver.Options{})
+}
+
 // hookedTiny returns random small positions, swap unused, in which
 // DeadAtStart makes the search's swap hooked: every allowed swap exchanges
 // two intact places. It returns the position as dealt and the search's
@@ -39,17 +57,7 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 		n = 800
 	}
 	rng := cards.NewRand(30)
-	mk := func(o solver.Options) *solver.Solver {
-		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
-		s, err := solver.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	every := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true})
-	pruned := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true})
-	full := mk(solver.Options{})
+	every, pruned, full := threeSearches(t)
 	won, lost, late, needed := 0, 0, 0, 0
 	for range n {
 		g, c := hookedTiny(rng)
@@ -294,17 +302,7 @@ func TestStubbornWithHook(t *testing.T) {
 		n = 3000
 	}
 	rng := cards.NewRand(32)
-	mk := func(o solver.Options) *solver.Solver {
-		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
-		s, err := solver.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	every := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true})
-	pruned := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true})
-	full := mk(solver.Options{})
+	every, pruned, full := threeSearches(t)
 	won, lost, used, needed := 0, 0, 0, 0
 	var nodes, nodesEvery int64
 	for done := 0; done < n; {

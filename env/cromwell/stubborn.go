@@ -347,19 +347,7 @@ func (s *stubborn) closeM(p, j int) {
 		}
 		return
 	}
-	switch {
-	case run:
-		s.movesOf(s.onTop(y))
-	case top:
-		s.movesOf(s.breaker(p))
-	default:
-		w, u := s.onTop(y), s.breaker(p)
-		if s.newMovesOf(w) <= s.newMovesOf(u) {
-			s.movesOf(w)
-		} else {
-			s.movesOf(u)
-		}
-	}
+	s.enableRun(p, y, run, top)
 }
 
 // close computes T from the goal H(goal) (and, before the swap, the
@@ -593,19 +581,7 @@ func (s *stubborn) closeHook(i, c int) {
 		s.touchMoves()
 		return
 	}
-	switch {
-	case run:
-		s.movesOf(s.onTop(y))
-	case top:
-		s.movesOf(s.breaker(p))
-	default:
-		w, u := s.onTop(y), s.breaker(p)
-		if s.newMovesOf(w) <= s.newMovesOf(u) {
-			s.movesOf(w)
-		} else {
-			s.movesOf(u)
-		}
-	}
+	s.enableRun(p, y, run, top)
 }
 
 // touchMoves adds every move that involves a swapped place, now or later
@@ -638,6 +614,27 @@ func (s *stubborn) touchMoves() {
 				}
 			}
 			s.hookMovesOf(x)
+		}
+	}
+}
+
+// enableRun adds a necessary enabling set of moving the run from copy p
+// onto copy y (or onto the hook in y's place), which cannot be made now:
+// run says p is in its fan's top run, top that y is on top of its fan.
+// The moves of the card lying on y, or of the card breaking p's run,
+// whichever condition fails (the smaller set where both do).
+func (s *stubborn) enableRun(p, y int, run, top bool) {
+	switch {
+	case run:
+		s.movesOf(s.onTop(y))
+	case top:
+		s.movesOf(s.breaker(p))
+	default:
+		w, u := s.onTop(y), s.breaker(p)
+		if s.newMovesOf(w) <= s.newMovesOf(u) {
+			s.movesOf(w)
+		} else {
+			s.movesOf(u)
 		}
 	}
 }

@@ -103,17 +103,7 @@ func TestStubbornBeforeTheSwap(t *testing.T) {
 		n = 3000
 	}
 	rng := cards.NewRand(29)
-	mk := func(o solver.Options) *solver.Solver {
-		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
-		s, err := solver.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	every := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true})
-	pruned := mk(solver.Options{NoSafeMoves: true, NoDeadTest: true})
-	full := mk(solver.Options{})
+	every, pruned, full := threeSearches(t)
 	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0
 	m, kept := env.NewMask(NumActions), env.NewMask(NumActions)
 	for range n {
