@@ -100,8 +100,8 @@ func (g *Game) armHook(f1, k1 int, c1 cards.Card, f2, k2 int, c2 cards.Card) {
 }
 
 // hookBuild reports whether moving from fan x onto fan y is a build on a
-// hook (the hook on), and returns the king the hook stands for.
-func (g *Game) hookBuild(x, y int) (cards.Card, bool) {
+// hook (the hook on), and returns that hook's index in hook.at.
+func (g *Game) hookBuild(x, y int) (int, bool) {
 	h := &g.hook
 	for i := range h.n {
 		p := &h.at[i]
@@ -112,10 +112,10 @@ func (g *Game) hookBuild(x, y int) (cards.Card, bool) {
 		n := int(g.n[x])
 		top := g.fans[x][n-1]
 		if top.Suit() == q.Suit() && top.Rank() <= q.Rank() && int(q.Rank()) < int(top.Rank())+int(g.run[x]) {
-			return p.king, true
+			return int(i), true
 		}
 	}
-	return cards.None, false
+	return -1, false
 }
 
 // touches reports whether the cards of fan f from depth lo to hi hold one

@@ -249,8 +249,8 @@ func (g *Game) Apply(a int) {
 		target := g.fans[y][g.n[y]-1]
 		top := g.fans[x][g.n[x]-1]
 		if g.hook.on {
-			if king, ok := g.hookBuild(x, y); ok {
-				target = king
+			if i, ok := g.hookBuild(x, y); ok {
+				target = g.hook.at[i].king
 				g.hook.last = true
 			}
 		}

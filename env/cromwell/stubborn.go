@@ -388,12 +388,8 @@ func (s *stubborn) keeps(a int) bool {
 		return s.inH(s.copyOf(x, int(g.n[x])-1))
 	case ActMove:
 		if g.hook.on {
-			if king, ok := g.hookBuild(x, d); ok {
-				for i := range int(g.hook.n) {
-					if h := g.hook.at[i]; int(h.f) == d && h.king == king {
-						return s.inHook(i, s.runCopy(x, king-1))
-					}
-				}
+			if i, ok := g.hookBuild(x, d); ok {
+				return s.inHook(i, s.runCopy(x, g.hook.at[i].king-1))
 			}
 		}
 		y := s.copyOf(d, int(g.n[d])-1)
