@@ -10,10 +10,13 @@ import (
 	"github.com/patience-gym/patience/solver"
 )
 
-// threeSearches returns the searches that tests on small positions compare
+// searches are the three searches that tests on small positions compare
 // (exhaustive passes only): every move of the game tried, nothing else of
 // its knowledge; its pruning alone; and all of its knowledge.
-func threeSearches(t *testing.T) (every, pruned, full *solver.Solver) {
+type searches struct{ every, pruned, full *solver.Solver }
+
+// threeSearches returns the three searches.
+func threeSearches(t *testing.T) searches {
 	t.Helper()
 	mk := func(o solver.Options) *solver.Solver {
 		o.Passes, o.Nodes, o.TableBits = []solver.Pass{}, 3000000, 20
@@ -23,9 +26,30 @@ func threeSearches(t *testing.T) (every, pruned, full *solver.Solver) {
 		}
 		return s
 	}
-	return mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true}),
-		mk(solver.Options{NoSafeMoves: true, NoDeadTest: true}),
-		mk(solver.Options{})
+	return searches{
+		every:  mk(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true}),
+		pruned: mk(solver.Options{NoSafeMoves: true, NoDeadTest: true}),
+		full:   mk(solver.Options{}),
+	}
+}
+
+// decide runs the three searches, every move and the full search on g and
+// the pruned one on c (g itself, or a copy of it that DeadAtStart looked
+// at), and fails the test unless all three decide the position alike.
+// pruning names the pruned search in the message. It returns the three
+// results.
+func (ss searches) decide(t *testing.T, g, c env.Game, pruning string) (want, got, all solver.Result) {
+	t.Helper()
+	want = ss.every.Solve(context.Background(), g)
+	got = ss.pruned.Solve(context.Background(), c)
+	all = ss.full.Solve(context.Background(), g)
+	if want.Verdict == solver.Unknown || got.Verdict == solver.Unknown || all.Verdict == solver.Unknown {
+		t.Fatalf("undecided: %v, %v (%s), %v (%s)\n%s", want.Verdict, got.Verdict, got.Err, all.Verdict, all.Err, g.Render())
+	}
+	if got.Verdict != want.Verdict || all.Verdict != want.Verdict {
+		t.Fatalf("every move: %v; %s: %v; full search: %v\n%s", want.Verdict, pruning, got.Verdict, all.Verdict, g.Render())
+	}
+	return want, got, all
 }
 
 // hookedTiny returns random small positions, swap unused, in which
@@ -57,19 +81,11 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 		n = 800
 	}
 	rng := cards.NewRand(30)
-	every, pruned, full := threeSearches(t)
+	ss := threeSearches(t)
 	won, lost, late, needed := 0, 0, 0, 0
 	for range n {
 		g, c := hookedTiny(rng)
-		want := every.Solve(context.Background(), g)
-		got := pruned.Solve(context.Background(), c) // c is hooked
-		all := full.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown || got.Verdict == solver.Unknown || all.Verdict == solver.Unknown {
-			t.Fatalf("undecided: %v, %v (%s), %v (%s)\n%s", want.Verdict, got.Verdict, got.Err, all.Verdict, all.Err, g.Render())
-		}
-		if got.Verdict != want.Verdict || all.Verdict != want.Verdict {
-			t.Fatalf("every move: %v; hooked swaps: %v; full search: %v\n%s", want.Verdict, got.Verdict, all.Verdict, g.Render())
-		}
+		want, got, all := ss.decide(t, g, c, "hooked swaps") // c is hooked
 		if want.Verdict == solver.Unsolvable {
 			lost++
 			continue
@@ -93,7 +109,7 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 			for _, a := range []int{ActSwapBegin, ActSwap + pq[0].f*SwapDepth + pq[0].k, ActSwap + pq[1].f*SwapDepth + pq[1].k} {
 				s.Apply(a)
 			}
-			if every.Solve(context.Background(), s).Verdict == solver.Solved {
+			if ss.every.Solve(context.Background(), s).Verdict == solver.Solved {
 				start = true
 				break
 			}
@@ -302,7 +318,7 @@ func TestStubbornWithHook(t *testing.T) {
 		n = 3000
 	}
 	rng := cards.NewRand(32)
-	every, pruned, full := threeSearches(t)
+	ss := threeSearches(t)
 	won, lost, used, needed := 0, 0, 0, 0
 	var nodes, nodesEvery int64
 	for done := 0; done < n; {
@@ -311,15 +327,7 @@ func TestStubbornWithHook(t *testing.T) {
 			continue
 		}
 		done++
-		want := every.Solve(context.Background(), g)
-		got := pruned.Solve(context.Background(), g)
-		all := full.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown || got.Verdict == solver.Unknown || all.Verdict == solver.Unknown {
-			t.Fatalf("undecided: %v, %v (%s), %v (%s)\n%s", want.Verdict, got.Verdict, got.Err, all.Verdict, all.Err, g.Render())
-		}
-		if got.Verdict != want.Verdict || all.Verdict != want.Verdict {
-			t.Fatalf("every move: %v; stubborn sets: %v; full search: %v\n%s", want.Verdict, got.Verdict, all.Verdict, g.Render())
-		}
+		want, got, _ := ss.decide(t, g, g, "stubborn sets")
 		if want.Verdict == solver.Unsolvable {
 			lost++
 			nodes += got.Nodes
@@ -330,7 +338,7 @@ func TestStubbornWithHook(t *testing.T) {
 		off := g.Clone().(*Game)
 		off.hook = hookState{}
 		off.hash = off.fullHash()
-		if every.Solve(context.Background(), off).Verdict == solver.Unsolvable {
+		if ss.every.Solve(context.Background(), off).Verdict == solver.Unsolvable {
 			needed++
 		}
 		st := g.Clone().(*Game)

@@ -103,7 +103,7 @@ func TestStubbornBeforeTheSwap(t *testing.T) {
 		n = 3000
 	}
 	rng := cards.NewRand(29)
-	every, pruned, full := threeSearches(t)
+	ss := threeSearches(t)
 	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0
 	m, kept := env.NewMask(NumActions), env.NewMask(NumActions)
 	for range n {
@@ -113,15 +113,8 @@ func TestStubbornBeforeTheSwap(t *testing.T) {
 			continue
 		}
 		pairs++
-		want := every.Solve(context.Background(), g).Verdict
-		got := pruned.Solve(context.Background(), c).Verdict // c holds the allowed swaps
-		all := full.Solve(context.Background(), g).Verdict
-		if want == solver.Unknown || got == solver.Unknown || all == solver.Unknown {
-			t.Fatalf("undecided: %v, %v, %v\n%s", want, got, all, g.Render())
-		}
-		if got != want || all != want {
-			t.Fatalf("every move: %v; stubborn sets before the swap: %v; full search: %v\n%s", want, got, all, g.Render())
-		}
+		res, _, _ := ss.decide(t, g, c, "stubborn sets before the swap") // c holds the allowed swaps
+		want := res.Verdict
 		if want == solver.Solved {
 			won++
 		} else {
