@@ -74,7 +74,9 @@
 //     every swap can be moved back to such a point. Once the swap is spent,
 //     only the moves of a stubborn set are kept (stubborn.go): those that
 //     lead to sending one chosen card home, or could get in their way;
-//     every other move can wait. Where every allowed swap exchanges two
+//     every other move can wait. Nor is a fan that is one run moved whole
+//     onto another: that uncovers nothing, and no shortest win makes such
+//     a move. Where every allowed swap exchanges two
 //     cards the kings hold in place, the swap is made at the start only,
 //     hooked (hook.go): until a move touches one of its places, the card in
 //     a king's place also takes that king's queen, so the game after it

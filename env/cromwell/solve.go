@@ -479,6 +479,18 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // the moves of a stubborn set (stubborn.go), chosen from the position
 // alone: where the position can be won, one of them leads to a position
 // that can be won in fewer moves (the progress rule of the contract).
+// Unless a hook is on, it then also drops every move that takes the whole
+// of its fan, a fan that is one run R, onto a card T: no shortest winning
+// line makes such a move, so the set still holds the first move of one.
+// The reason: let X be the position before the move and Y the one after.
+// X can follow any line from Y move for move, with R left in its own fan
+// standing in for the R on T. A move of the top of R, onto R or home is
+// the same move from R's fan; a move of a run that holds T (and so what
+// is left of R) is made from T down, R staying in its own fan as the
+// cards that lie on T; a move onto T is one X has and Y lacks. When R
+// is gone the two positions are the same, and while R lasts X has every
+// move of Y. So a win from Y in k moves is a win from X in k moves,
+// which is shorter than the k+1 of the line that made the move.
 // Before the swap, in a deal whose allowed swaps all exchange two intact
 // places (swapAllow.pairsOnly), it also keeps only the moves home and from
 // fan to fan of a stubborn set that counts every swap as one of its moves
@@ -507,6 +519,9 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 func (g *Game) Prune(line []int, m *env.Mask) {
 	if g.swap == swapDone {
 		g.pruneStubborn(m)
+		if !g.hook.on {
+			g.pruneWholeFans(m)
+		}
 		return
 	}
 	g.restrictSwap(m)
@@ -543,6 +558,19 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 					m.Unset(ActSwap + f*SwapDepth + k)
 				}
 			}
+		}
+	}
+}
+
+// pruneWholeFans clears from m the moves from fan to fan that take every
+// card of their fan (the fan is one run, moved whole): see Prune. Only for
+// the game of rules 1-6 and 8 (the swap spent, no hook on).
+func (g *Game) pruneWholeFans(m *env.Mask) {
+	for a := m.Next(ActMove); a >= 0 && a < ActSwapBegin; a = m.Next(a + 1) {
+		_, s, d := decode(a)
+		top, target := g.fans[s][g.n[s]-1], g.fans[d][g.n[d]-1]
+		if int(target.Rank())-int(top.Rank()) == int(g.n[s]) {
+			m.Unset(a)
 		}
 	}
 }
