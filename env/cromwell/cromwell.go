@@ -68,7 +68,13 @@
 //     point of the game. Where the kings lock cards that only the swap can
 //     free, it also lists the few swaps that get past this test; the
 //     search then offers only those, and Dead gives up a position where
-//     none of them can be made any more;
+//     none of them can be made any more. It also runs the pin test
+//     (pinlock.go), too costly for every position: each step of the king
+//     order is checked with the relaxed game, the cards beneath kings
+//     still in the fans frozen, and where a copy of a card is frozen the
+//     second copies of the higher cards of its suit are followed (one
+//     that never gets home stays on a copy of the next card, which then
+//     cannot get home either);
 //   - pruning (Prune): a swap is offered only at the start of a search or
 //     right after a move from fan to fan, with one of that move's cards;
 //     every swap can be moved back to such a point. Once the swap is spent,

@@ -174,6 +174,9 @@ func (g *Game) relaxOn(r *relaxation) {
 			if k != cards.Ace { // an ace needs nothing
 				r.need[c] = r.home[c] + 1
 			}
+			if lim := r.limit[s]; lim != 0 && uint8(k) > lim {
+				r.need[c] = 255 // never home
+			}
 		}
 	}
 	for f := range NumFans {
@@ -211,6 +214,12 @@ type relaxation struct {
 	waitHome   [256]uint32   // fans to look at again when a code goes home
 	dirty      uint32        // fans to look at
 	left       int           // cards not home
+	// fz[f] counts the cards at the bottom of fan f that never leave (the
+	// pin test's frozen places: see pinlock.go); zero in Dead's game.
+	fz [NumFans]int8
+	// limit[s], where not zero, is the highest rank of suit s that may go
+	// home (the pin test's caps); zero in Dead's game.
+	limit [cards.NumSuits]uint8
 	// hooks name cards to see when a place is uncovered (see pairsDead):
 	// hooks[i].c is seen once fan hooks[i].f has no more than
 	// hooks[i].k+1 cards left in place.
@@ -266,7 +275,8 @@ func (r *relaxation) see(c cards.Card) {
 // that has a target moves away with the cards above it.
 func (r *relaxation) fan(f int) {
 	cs := &r.fans[f]
-	for t := int(r.top[f]); t > 0; t = int(r.top[f]) {
+	floor := int(r.fz[f])
+	for t := int(r.top[f]); t > floor; t = int(r.top[f]) {
 		c := cs[t-1]
 		if r.ready(c) {
 			r.top[f] = int8(t - 1)
@@ -280,7 +290,7 @@ func (r *relaxation) fan(f int) {
 			continue
 		}
 		lo := t - 1
-		for lo > 0 && cs[lo-1] == cs[lo]+1 && cs[lo].Rank() != cards.King {
+		for lo > floor && cs[lo-1] == cs[lo]+1 && cs[lo].Rank() != cards.King {
 			lo--
 		}
 		b := lo
@@ -330,17 +340,28 @@ func (r *relaxation) fan(f int) {
 // another position. So does a memo of the king-lock test's verdicts
 // (kingLocked), which the copies share: a game that DeadAtStart has
 // looked at, and its copies, belong to one goroutine (a search's own).
+//
+// On a position no DeadAtStart has looked at before (not a copy of one),
+// it also runs the pin test (pinlock.go), which costs a few milliseconds
+// (a tenth of a second at most) a position: once the swap is spent, on the position
+// itself; in a hooked deal, on the game after each allowed swap, and the
+// swaps it proves lost are taken off the list. Copies (the roots of the
+// solver's opening pass, searched round after round) skip it.
 func (g *Game) DeadAtStart() bool {
-	if g.lockMemo == nil {
+	first := g.lockMemo == nil
+	if first {
 		g.lockMemo = new(lockMemo)
 	}
 	switch g.swap {
 	case swapDone:
-		return g.Dead()
+		return g.Dead() || (first && g.pinLocked())
 	case swapUnused:
 		a, empty := g.buildAllow()
 		g.allow = a // replacing any list made for an earlier position
 		g.hook.arm = a != nil && a.hooked
+		if !empty && first && g.hook.arm {
+			empty = a.dropPinned(g)
+		}
 		return empty
 	}
 	return false

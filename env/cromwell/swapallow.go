@@ -28,6 +28,7 @@ type placeSet [(numPlaces + 63) / 64]uint64
 
 func (p *placeSet) add(i int)      { p[i>>6] |= 1 << (i & 63) }
 func (p *placeSet) has(i int) bool { return p[i>>6]&(1<<(i&63)) != 0 }
+func (p *placeSet) remove(i int)   { p[i>>6] &^= 1 << (i & 63) }
 
 // meets reports whether p and q share a place.
 func (p *placeSet) meets(q *placeSet) bool {
@@ -150,7 +151,15 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 			a.hooked = false
 		}
 	}
+	a.countIntact(g)
+	return a, empty
+}
+
+// countIntact fills intactAt and pairsAt from pairs, for g's position (the
+// one a was built from).
+func (a *swapAllow) countIntact(g *Game) {
 	for set := range uint32(256) {
+		a.pairsAt[set] = false
 		if !a.reach.has(set) {
 			continue
 		}
@@ -172,7 +181,37 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 			}
 		}
 	}
-	return a, empty
+}
+
+// dropPinned takes out of a (hooked, built from g's position) the swaps
+// after which the hooked game fails the pin test (pinlock.go), and reports
+// that none is left: the position is lost. The hooked game after a swap
+// can be won exactly when a line of the rules that makes the swap can.
+func (a *swapAllow) dropPinned(g *Game) (empty bool) {
+	kept := a.pairList[:0:0]
+	var drop [][2]place
+	for _, pq := range a.pairList {
+		c := g.Clone().(*Game)
+		c.Apply(ActSwapBegin)
+		c.Apply(ActSwap + pq[0].f*SwapDepth + pq[0].k)
+		c.Apply(ActSwap + pq[1].f*SwapDepth + pq[1].k)
+		if c.pinLocked() {
+			drop = append(drop, pq)
+		} else {
+			kept = append(kept, pq)
+		}
+	}
+	if len(drop) == 0 {
+		return false
+	}
+	for _, pq := range drop {
+		i, j := pq[0].f*SwapDepth+pq[0].k, pq[1].f*SwapDepth+pq[1].k
+		a.pairs[i].remove(j)
+		a.pairs[j].remove(i)
+	}
+	a.pairList = kept
+	a.countIntact(g)
+	return len(kept) == 0
 }
 
 // place is a card's place: fan and depth.
