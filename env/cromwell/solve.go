@@ -343,10 +343,11 @@ func (r *relaxation) fan(f int) {
 //
 // On a position no DeadAtStart has looked at before (not a copy of one),
 // it also runs the pin test (pinlock.go), which costs a few milliseconds
-// (a tenth of a second at most) a position: once the swap is spent, on the position
-// itself; in a hooked deal, on the game after each allowed swap, and the
-// swaps it proves lost are taken off the list. Copies (the roots of the
-// solver's opening pass, searched round after round) skip it.
+// a position (a tenth of a second at most): once the swap is spent, on
+// the position itself; in a hooked deal, on the game after each allowed
+// swap, and the swaps it proves lost are taken off the list. Copies (the
+// roots of the solver's opening pass, searched round after round) skip
+// it.
 func (g *Game) DeadAtStart() bool {
 	first := g.lockMemo == nil
 	if first {
