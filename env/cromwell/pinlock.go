@@ -40,9 +40,10 @@ import (
 // lost. While a hook is on (hook.go), a queen may also be built on the card
 // in a king's place, so no queen is taken as pinned.
 //
-// The test plays a few hundred to a few thousand relaxed games on a
-// Cromwell deal, a few milliseconds; past pinBudget it gives up (not
-// proved lost), so its cost stays bounded.
+// The test plays a few hundred to some tens of thousands of relaxed games
+// on a Cromwell deal (a few milliseconds, a tenth of a second at most):
+// past pinBudget it gives up (not proved lost), so its cost stays
+// bounded.
 
 // pinBudget bounds the relaxed games one pin test plays.
 const pinBudget = 50000
