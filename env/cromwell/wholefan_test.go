@@ -87,10 +87,7 @@ func reachable(g *Game, limit int) *stateGraph {
 		}
 		p := gr.nodes[i].g
 		p.Legal(&m)
-		whole.Clear()
-		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-			whole.Set(a)
-		}
+		whole.CopyFrom(&m)
 		p.pruneWholeFans(&whole)
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 			q := p.Clone().(*Game)
