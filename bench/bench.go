@@ -1,8 +1,8 @@
 // Package bench measures agents against each other on the same deals.
 //
 // Run plays every (game, agent, deal) triple of a Config on a pool of
-// workers, each episode with its own Env and its own agent made by
-// agents.New, the agent seeded with the deal number. Because every agent
+// workers, each episode with a fresh agent seeded with the deal number, on
+// the worker's Env of the game. Because every agent
 // plays the same deals, the outcomes are paired: the summaries compare each
 // agent with a baseline (random by default) by the exact McNemar test on
 // the wins and a paired t interval on the final progress.
@@ -41,9 +41,9 @@ const DefaultConfidence = 0.95
 
 // Config says what to measure.
 type Config struct {
-	// Games are the games to play, by registry name; empty means all
-	// registered games (env.Names()).
-	Games []string
+	// Games are the games to play (env.Lookup and env.Specs give them);
+	// empty means all registered games (env.Specs()).
+	Games []*env.Spec
 	// Agents are the agents, as agents.Parse reads them ("mc" or
 	// "mc:rollouts=8"), in the order the reports list them; one agent may
 	// appear with several settings. Empty means DefaultAgents. Reports name
@@ -178,54 +178,81 @@ type Result struct {
 	Elapsed time.Duration
 }
 
-// normalize fills in the defaults of cfg, checks it and returns the
-// canonical game names and agent labels, with the agents' settings and
-// factories by label.
+// Validate reports the first mistake in c that shows before any game is
+// played: a count out of range, a game or an agent listed twice, an agent
+// string that does not parse. Run calls it; a command line calls it first,
+// to report its mistakes as such. Whether every agent can play every game
+// (a policy agent needs a model of each) is checked by Run, which prepares
+// one of each for each game before the first deal.
+func (c *Config) Validate() error {
+	switch {
+	case c.Deals <= 0:
+		return fmt.Errorf("the number of deals must be positive, not %d", c.Deals)
+	case c.SeedStart > math.MaxUint64-uint64(c.Deals-1):
+		return fmt.Errorf("deals %d.. plus %d deals pass the last deal number %d", c.SeedStart, c.Deals, uint64(math.MaxUint64))
+	case c.Workers < 0:
+		return fmt.Errorf("the number of workers must not be negative, not %d", c.Workers)
+	case c.MaxSteps < 0:
+		return fmt.Errorf("the step limit must not be negative, not %d", c.MaxSteps)
+	}
+	if c.Confidence != 0 {
+		if err := stats.CheckConfidence(c.Confidence); err != nil {
+			return err
+		}
+	}
+	for i, spec := range c.Games {
+		if spec == nil {
+			return fmt.Errorf("game %d of the list is nil", i)
+		}
+		if slices.ContainsFunc(c.Games[:i], func(s *env.Spec) bool { return s.ID() == spec.ID() }) {
+			return fmt.Errorf("game %s is listed twice", spec.ID())
+		}
+	}
+	var labels []string
+	for _, n := range c.Agents {
+		f, err := agents.Parse(n)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(labels, f.Label()) {
+			return fmt.Errorf("agent %s is listed twice", f.Label())
+		}
+		labels = append(labels, f.Label())
+	}
+	if c.Baseline != "" {
+		if _, err := agents.Parse(c.Baseline); err != nil {
+			return fmt.Errorf("the baseline: %w", err)
+		}
+	}
+	return nil
+}
+
+// normalize checks cfg, fills in its defaults and returns the canonical
+// game names and agent labels, with the agents' settings and factories by
+// label.
 func normalize(cfg *Config) (settings, titles map[string]string, makers map[string]*agents.Factory, err error) {
-	if cfg.Deals <= 0 {
-		return nil, nil, nil, fmt.Errorf("the number of deals must be positive, not %d", cfg.Deals)
-	}
-	if cfg.SeedStart > math.MaxUint64-uint64(cfg.Deals-1) {
-		return nil, nil, nil, fmt.Errorf("deals %d.. plus %d deals pass the last deal number %d", cfg.SeedStart, cfg.Deals, uint64(math.MaxUint64))
-	}
-	if cfg.Workers < 0 {
-		return nil, nil, nil, fmt.Errorf("the number of workers must not be negative, not %d", cfg.Workers)
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, nil, err
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.MaxSteps < 0 {
-		return nil, nil, nil, fmt.Errorf("the step limit must not be negative, not %d", cfg.MaxSteps)
-	}
 	if cfg.Confidence == 0 {
 		cfg.Confidence = DefaultConfidence
-	}
-	if err := stats.CheckConfidence(cfg.Confidence); err != nil {
-		return nil, nil, nil, err
 	}
 	if cfg.Baseline == "" {
 		cfg.Baseline = "random"
 	}
 	if len(cfg.Games) == 0 {
-		cfg.Games = env.Names()
+		cfg.Games = env.Specs()
 		if len(cfg.Games) == 0 {
 			return nil, nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
 		}
 	}
 	titles = map[string]string{}
-	games := make([]string, 0, len(cfg.Games))
-	for _, g := range cfg.Games {
-		spec, err := env.Lookup(g)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if slices.Contains(games, spec.ID()) {
-			return nil, nil, nil, fmt.Errorf("game %s is listed twice", spec.ID())
-		}
-		games = append(games, spec.ID())
+	for _, spec := range cfg.Games {
 		titles[spec.ID()] = spec.Title
 	}
-	cfg.Games = games
 	if len(cfg.Agents) == 0 {
 		cfg.Agents = DefaultAgents
 	}
@@ -237,16 +264,12 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if slices.Contains(labels, f.Label()) {
-			return nil, nil, nil, fmt.Errorf("agent %s is listed twice", f.Label())
-		}
 		labels = append(labels, f.Label())
 		settings[f.Label()] = f.New().Settings()
 		makers[f.Label()] = f
 		// An agent that cannot play a game (a policy without a model for
 		// it) is an error now, before any game is played.
-		for _, g := range games {
-			spec, _ := env.Lookup(g)
+		for _, spec := range cfg.Games {
 			if err := agents.Prepare(f.New(), spec); err != nil {
 				return nil, nil, nil, err
 			}
@@ -262,7 +285,7 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 // job is one episode to play; index is its place in Result.Episodes.
 type job struct {
 	index int
-	game  string
+	game  int // index in Config.Games
 	agent string
 	seed  uint64
 }
@@ -282,11 +305,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
+	// One Env of each game, which every worker copies once.
+	protos := make([]*env.Env, len(cfg.Games))
+	for i, spec := range cfg.Games {
+		if protos[i], err = env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+	}
 	start := time.Now()
 	nA, nD := len(cfg.Agents), cfg.Deals
 	total := len(cfg.Games) * nA * nD
 	res := &Result{
-		Games:       cfg.Games,
 		Agents:      cfg.Agents,
 		Deals:       cfg.Deals,
 		SeedStart:   cfg.SeedStart,
@@ -305,9 +334,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			res.Clairvoyant[a] = true
 		}
 	}
-	for _, g := range cfg.Games {
-		if spec, err := env.Lookup(g); err == nil && spec.Hidden {
-			res.Hidden[g] = true
+	for _, spec := range cfg.Games {
+		res.Games = append(res.Games, spec.ID())
+		if spec.Hidden {
+			res.Hidden[spec.ID()] = true
 		}
 	}
 
@@ -316,8 +346,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	results := make(chan done)
 	for range res.Workers {
 		g.Go(func() error {
+			envs := make([]*env.Env, len(protos)) // this worker's, made when first needed
 			for j := range jobs {
-				ep, err := play(ctx, cfg, makers[j.agent], j)
+				if envs[j.game] == nil {
+					envs[j.game] = protos[j.game].Clone()
+				}
+				ep, err := play(ctx, envs[j.game], makers[j.agent], j)
 				if err != nil {
 					return err
 				}
@@ -335,9 +369,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	g.Go(func() error {
 		defer close(jobs)
 		for d := range nD {
-			for gi, gm := range cfg.Games {
+			for gi := range cfg.Games {
 				for ai, a := range cfg.Agents {
-					j := job{index: (gi*nA+ai)*nD + d, game: gm, agent: a, seed: cfg.SeedStart + uint64(d)}
+					j := job{index: (gi*nA+ai)*nD + d, game: gi, agent: a, seed: cfg.SeedStart + uint64(d)}
 					select {
 					case jobs <- j:
 					case <-ctx.Done():
@@ -373,13 +407,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// play plays one job with a fresh Env and agent.
-func play(ctx context.Context, cfg Config, agent *agents.Factory, j job) (Episode, error) {
+// play plays one job on e (the worker's Env of the job's game, dealt anew)
+// with a fresh agent.
+func play(ctx context.Context, e *env.Env, agent *agents.Factory, j job) (Episode, error) {
 	if err := ctx.Err(); err != nil {
-		return Episode{}, err
-	}
-	e, err := env.Make(j.game, env.Options{MaxSteps: cfg.MaxSteps})
-	if err != nil {
 		return Episode{}, err
 	}
 	a := agent.New()
@@ -400,7 +431,7 @@ func play(ctx context.Context, cfg Config, agent *agents.Factory, j job) (Episod
 		return Episode{}, ctx.Err()
 	}
 	return Episode{
-		Game:      j.game,
+		Game:      e.Spec().ID(),
 		Agent:     j.agent,
 		Seed:      j.seed,
 		Won:       r.Outcome == env.Won,

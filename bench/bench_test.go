@@ -26,13 +26,27 @@ import (
 const testSeeds = 500 // tests play deals far below the measuring range
 
 // testGames returns two registered games.
-func testGames(t *testing.T) []string {
+func testGames(t *testing.T) []*env.Spec {
 	t.Helper()
-	names := env.Names()
-	if len(names) < 2 {
-		t.Skipf("need two registered games, have %v", names)
+	specs := env.Specs()
+	if len(specs) < 2 {
+		t.Skipf("need two registered games, have %v", env.Names())
 	}
-	return names[:2]
+	return specs[:2]
+}
+
+// lookup returns the specs of the named games.
+func lookup(t *testing.T, names ...string) []*env.Spec {
+	t.Helper()
+	var out []*env.Spec
+	for _, n := range names {
+		spec, err := env.Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, spec)
+	}
+	return out
 }
 
 // testAgents returns random, and heuristic when it exists.
@@ -104,7 +118,8 @@ func TestEveryAgentPlaysTheSameDeals(t *testing.T) {
 		t.Fatalf("%d episodes and %d summaries for %d games × %d agents × %d deals",
 			len(r.Episodes), len(r.Summaries), len(games), len(ags), deals)
 	}
-	for _, g := range games {
+	for _, spec := range games {
+		g := spec.ID()
 		for _, a := range ags {
 			eps := r.EpisodesOf(g, a)
 			for i, ep := range eps {
@@ -243,10 +258,10 @@ func TestConfigErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Games: games, Agents: []string{"random"}}, "deals must be positive"},
-		{Config{Games: []string{"solitaire"}, Agents: []string{"random"}, Deals: 1}, `unknown game "solitaire"`},
+		{Config{Games: []*env.Spec{nil}, Agents: []string{"random"}, Deals: 1}, "game 0 of the list is nil"},
 		{Config{Games: games, Agents: []string{"oracle"}, Deals: 1}, `unknown agent "oracle"`},
 		{Config{Games: games, Agents: []string{"random", "Random"}, Deals: 1}, "agent random is listed twice"},
-		{Config{Games: []string{games[0], games[0]}, Agents: []string{"random"}, Deals: 1}, "listed twice"},
+		{Config{Games: []*env.Spec{games[0], games[0]}, Agents: []string{"random"}, Deals: 1}, "listed twice"},
 		{Config{Games: games, Agents: []string{"random"}, Deals: 1, Confidence: 95}, "confidence level 95"},
 		{Config{Games: games, Agents: []string{"random"}, Deals: 1, Workers: -1}, "workers"},
 		{Config{Games: games, Agents: []string{"random"}, Deals: 2, SeedStart: math.MaxUint64}, "last deal number"},
@@ -426,17 +441,17 @@ func TestTwoSettingsOfOneAgent(t *testing.T) {
 		t.Fatalf("agents %v, want %v", r.Agents, want)
 	}
 	for _, label := range want[:2] {
-		s, ok := r.Summary(games[0], label)
+		s, ok := r.Summary(games[0].ID(), label)
 		if !ok || !strings.HasPrefix(s.Settings, "iterations="+strings.TrimPrefix(label, "uct:iterations=")+" ") || s.VsBaseline == nil {
 			t.Errorf("%s: summary %+v", label, s)
 		}
 		ag, _ := agents.New(label)
-		e, _ := env.Make(games[0], env.Options{MaxSteps: 30})
+		e, _ := env.Make(games[0].ID(), env.Options{MaxSteps: 30})
 		res, err := agents.Play(e, ag, testSeeds, testSeeds, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ep := r.EpisodesOf(games[0], label)[0]; ep.Progress != res.Progress || ep.Steps != res.Steps {
+		if ep := r.EpisodesOf(games[0].ID(), label)[0]; ep.Progress != res.Progress || ep.Steps != res.Steps {
 			t.Errorf("%s: bench episode %+v, direct play %+v", label, ep, res)
 		}
 	}
@@ -449,7 +464,7 @@ func TestTwoSettingsOfOneAgent(t *testing.T) {
 // agent (which sees them) is marked a ceiling and compared with no one; in
 // a game of perfect information it is an agent like the others.
 func TestClairvoyantAgentIsACeiling(t *testing.T) {
-	r := runBench(t, Config{Games: []string{"fourquarters", "fifteen"}, Agents: []string{"random", "solver:nodes=3000"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 60})
+	r := runBench(t, Config{Games: lookup(t, "fourquarters", "fifteen"), Agents: []string{"random", "solver:nodes=3000"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 60})
 	hidden, _ := r.Summary("fourquarters", "solver:nodes=3000")
 	open, _ := r.Summary("fifteen", "solver:nodes=3000")
 	if !hidden.Ceiling || hidden.VsBaseline != nil {

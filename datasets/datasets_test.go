@@ -21,8 +21,17 @@ import (
 )
 
 // small is a quick configuration: short episodes, several parts.
+// gameSpec returns the named game's Spec.
+func gameSpec(name string) *env.Spec {
+	spec, err := env.Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return spec
+}
+
 func small(out string) Config {
-	return Config{Game: "cromwell", Agent: "random", Episodes: 23, SeedStart: 100, MaxSteps: 60, PartSize: 5, Workers: 2, Out: out}
+	return Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: 23, SeedStart: 100, MaxSteps: 60, PartSize: 5, Workers: 2, Out: out}
 }
 
 func generate(t testing.TB, cfg Config) *Summary {
@@ -39,10 +48,7 @@ func generate(t testing.TB, cfg Config) *Summary {
 // zero).
 func reference(t *testing.T, cfg Config) ([]Step, []Episode) {
 	t.Helper()
-	spec, err := env.Lookup(cfg.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := cfg.Game
 	maxSteps := cfg.MaxSteps
 	if maxSteps == 0 {
 		maxSteps = spec.MaxSteps
@@ -51,8 +57,8 @@ func reference(t *testing.T, cfg Config) ([]Step, []Episode) {
 	if partSize == 0 {
 		partSize = AutoPartSize(cfg.Episodes)
 	}
-	e, _ := env.Make(cfg.Game, env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
-	check, _ := env.Make(cfg.Game, env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
+	e, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
+	check, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
 	agent, err := agents.New(cfg.Agent)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +192,7 @@ func TestRoundTripEveryGame(t *testing.T) {
 	for _, spec := range env.Specs() {
 		t.Run(spec.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := Config{Game: spec.Name, Agent: "random", Episodes: 6, SeedStart: 7, MaxSteps: 80, PartSize: 4, Out: dir}
+			cfg := Config{Game: spec, Agent: "random", Episodes: 6, SeedStart: 7, MaxSteps: 80, PartSize: 4, Out: dir}
 			generate(t, cfg)
 			wantSteps, wantEps := reference(t, cfg)
 			gotSteps, gotEps := readAll(t, dir)
@@ -399,7 +405,8 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *Config) { c.AgentSeedOffset = -101 }, "agent seed offset"},
 		{func(c *Config) { c.AgentSeedOffset = 1<<63 - 110 }, "agent seed offset"},
 		{func(c *Config) { c.Episodes = 0 }, "must be positive"},
-		{func(c *Config) { c.Game = "solitaire" }, "unknown game"},
+		{func(c *Config) { c.Game = nil }, "no game given"},
+		{func(c *Config) { c.Game = gameSpec("cromwell:noswap") }, "cromwell:noswap is a variant of the rules"},
 		{func(c *Config) { c.Agent = "wizard" }, "unknown agent"},
 		{func(c *Config) { c.Shard, c.Shards = 3, 3 }, "shard 3/3"},
 		{func(c *Config) { c.PartSize = -1 }, "part size"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/patience-gym/patience/datasets"
+	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 )
 
@@ -20,8 +21,12 @@ func Example() {
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "cromwell-random")
 
+	game, err := env.Lookup("cromwell")
+	if err != nil {
+		log.Fatal(err)
+	}
 	sum, err := datasets.Generate(context.Background(), datasets.Config{
-		Game: "cromwell", Agent: "random", Episodes: 10, MaxSteps: 50, Out: out,
+		Game: game, Agent: "random", Episodes: 10, MaxSteps: 50, Out: out,
 	})
 	if err != nil {
 		log.Fatal(err)

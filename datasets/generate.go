@@ -48,8 +48,8 @@ var rowGroupRows = RowGroupRows
 
 // Config describes a dataset to generate, or this machine's shard of it.
 type Config struct {
-	// Game is the game's name.
-	Game string
+	// Game is the game to play (env.Lookup gives it).
+	Game *env.Spec
 	// Agent is the agent and its settings, as agents.Parse reads them
 	// ("random", "mc:rollouts=8").
 	Agent string
@@ -99,6 +99,7 @@ type Plan struct {
 
 	cfg   Config
 	agent *agents.Factory
+	proto *env.Env // the game's Env, which each worker copies
 }
 
 // Status is what Run finds on disk before it starts.
@@ -147,9 +148,14 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("no output directory given")
 	}
-	spec, err := env.Lookup(cfg.Game)
-	if err != nil {
-		return nil, err
+	spec := cfg.Game
+	switch {
+	case spec == nil:
+		return nil, errors.New("no game given")
+	case spec.Variant != "":
+		// The metadata, the game column and replay name a game by its
+		// name alone: a dataset holds games of the default rules.
+		return nil, fmt.Errorf("%s is a variant of the rules; datasets hold games of the default rules (%s)", spec.ID(), spec.Name)
 	}
 	if cfg.MaxSteps < 0 {
 		return nil, fmt.Errorf("step limit %d is negative", cfg.MaxSteps)
@@ -198,6 +204,10 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if err := agents.Prepare(a, spec); err != nil {
 		return nil, err
 	}
+	proto, err := env.Make(spec.ID(), env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
+	if err != nil {
+		return nil, err
+	}
 	m := metaFor(spec, maxSteps, cfg.Reward)
 	m.Agent = a.Name()
 	m.AgentSettings = a.Settings()
@@ -217,7 +227,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	m.Episodes = cfg.Episodes
 	m.PartSize = partSize
 	m.Parts = int(parts)
-	p := &Plan{Meta: m, cfg: cfg, agent: agent}
+	p := &Plan{Meta: m, cfg: cfg, agent: agent, proto: proto}
 	p.First, p.End = ShardRange(m.Parts, cfg.Shard, shards)
 	workers := cfg.Workers
 	if workers == 0 {

@@ -52,7 +52,7 @@ func writeModel(t *testing.T, dir, game string, w float32) (string, string) {
 func TestDatasetRecordsTheModelItWasPlayedWith(t *testing.T) {
 	dir := t.TempDir()
 	model, sum := writeModel(t, dir, "limited", 0.01)
-	cfg := Config{Game: "limited", Agent: "policy:model=" + model, Episodes: 6, SeedStart: 100, PartSize: 3, Workers: 2, Out: filepath.Join(dir, "data")}
+	cfg := Config{Game: gameSpec("limited"), Agent: "policy:model=" + model, Episodes: 6, SeedStart: 100, PartSize: 3, Workers: 2, Out: filepath.Join(dir, "data")}
 	generate(t, cfg)
 	ds, err := Open(cfg.Out)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // scored is a small dataset with move scores.
 func scored(out string) Config {
-	return Config{Game: "cromwell", Agent: "mc:rollouts=2,rollout-steps=10,width=3", Episodes: 7, SeedStart: 40,
+	return Config{Game: gameSpec("cromwell"), Agent: "mc:rollouts=2,rollout-steps=10,width=3", Episodes: 7, SeedStart: 40,
 		MaxSteps: 50, PartSize: 3, Workers: 2, Out: out, Scores: true}
 }
 
@@ -71,7 +71,7 @@ func TestScoresRoundTrip(t *testing.T) {
 	rows, plain := readScored(t, cfg.Out)
 
 	// The reference: the same agent on the same deals, asked after each move.
-	e, _ := env.Make(cfg.Game, env.Options{MaxSteps: cfg.MaxSteps})
+	e, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: cfg.MaxSteps})
 	a, err := agents.New(cfg.Agent)
 	if err != nil {
 		t.Fatal(err)

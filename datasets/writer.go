@@ -56,10 +56,7 @@ type worker struct {
 
 // newWorker makes a worker with its own environment and agent.
 func (p *Plan) newWorker() (*worker, error) {
-	e, err := env.Make(p.Meta.Game, env.Options{MaxSteps: p.Meta.MaxSteps, Reward: p.cfg.Reward})
-	if err != nil {
-		return nil, err
-	}
+	e := p.proto.Clone()
 	a := p.agent.New()
 	if err := agents.Prepare(a, e.Spec()); err != nil {
 		return nil, err

@@ -103,9 +103,9 @@ type Meta struct {
 
 // Config says what to label.
 type Config struct {
-	// Game is the game's name, "game:variant" for a variant; MaxSteps its
-	// step limit (0: the default).
-	Game     string
+	// Game is the game (env.Lookup gives it; "game:variant" names a
+	// variant); MaxSteps its step limit (0: the default).
+	Game     *env.Spec
 	MaxSteps int
 	// Agent plays the games and the continuations.
 	Agent *agents.Factory
@@ -152,11 +152,10 @@ type Totals struct {
 // error or when ctx is cancelled; the parts finished by then stay.
 func Run(ctx context.Context, cfg Config) (Totals, error) {
 	var tot Totals
-	spec, err := env.Lookup(cfg.Game)
-	if err != nil {
-		return tot, err
-	}
+	spec := cfg.Game
 	switch {
+	case spec == nil:
+		return tot, errors.New("movevalues: no game")
 	case cfg.Agent == nil:
 		return tot, errors.New("movevalues: no agent")
 	case cfg.Deals <= 0:
@@ -190,6 +189,10 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	}
 	meta := Meta{Version: Version, Game: spec.ID(), RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
 		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, RolloutSeed: cfg.RolloutSeed, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
+	proto, err := env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps})
+	if err != nil {
+		return tot, fmt.Errorf("movevalues: %w", err)
+	}
 	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
 	var next atomic.Int64
 	var mu sync.Mutex
@@ -199,7 +202,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	defer cancel()
 	for range cfg.Workers {
 		wg.Go(func() {
-			w, err := newWorker(&cfg, spec)
+			w, err := newWorker(&cfg, proto)
 			for err == nil && ctx.Err() == nil {
 				p := int(next.Add(1) - 1)
 				if p >= parts {
@@ -248,12 +251,11 @@ type worker struct {
 	rows               []Row
 }
 
-func newWorker(cfg *Config, spec *env.Spec) (*worker, error) {
-	w := &worker{cfg: cfg}
-	var err error
-	if w.game, err = env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
-		return nil, err
-	}
+// newWorker makes a worker with its own copies of proto, the game's Env,
+// and its own agents.
+func newWorker(cfg *Config, proto *env.Env) (*worker, error) {
+	w := &worker{cfg: cfg, game: proto.Clone()}
+	spec := proto.Spec()
 	w.child, w.after = w.game.Clone(), w.game.Clone()
 	w.player, w.other = cfg.Agent.New(), cfg.Agent.New()
 	for _, a := range []agents.Agent{w.player, w.other} {

@@ -36,7 +36,11 @@ func config(t *testing.T, game, dir string, workers int) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Game: game, Agent: f, SeedStart: 40, Deals: 5, PerDeal: 3, PartDeals: 2, Out: dir, Workers: workers, MaxSteps: 300}
+	spec, err := env.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Game: spec, Agent: f, SeedStart: 40, Deals: 5, PerDeal: 3, PartDeals: 2, Out: dir, Workers: workers, MaxSteps: 300}
 }
 
 // TestRowsLabelEveryLegalMove: each drawn position holds one row per legal
@@ -164,7 +168,7 @@ func TestBadConfig(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Game = "klondike" }, "klondike"},
+		{func(c *Config) { c.Game = nil }, "no game"},
 		{func(c *Config) { c.Deals = 0 }, "deals must be positive"},
 		{func(c *Config) { c.PerDeal = 0 }, "positions per deal must be positive"},
 		{func(c *Config) { c.Agent = nil }, "no agent"},

@@ -124,23 +124,11 @@ func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) erro
 	if err := checkSeeds(cfg.SeedStart, int64(cfg.Deals)); err != nil {
 		return err
 	}
-	labels := map[string]bool{}
-	for _, a := range cfg.Agents {
-		f, _ := agents.Parse(a) // agentList checked it
-		if labels[f.Label()] {
-			return usagef("agent %s is listed twice in --agents", f.Label())
-		}
-		labels[f.Label()] = true
-	}
-	for i, g := range cfg.Games {
-		for _, h := range cfg.Games[:i] {
-			if g == h {
-				return usagef("game %s is listed twice in --games", g)
-			}
-		}
-	}
 	if _, err := agents.Parse(cfg.Baseline); err != nil {
 		return usagef("--baseline: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
 	}
 	if plotPath != "" {
 		if _, err := bench.PlotFormat(plotPath); err != nil {

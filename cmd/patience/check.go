@@ -37,12 +37,13 @@ func runCheck(ctx context.Context, inv *invocation, args []string) error {
 	if err := checkSeeds(start.v, int64(*games)); err != nil {
 		return err
 	}
-	names, err := gameList(which)
+	specs, err := gameList(which)
 	if err != nil {
 		return err
 	}
 	failed := false
-	for _, name := range names {
+	for _, spec := range specs {
+		name := spec.ID()
 		bar := newProgress(inv.stderr, "check "+name, int64(*games))
 		last := 0
 		rep, err := check.Run(ctx, name, check.Options{Games: *games, SeedStart: start.v, Workers: *workers,

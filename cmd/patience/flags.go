@@ -140,28 +140,38 @@ func splitList(s string) []string {
 	return out
 }
 
-// gameList reads a list of games: "all" or names, comma-separated.
-func gameList(s string) ([]string, error) {
+// gameList reads a list of games: "all" or names, comma-separated. Each
+// name is resolved here, once: the commands pass the Specs on.
+func gameList(s string) ([]*env.Spec, error) {
 	list := splitList(s)
 	if len(list) == 1 && strings.EqualFold(list[0], "all") {
-		names := env.Names()
-		if len(names) == 0 {
+		specs := env.Specs()
+		if len(specs) == 0 {
 			return nil, errors.New("no games are registered")
 		}
-		return names, nil
+		return specs, nil
 	}
 	if len(list) == 0 {
 		return nil, usagef("the list of games is empty (name games, comma-separated, or all)")
 	}
-	var out []string
+	var out []*env.Spec
 	for _, g := range list {
 		spec, err := env.Lookup(g)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		out = append(out, spec.ID())
+		out = append(out, spec)
 	}
 	return out, nil
+}
+
+// lookupGame resolves one game name (a flag's value or an argument).
+func lookupGame(name string) (*env.Spec, error) {
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return spec, nil
 }
 
 // agentList reads a list of agent strings separated by commas, where the
@@ -171,7 +181,7 @@ func gameList(s string) ([]string, error) {
 // that can play all of games: the policy agent only when every game has its
 // model. policyModel, if not "", is the model of the policy agents that do
 // not name one (bench --model).
-func agentList(s string, games []string, policyModel string) ([]string, error) {
+func agentList(s string, games []*env.Spec, policyModel string) ([]string, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
 		var out []string
@@ -180,10 +190,9 @@ func agentList(s string, games []string, policyModel string) ([]string, error) {
 			if name == "policy" {
 				name = withModel(name, policyModel)
 			}
-			for _, g := range games {
+			for _, spec := range games {
 				a, err := agents.New(name)
-				spec, _ := env.Lookup(g)
-				if err != nil || spec == nil || agents.Prepare(a, spec) != nil {
+				if err != nil || agents.Prepare(a, spec) != nil {
 					continue next
 				}
 			}

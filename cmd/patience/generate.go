@@ -82,9 +82,9 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	if err := checkSeeds(seedStart.v, *episodes); err != nil {
 		return err
 	}
-	spec, err := env.Lookup(*game)
+	spec, err := lookupGame(*game)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	dir := *out
 	if dir == "" {
@@ -96,7 +96,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	)
 	sharded := shard.n > 1
 	plan, err := datasets.NewPlan(datasets.Config{
-		Game:            spec.Name,
+		Game:            spec,
 		Agent:           agent.Label(),
 		Episodes:        *episodes,
 		SeedStart:       seedStart.v,

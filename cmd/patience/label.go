@@ -54,9 +54,9 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	if err := optionalArg(pos, game); err != nil {
 		return err
 	}
-	spec, err := env.Lookup(*game)
+	spec, err := lookupGame(*game)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	agent, err := parseAgent(withModel(*agentName, *model))
 	if err != nil {
@@ -85,7 +85,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	}
 	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
 	start := time.Now()
-	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec.Name, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
+	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
 		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, NoRollouts: *rollouts == 0, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {

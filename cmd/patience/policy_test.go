@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/env"
 )
 
 // goldenModel is the small random Four Quarters policy of the agents tests,
@@ -83,14 +82,16 @@ func TestPolicyModelErrors(t *testing.T) {
 // when every game has its model in the default place, so that a fresh clone
 // benches "all" without models.
 func TestAllAgentsAreThoseThatCanPlay(t *testing.T) {
-	games := []string{"limited", "fifteen"}
+	games, err := gameList("limited,fifteen")
+	if err != nil {
+		t.Fatal(err)
+	}
 	list, err := agentList("all", games, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ready := true
-	for _, g := range games {
-		spec, _ := env.Lookup(g)
+	for _, spec := range games {
 		a, _ := agents.New("policy")
 		ready = ready && agents.Prepare(a, spec) == nil
 	}

@@ -94,7 +94,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	}
 
 	run := solveRun{
-		game: name, variant: *variant, spec: spec, seedStart: start.v, deals: *deals,
+		game: g, spec: spec, seedStart: start.v, deals: *deals,
 		workers: min(*workers, *deals), opts: opts, budget: b.String(),
 	}
 	if *jsonPath != "" {
@@ -131,7 +131,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	sum.write(stdout, spec)
 	failed := false
 	if *verify {
-		n, errs := verifyLines(name, *variant, results)
+		n, errs := verifyLines(g, results)
 		for _, e := range errs {
 			fmt.Fprintln(stdout, e)
 		}
@@ -230,13 +230,13 @@ func tableBits(mib int) int {
 
 // solveRun is one run of the solve command.
 type solveRun struct {
-	game, variant string
-	spec          *env.Spec
-	seedStart     uint64
-	deals         int
-	workers       int
-	opts          solver.Options
-	budget        string
+	game      env.Game // a fresh game of the rules, which each worker copies
+	spec      *env.Spec
+	seedStart uint64
+	deals     int
+	workers   int
+	opts      solver.Options
+	budget    string
 	// journal, when set, records each decided deal; kept holds the deals
 	// an earlier run recorded there, by seed, which are not solved again.
 	journal *solveJournal
@@ -284,9 +284,7 @@ func (r *solveRun) solve(ctx context.Context, stdout, stderr io.Writer, show boo
 			return nil, 0, err
 		}
 		solvers[w] = s
-		if games[w], err = env.NewGameOf(r.game, r.variant); err != nil {
-			return nil, 0, err
-		}
+		games[w] = r.game.Clone()
 	}
 	bar := newProgress(stderr, "solve "+r.spec.ID(), int64(r.deals))
 	var mu sync.Mutex
@@ -530,9 +528,10 @@ func (s solveSummaryStats) write(w io.Writer, spec *env.Spec) {
 }
 
 // verifyLines replays every winning line through a fresh environment of the
-// game, dealt as the deal was, with a step limit long enough for the line.
-// It returns the number of lines replayed and an error for each failure.
-func verifyLines(game, variant string, results []dealResult) (int, []error) {
+// game (a copy of game, a fresh game), dealt as the deal was, with a step
+// limit long enough for the line. It returns the number of lines replayed
+// and an error for each failure.
+func verifyLines(game env.Game, results []dealResult) (int, []error) {
 	n := 0
 	var errs []error
 	for _, d := range results {
@@ -540,11 +539,9 @@ func verifyLines(game, variant string, results []dealResult) (int, []error) {
 			continue
 		}
 		n++
-		e, err := env.Make(game, env.Options{Variant: variant, MaxSteps: len(d.ids) + 1})
-		if err != nil {
-			return n, []error{err}
-		}
+		e := env.New(game.Clone(), env.Options{MaxSteps: len(d.ids) + 1})
 		e.Reset(d.Seed)
+		var err error
 		for i, a := range d.ids {
 			if _, _, _, err = e.Advance(a); err != nil {
 				err = fmt.Errorf("deal %d: move %d (%s): %w", d.Seed, i+1, d.Line[i], err)

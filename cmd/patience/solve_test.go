@@ -190,8 +190,9 @@ func TestParseBudget(t *testing.T) {
 // TestSolveInterrupted: a cancelled run (Ctrl-C) returns what finished and
 // prints a summary of it.
 func TestSolveInterrupted(t *testing.T) {
-	spec, _ := env.Lookup("fifteen")
-	run := solveRun{game: "fifteen", spec: spec, seedStart: 0, deals: 50, workers: 2, opts: solver.Options{Nodes: 1000, TableBits: 12}}
+	g, _ := env.NewGame("fifteen")
+	spec := g.Spec()
+	run := solveRun{game: g, spec: spec, seedStart: 0, deals: 50, workers: 2, opts: solver.Options{Nodes: 1000, TableBits: 12}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
@@ -239,9 +240,9 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	if err != nil || len(kept) != 0 {
 		t.Fatalf("new journal: %v, %d kept", err, len(kept))
 	}
-	run := solveRun{game: "fifteen", spec: spec, deals: 4, opts: solver.Options{Nodes: 20000, TableBits: tableBits(64)}}
+	g, _ := env.NewGame("fifteen")
+	run := solveRun{game: g, spec: spec, deals: 4, opts: solver.Options{Nodes: 20000, TableBits: tableBits(64)}}
 	s, _ := solver.New(run.opts)
-	g, _ := env.NewGameOf("fifteen", "")
 	for _, seed := range []uint64{1, 3} { // the two won at this budget
 		d := run.one(context.Background(), s, g, seed)
 		d.Seconds = 99 // marks the deals taken from the journal

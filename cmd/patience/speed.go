@@ -39,7 +39,7 @@ func runSpeed(ctx context.Context, inv *invocation, args []string) error {
 	if *dur <= 0 || *envs <= 0 {
 		return usagef("--duration and --envs must be positive")
 	}
-	names, err := gameList(which)
+	specs, err := gameList(which)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,8 @@ func runSpeed(ctx context.Context, inv *invocation, args []string) error {
 		*dur, runtime.GOOS, runtime.GOARCH, cores, runtime.Version())
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "game\tstep+mask+obs\tstep+mask\tvector, 1 core\tvector, %d cores\tscaling\t\n", cores)
-	for _, name := range names {
+	for _, spec := range specs {
+		name := spec.ID()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
