@@ -173,7 +173,9 @@ type Random struct {
 }
 
 func init() {
-	Register("random", "uniform over the legal actions", func(*Settings) (Agent, error) { return &Random{}, nil })
+	Register("random", "uniform over the legal actions", func(*Settings) (func() Agent, error) {
+		return func() Agent { return &Random{} }, nil
+	})
 }
 
 // Name returns "random".

@@ -220,7 +220,7 @@ func TestRegisterRefusesDuplicatesAndBadNames(t *testing.T) {
 					t.Errorf("Register(%q) did not panic", name)
 				}
 			}()
-			Register(name, "", func(*Settings) (Agent, error) { return &Random{}, nil })
+			Register(name, "", func(*Settings) (func() Agent, error) { return func() Agent { return &Random{} }, nil })
 		}()
 	}
 	doc, settings, err := Help("uct")

@@ -194,12 +194,12 @@ type Heuristic struct {
 }
 
 func init() {
-	Register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(s *Settings) (Agent, error) {
-		h := &Heuristic{explore: s.Float("explore", 0, "chance of a uniformly random legal move instead of the greedy one (0: never)")}
-		if !(h.explore >= 0 && h.explore <= 1) {
-			s.Errorf("explore=%g: want a chance from 0 to 1", h.explore)
+	Register("heuristic", "greedy one-step look-ahead on the game's evaluation, avoiding repeated positions", func(s *Settings) (func() Agent, error) {
+		explore := s.Float("explore", 0, "chance of a uniformly random legal move instead of the greedy one (0: never)")
+		if !(explore >= 0 && explore <= 1) {
+			s.Errorf("explore=%g: want a chance from 0 to 1", explore)
 		}
-		return h, nil
+		return func() Agent { return &Heuristic{explore: explore} }, nil
 	})
 }
 

@@ -122,7 +122,7 @@ type MCOptions struct {
 }
 
 // newMC reads mc's settings.
-func newMC(s *Settings) (Agent, error) {
+func newMC(s *Settings) (func() Agent, error) {
 	o := MCOptions{
 		Rollouts:     s.Int("rollouts", DefaultRollouts, "rollouts (sampled worlds) per move, each candidate played in every one"),
 		RolloutSteps: s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout"),
@@ -146,7 +146,7 @@ func newMC(s *Settings) (Agent, error) {
 	case o.Policy != "random" && o.Policy != "heuristic" && o.Policy != "model":
 		s.Errorf("unknown rollout policy %q (want random, heuristic or model)", o.Policy)
 	}
-	return &MC{opts: o, heurPol: o.Policy == "heuristic", guide: g}, nil
+	return func() Agent { return &MC{opts: o, heurPol: o.Policy == "heuristic", guide: g} }, nil
 }
 
 func init() {

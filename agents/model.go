@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -803,47 +802,6 @@ func (n *Net) LogProbs(mask *env.Mask, dst []float64) {
 		}
 		dst[a] = v
 	}
-}
-
-// The model cache: each file is read once per process and its weights are
-// shared by every agent that plays with it (bench and generate make one
-// agent per worker). A file that changed on disk (size or modification
-// time) is read again.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*cachedModel
-}
-
-type cachedModel struct {
-	model *Model
-	size  int64
-	mod   time.Time
-}
-
-// cachedModel returns the model in the file at path (an absolute path),
-// from the cache when the file did not change since it was read.
-func loadCachedModel(path string) (*Model, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("model %s is not a regular file", path)
-	}
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if c, ok := modelCache.m[path]; ok && c.size == st.Size() && c.mod.Equal(st.ModTime()) {
-		return c.model, nil
-	}
-	m, err := LoadModel(path)
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*cachedModel{}
-	}
-	modelCache.m[path] = &cachedModel{model: m, size: st.Size(), mod: st.ModTime()}
-	return m, nil
 }
 
 // modulePath is the module whose root ResolveModelPath falls back on.

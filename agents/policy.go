@@ -1,58 +1,12 @@
 package agents
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"strings"
-	"sync"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 )
-
-// modelRef is an agent's model setting: the path as given (where {game}
-// stands for the game's name) and, once prepared, a Net for the game being
-// played over weights shared through the model cache.
-type modelRef struct {
-	pattern string
-	spec    *env.Spec
-	net     *Net
-}
-
-// prepare readies the net for spec's game; it is a pointer comparison when
-// the net is ready already.
-func (r *modelRef) prepare(spec *env.Spec) error {
-	if r.net != nil && r.spec == spec {
-		return nil
-	}
-	path, err := ResolveModelPath(r.pattern, spec.Name)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			err = fmt.Errorf("%w; train one (docs/models.md) or name one with model=FILE", err)
-		}
-		return err
-	}
-	m, err := loadCachedModel(path)
-	if err != nil {
-		return err
-	}
-	n, err := m.NewNet(spec)
-	if err != nil {
-		return err
-	}
-	r.spec, r.net = spec, n
-	return nil
-}
-
-// used returns the model the reference was prepared with, or nil.
-func (r *modelRef) used() *Model {
-	if r.net == nil {
-		return nil
-	}
-	return r.net.Model()
-}
 
 // ModelUser is implemented by agents that may play with a policy model
 // (policy, and mc and uct with model=FILE). UsedModel returns the model
@@ -63,35 +17,6 @@ type ModelUser interface {
 
 // UsedModel returns the policy's model once prepared, else nil.
 func (p *Policy) UsedModel() *Model { return p.model.used() }
-
-// checkedModels remembers the model settings a Maker found readable, so
-// that later Makers of the same setting (Factory.New) cannot fail.
-var checkedModels sync.Map
-
-// checkModelSetting checks, as early as a Maker can, a model setting that
-// names one file (no {game}): the file exists and is a well-formed policy
-// file. Whether it fits the game is checked by Prepare.
-func checkModelSetting(s *Settings, key, pattern string) {
-	if strings.Contains(pattern, "{game}") {
-		return
-	}
-	if strings.ContainsAny(pattern, " \t,") {
-		s.Errorf("%s=%s: a model path cannot hold spaces or commas (they separate settings)", key, pattern)
-		return
-	}
-	if _, ok := checkedModels.Load(pattern); ok {
-		return
-	}
-	path, err := ResolveModelPath(pattern, "")
-	if err == nil {
-		_, err = loadCachedModel(path)
-	}
-	if err != nil {
-		s.Errorf("%s=%s: %w", key, pattern, err)
-		return
-	}
-	checkedModels.Store(pattern, struct{}{})
-}
 
 // Policy plays with a learned network: one forward pass per move over the
 // one-hot observation, then the legal action with the largest logit
@@ -128,9 +53,10 @@ type PolicyOptions struct {
 }
 
 // newPolicy reads the policy agent's settings.
-func newPolicy(s *Settings) (Agent, error) {
+func newPolicy(s *Settings) (func() Agent, error) {
+	path, file := s.model(DefaultModelPath, "policy model file (safetensors, docs/models.md); {game} stands for the game's name", true)
 	o := PolicyOptions{
-		Model:       s.String("model", DefaultModelPath, "policy model file (safetensors, docs/models.md); {game} stands for the game's name"),
+		Model:       path,
 		Sample:      s.Int("sample", 0, "0: play the legal action with the largest logit; 1: sample from the softmax of the legal actions' logits (seeded)") == 1,
 		Temperature: s.Float("temperature", 1, "with sample=1, the softmax temperature (lower is greedier)"),
 	}
@@ -147,8 +73,7 @@ func newPolicy(s *Settings) (Agent, error) {
 	if !(o.Temperature > 0) || math.IsInf(o.Temperature, 0) {
 		s.Errorf("temperature must be a positive number")
 	}
-	checkModelSetting(s, "model", o.Model)
-	return &Policy{opts: o, model: modelRef{pattern: o.Model}}, nil
+	return func() Agent { return &Policy{opts: o, model: modelRef{file: file}} }, nil
 }
 
 func init() {
@@ -346,7 +271,10 @@ func (p *Policy) repeats(v View, a int) bool {
 // guide is the model setting shared by mc and uct: the network as rollout
 // policy and as a prior in the ranking of candidate moves.
 type guide struct {
-	model modelRef
+	// pattern is the model setting as written ("" for none), model the
+	// agent's use of it.
+	pattern string
+	model   modelRef
 	// prior weighs the network's log-probability (in cards per nat)
 	// against the one-step evaluation; +Inf ranks by the network alone.
 	prior float64
@@ -359,11 +287,14 @@ type guide struct {
 // agent; ranked says what the prior ranks. The prior and the temperature
 // need a model.
 func readGuide(s *Settings, ranked string) guide {
-	g := guide{model: modelRef{pattern: s.String("model", "",
-		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank "+ranked+"; empty: no network")}}
+	var g guide
+	var file *modelFile
+	g.pattern, file = s.model("",
+		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank "+ranked+"; empty: no network", false)
+	g.model.file = file
 	g.prior = s.Float("prior", 1, "with a model: weight, in cards per nat, of the network's log-probability added to the one-step evaluation to rank "+ranked+" (0: evaluation only; inf: network only)")
 	g.temperature = s.Float("temperature", 1, "with a model: softmax temperature of the network's rollout moves (0: argmax)")
-	if g.model.pattern == "" {
+	if g.pattern == "" {
 		for _, k := range []string{"prior", "temperature"} {
 			if _, ok := s.lookupGiven(k); ok {
 				s.Errorf("%s needs a model (model=FILE)", k)
@@ -377,12 +308,11 @@ func readGuide(s *Settings, ranked string) guide {
 	if math.IsNaN(g.temperature) || g.temperature < 0 || math.IsInf(g.temperature, 0) {
 		s.Errorf("temperature must be a finite number, 0 or more")
 	}
-	checkModelSetting(s, "model", g.model.pattern)
 	return g
 }
 
 // on reports whether a model was given.
-func (g *guide) on() bool { return g.model.pattern != "" }
+func (g *guide) on() bool { return g.pattern != "" }
 
 // settings returns the guide's part of an agent's Settings: "" without a
 // model, so that the settings of unguided agents are what they always
@@ -391,7 +321,7 @@ func (g *guide) settings() string {
 	if !g.on() {
 		return ""
 	}
-	return fmt.Sprintf(" model=%s prior=%g temperature=%g", g.model.pattern, g.prior, g.temperature)
+	return fmt.Sprintf(" model=%s prior=%g temperature=%g", g.pattern, g.prior, g.temperature)
 }
 
 // prepare readies the network for spec's game when a model is given.

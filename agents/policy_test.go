@@ -217,24 +217,34 @@ func TestResolveModelPath(t *testing.T) {
 	}
 }
 
-// TestModelCacheSharesWeights: agents of one file share one Model, and a
-// file that changed is read again.
-func TestModelCacheSharesWeights(t *testing.T) {
+// TestFactoryReadsItsModelOnce: the agents of one factory share one Model,
+// read once (when the string is parsed, or at the first Prepare for a
+// {game} path); a file that changed is read by the next Parse.
+func TestFactoryReadsItsModelOnce(t *testing.T) {
 	spec := mustSpec(t, "limited")
-	path := saveModel(t, t.TempDir(), "limited.safetensors", randomModel(t, spec, []int{4}, 1))
-	var models []*Model
-	for range 3 {
-		a, err := New("policy:model=" + path)
+	dir := t.TempDir()
+	path := saveModel(t, dir, "limited.safetensors", randomModel(t, spec, []int{4}, 1))
+	for _, setting := range []string{path, filepath.Join(dir, "{game}.safetensors")} {
+		f, err := Parse("policy:model=" + setting)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Prepare(a, spec); err != nil {
-			t.Fatal(err)
+		var models []*Model
+		for range 3 {
+			a := f.New()
+			if err := Prepare(a, spec); err != nil {
+				t.Fatal(err)
+			}
+			models = append(models, a.(*Policy).Model())
 		}
-		models = append(models, a.(*Policy).Model())
+		if models[0] != models[1] || models[1] != models[2] {
+			t.Errorf("model=%s: three agents of one factory read the file more than once", setting)
+		}
 	}
-	if models[0] != models[1] || models[1] != models[2] {
-		t.Error("three agents of one file loaded it more than once")
+	f, _ := Parse("policy:model=" + path)
+	first := f.New()
+	if err := Prepare(first, spec); err != nil {
+		t.Fatal(err)
 	}
 	other := randomModel(t, spec, []int{5}, 2)
 	if err := os.WriteFile(path, encode(t, other), 0o644); err != nil {
@@ -244,8 +254,54 @@ func TestModelCacheSharesWeights(t *testing.T) {
 	if err := Prepare(a, spec); err != nil {
 		t.Fatal(err)
 	}
-	if m := a.(*Policy).Model(); m == models[0] || m.Meta().Hidden[0] != 5 {
-		t.Error("a changed file was not read again")
+	if m := a.(*Policy).Model(); m == first.(*Policy).Model() || m.Meta().Hidden[0] != 5 {
+		t.Error("a changed file was not read again by a new Parse")
+	}
+}
+
+// TestWithModel: giving a factory a model is the setting model=FILE, typed:
+// the label and the settings show it, and the same mistakes are refused.
+func TestWithModel(t *testing.T) {
+	p := gamePath("cromwell")
+	for _, tc := range []struct{ agent, label, settings string }{
+		{"policy:sample=1", "policy:sample=1,model=" + p, "model=" + p + " sample=1 temperature=1 repeats=avoid"},
+		{"mc:rollouts=2", "mc:rollouts=2,model=" + p, "rollouts=2 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1"},
+		{"uct", "uct:model=" + p, "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=1"},
+	} {
+		f, err := Parse(tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f.WithModel(p)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.agent, err)
+		}
+		if g.Label() != tc.label || g.New().Settings() != tc.settings || f.Label() != tc.agent {
+			t.Errorf("%s with a model: label %q, settings %q (the factory given: %q)", tc.agent, g.Label(), g.New().Settings(), f.Label())
+		}
+		if err := Prepare(g.New(), mustSpec(t, "cromwell")); err != nil {
+			t.Errorf("%s: %v", tc.label, err)
+		}
+	}
+	for _, tc := range []struct{ agent, path, want string }{
+		{"policy:model=" + p, p, "setting model is given twice"},
+		{"random", p, `unknown setting "model": random takes no settings`},
+		{"policy", "a,b.safetensors", "a model path cannot hold spaces or commas"},
+		{"policy", filepath.Join(t.TempDir(), "none.safetensors"), "model file"},
+	} {
+		f, err := Parse(tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WithModel(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s with model %s: %v, want an error saying %q", tc.agent, tc.path, err, tc.want)
+		}
+	}
+	// NeedsModel: the agents that always play with a model and name none.
+	for agent, want := range map[string]bool{"policy": true, "policy:sample=1": true, "policy:model=" + p: false, "mc": false, "random": false} {
+		if f, _ := Parse(agent); f.NeedsModel() != want {
+			t.Errorf("%s: NeedsModel %v, want %v", agent, !want, want)
+		}
 	}
 }
 

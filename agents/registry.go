@@ -22,11 +22,13 @@ import (
 // reads its own settings, as a database/sql driver reads its data source
 // name, so settings of one agent never reach another.
 
-// Maker builds an agent from its settings. It reads every setting it knows
-// through s (which records the key, the default and the doc, so that
-// unknown keys are refused and Help can list them) and returns s.Err() if a
-// value did not parse.
-type Maker func(s *Settings) (Agent, error)
+// Maker reads an agent's settings and returns the constructor of agents
+// with them. It reads every setting it knows through s (which records the
+// key, the default and the doc, so that unknown keys are refused and Help
+// can list them) and returns s.Err() if a value did not parse. Parse calls
+// it once per agent string: the constructor holds the typed settings, and
+// the agents it makes share them (a model file among them, read once).
+type Maker func(s *Settings) (func() Agent, error)
 
 var registry struct {
 	sync.RWMutex
@@ -86,19 +88,22 @@ func lookup(name string) (entry, error) {
 }
 
 // Factory makes agents of one kind with fixed settings: one per goroutine,
-// all alike. Parse makes one.
+// all alike. Parse makes one from an agent string, reading its settings
+// once.
 type Factory struct {
 	entry
-	given []setting // the settings as written, in order
-	label string
+	given      []setting // the settings as written, in order
+	label      string
+	newAgent   func() Agent // the Maker's constructor
+	needsModel bool         // see NeedsModel
 }
 
 // setting is one key=value pair.
 type setting struct{ key, value string }
 
-// Parse reads an agent string ("mc", "mc:rollouts=8,width=4") and checks
-// it by building one agent: an unknown agent, an unknown setting or a bad
-// value is an error that says which.
+// Parse reads an agent string ("mc", "mc:rollouts=8,width=4") once: an
+// unknown agent, an unknown setting or a bad value is an error that says
+// which, and so is a model file it names that cannot be read.
 func Parse(s string) (*Factory, error) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(s), ":")
 	e, err := lookup(name)
@@ -112,31 +117,40 @@ func Parse(s string) (*Factory, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("agent %s: setting %q: want key=value", e.name, item)
 		}
-		for _, g := range f.given {
-			if g.key == k {
-				return nil, fmt.Errorf("agent %s: setting %s is given twice", e.name, k)
-			}
+		if err := f.add(k, strings.TrimSpace(v)); err != nil {
+			return nil, err
 		}
-		f.given = append(f.given, setting{k, strings.TrimSpace(v)})
 	}
-	f.label = e.name
-	if len(f.given) > 0 {
-		parts := make([]string, len(f.given))
-		for i, g := range f.given {
-			parts[i] = g.key + "=" + g.value
-		}
-		f.label += ":" + strings.Join(parts, ",")
-	}
-	if _, err := f.build(); err != nil {
+	if err := f.build(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// build makes one agent from the factory's settings.
-func (f *Factory) build() (Agent, error) {
+// add appends the setting key=value to the given ones and updates the
+// label; a key given twice is an error.
+func (f *Factory) add(key, value string) error {
+	for _, g := range f.given {
+		if g.key == key {
+			return fmt.Errorf("agent %s: setting %s is given twice", f.name, key)
+		}
+	}
+	f.given = append(f.given, setting{key, value})
+	parts := make([]string, len(f.given))
+	for i, g := range f.given {
+		parts[i] = g.key + "=" + g.value
+	}
+	f.label = f.name + ":" + strings.Join(parts, ",")
+	return nil
+}
+
+// build reads the factory's settings with its agent's Maker.
+func (f *Factory) build() error {
+	if f.label == "" {
+		f.label = f.name
+	}
 	st := &Settings{agent: f.name, given: f.given}
-	a, err := f.make(st)
+	mk, err := f.make(st)
 	if err == nil {
 		err = st.Err()
 	}
@@ -144,20 +158,36 @@ func (f *Factory) build() (Agent, error) {
 		err = st.unknown()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agent %s: %w", f.name, err)
+		return fmt.Errorf("agent %s: %w", f.name, err)
 	}
-	return a, nil
+	f.newAgent, f.needsModel = mk, st.needsModel
+	return nil
 }
 
-// New returns a fresh agent. Parse has already checked the settings, so it
-// cannot fail. It is safe for concurrent use.
-func (f *Factory) New() Agent {
-	a, err := f.build()
-	if err != nil {
-		panic(err) // Parse built one from the same settings
+// WithModel returns a factory of the same agent that plays with the policy
+// model file at path ({game} stands for the game's name), as the setting
+// model=PATH in its agent string would; the label shows it. It is an error
+// for an agent that takes no model, and for one whose string names a model
+// already.
+func (f *Factory) WithModel(path string) (*Factory, error) {
+	g := &Factory{entry: f.entry, given: slices.Clip(f.given), label: f.label}
+	if err := g.add("model", path); err != nil {
+		return nil, err
 	}
-	return a
+	if err := g.build(); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
+
+// NeedsModel reports whether the agent always plays with a model file
+// and its string names none (the policy agent without model=): WithModel
+// gives it one; without, it reads the default, DefaultModelPath.
+func (f *Factory) NeedsModel() bool { return f.needsModel }
+
+// New returns a fresh agent with the factory's settings. It is safe for
+// concurrent use.
+func (f *Factory) New() Agent { return f.newAgent() }
 
 // Name returns the agent's registry name ("mc").
 func (f *Factory) Name() string { return f.name }
@@ -187,6 +217,9 @@ type Settings struct {
 	given []setting
 	known []Setting
 	errs  []error
+	// needsModel is set by model: the agent always plays with a model
+	// and the string names none.
+	needsModel bool
 }
 
 // Setting describes one setting an agent reads.

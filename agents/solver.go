@@ -45,7 +45,7 @@ type Solver struct {
 }
 
 func init() {
-	Register("solver", "plays the solver's winning line (clairvoyant in games with hidden cards: a ceiling, not a fair agent), the heuristic where none is found", func(s *Settings) (Agent, error) {
+	Register("solver", "plays the solver's winning line (clairvoyant in games with hidden cards: a ceiling, not a fair agent), the heuristic where none is found", func(s *Settings) (func() Agent, error) {
 		set := SolverSettings{
 			Nodes:     int64(s.Int("nodes", DefaultSolverNodes, "node budget of one search")),
 			TableBits: s.Int("table-bits", 20, "log2 of the transposition table's entries (16 bytes each)"),
@@ -66,7 +66,13 @@ func init() {
 		if s.Err() != nil {
 			return nil, s.Err()
 		}
-		return NewSolver(set)
+		return func() Agent {
+			a, err := NewSolver(set)
+			if err != nil {
+				panic(err) // the settings were checked above
+			}
+			return a
+		}, nil
 	})
 }
 

@@ -64,7 +64,7 @@ type UCTOptions struct {
 }
 
 // newUCT reads uct's settings.
-func newUCT(s *Settings) (Agent, error) {
+func newUCT(s *Settings) (func() Agent, error) {
 	o := UCTOptions{
 		Iterations:   s.Int("iterations", DefaultIterations, "search iterations per move"),
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
@@ -77,7 +77,7 @@ func newUCT(s *Settings) (Agent, error) {
 	if o.Exploration < 0 {
 		s.Errorf("exploration must not be negative")
 	}
-	return &UCT{opts: o, guide: g}, nil
+	return func() Agent { return &UCT{opts: o, guide: g} }, nil
 }
 
 func init() {

@@ -28,7 +28,8 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// DefaultAgents are the agents measured when Config.Agents is empty.
+// DefaultAgents are the agent strings of the agents measured when
+// Config.Agents is empty.
 var DefaultAgents = []string{"random", "heuristic", "mc"}
 
 // DefaultSeedStart is the first deal of the measuring range: deals below it
@@ -44,11 +45,11 @@ type Config struct {
 	// Games are the games to play (env.Lookup and env.Specs give them);
 	// empty means all registered games (env.Specs()).
 	Games []*env.Spec
-	// Agents are the agents, as agents.Parse reads them ("mc" or
+	// Agents are the agents (agents.Parse makes them from "mc" or
 	// "mc:rollouts=8"), in the order the reports list them; one agent may
 	// appear with several settings. Empty means DefaultAgents. Reports name
 	// each by its label (agents.Factory.Label).
-	Agents []string
+	Agents []*agents.Factory
 	// Deals is the number of deals per game; every agent plays the same
 	// ones. It must be positive.
 	Deals int
@@ -62,8 +63,9 @@ type Config struct {
 	MaxSteps int
 	// Confidence is the level of the intervals; 0 means 0.95.
 	Confidence float64
-	// Baseline is the agent the others are compared with; "" means
-	// "random". If it is not among Agents, no comparisons are made.
+	// Baseline is the label (agents.Factory.Label) of the agent the others
+	// are compared with; "" means "random". If it is not among Agents, no
+	// comparisons are made.
 	Baseline string
 	// Progress, if not nil, is called after each episode with the number
 	// done and the total. Calls come from one goroutine, in order.
@@ -179,8 +181,8 @@ type Result struct {
 }
 
 // Validate reports the first mistake in c that shows before any game is
-// played: a count out of range, a game or an agent listed twice, an agent
-// string that does not parse. Run calls it; a command line calls it first,
+// played: a count out of range, a game or an agent missing or listed
+// twice. Run calls it; a command line calls it first,
 // to report its mistakes as such. Whether every agent can play every game
 // (a policy agent needs a model of each) is checked by Run, which prepares
 // one of each for each game before the first deal.
@@ -208,31 +210,23 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("game %s is listed twice", spec.ID())
 		}
 	}
-	var labels []string
-	for _, n := range c.Agents {
-		f, err := agents.Parse(n)
-		if err != nil {
-			return err
+	for i, f := range c.Agents {
+		if f == nil {
+			return fmt.Errorf("agent %d of the list is nil", i)
 		}
-		if slices.Contains(labels, f.Label()) {
+		if slices.ContainsFunc(c.Agents[:i], func(g *agents.Factory) bool { return g.Label() == f.Label() }) {
 			return fmt.Errorf("agent %s is listed twice", f.Label())
-		}
-		labels = append(labels, f.Label())
-	}
-	if c.Baseline != "" {
-		if _, err := agents.Parse(c.Baseline); err != nil {
-			return fmt.Errorf("the baseline: %w", err)
 		}
 	}
 	return nil
 }
 
-// normalize checks cfg, fills in its defaults and returns the canonical
-// game names and agent labels, with the agents' settings and factories by
+// normalize checks cfg, fills in its defaults and returns the games'
+// titles and the agents' labels, with their settings and factories by
 // label.
-func normalize(cfg *Config) (settings, titles map[string]string, makers map[string]*agents.Factory, err error) {
+func normalize(cfg *Config) (settings, titles map[string]string, labels []string, makers map[string]*agents.Factory, err error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -246,7 +240,7 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 	if len(cfg.Games) == 0 {
 		cfg.Games = env.Specs()
 		if len(cfg.Games) == 0 {
-			return nil, nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
+			return nil, nil, nil, nil, errors.New("no games are registered (import github.com/patience-gym/patience/env/all)")
 		}
 	}
 	titles = map[string]string{}
@@ -254,32 +248,31 @@ func normalize(cfg *Config) (settings, titles map[string]string, makers map[stri
 		titles[spec.ID()] = spec.Title
 	}
 	if len(cfg.Agents) == 0 {
-		cfg.Agents = DefaultAgents
+		for _, s := range DefaultAgents {
+			f, err := agents.Parse(s)
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			cfg.Agents = append(cfg.Agents, f)
+		}
 	}
 	settings = map[string]string{}
 	makers = map[string]*agents.Factory{}
-	labels := make([]string, 0, len(cfg.Agents))
-	for _, n := range cfg.Agents {
-		f, err := agents.Parse(n)
-		if err != nil {
-			return nil, nil, nil, err
-		}
+	labels = make([]string, 0, len(cfg.Agents))
+	for _, f := range cfg.Agents {
 		labels = append(labels, f.Label())
-		settings[f.Label()] = f.New().Settings()
+		a := f.New()
+		settings[f.Label()] = a.Settings()
 		makers[f.Label()] = f
 		// An agent that cannot play a game (a policy without a model for
 		// it) is an error now, before any game is played.
 		for _, spec := range cfg.Games {
-			if err := agents.Prepare(f.New(), spec); err != nil {
-				return nil, nil, nil, err
+			if err := agents.Prepare(a, spec); err != nil {
+				return nil, nil, nil, nil, err
 			}
 		}
 	}
-	cfg.Agents = labels
-	if b, err := agents.Parse(cfg.Baseline); err == nil {
-		cfg.Baseline = b.Label()
-	}
-	return settings, titles, makers, nil
+	return settings, titles, labels, makers, nil
 }
 
 // job is one episode to play; index is its place in Result.Episodes.
@@ -301,7 +294,7 @@ type done struct {
 // of an episode), and returns the first error an episode meets (an agent
 // playing an illegal action is a bug worth stopping for).
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	settings, titles, makers, err := normalize(&cfg)
+	settings, titles, labels, makers, err := normalize(&cfg)
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -313,10 +306,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	start := time.Now()
-	nA, nD := len(cfg.Agents), cfg.Deals
+	nA, nD := len(labels), cfg.Deals
 	total := len(cfg.Games) * nA * nD
 	res := &Result{
-		Agents:      cfg.Agents,
+		Agents:      labels,
 		Deals:       cfg.Deals,
 		SeedStart:   cfg.SeedStart,
 		MaxSteps:    cfg.MaxSteps,
@@ -329,7 +322,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Workers:     min(cfg.Workers, total),
 		Episodes:    make([]Episode, total),
 	}
-	for _, a := range cfg.Agents {
+	for _, a := range labels {
 		if agents.IsClairvoyant(makers[a].New()) {
 			res.Clairvoyant[a] = true
 		}
@@ -370,7 +363,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		defer close(jobs)
 		for d := range nD {
 			for gi := range cfg.Games {
-				for ai, a := range cfg.Agents {
+				for ai, a := range labels {
 					j := job{index: (gi*nA+ai)*nD + d, game: gi, agent: a, seed: cfg.SeedStart + uint64(d)}
 					select {
 					case jobs <- j:

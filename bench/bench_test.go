@@ -58,6 +58,20 @@ func testAgents() []string {
 	return out
 }
 
+// parseAgents parses agent strings.
+func parseAgents(t *testing.T, list ...string) []*agents.Factory {
+	t.Helper()
+	var out []*agents.Factory
+	for _, s := range list {
+		f, err := agents.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // withoutTimes returns the episodes with their wall times cleared.
 func withoutTimes(eps []Episode) []Episode {
 	out := append([]Episode(nil), eps...)
@@ -93,7 +107,7 @@ func sharedResult(t *testing.T) *Result {
 	t.Helper()
 	games := testGames(t)
 	shared.once.Do(func() {
-		shared.r, shared.err = Run(context.Background(), Config{Games: games, Agents: testAgents(), Deals: 4, SeedStart: testSeeds})
+		shared.r, shared.err = Run(context.Background(), Config{Games: games, Agents: parseAgents(t, testAgents()...), Deals: 4, SeedStart: testSeeds})
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -113,7 +127,7 @@ func runBench(t *testing.T, cfg Config) *Result {
 func TestEveryAgentPlaysTheSameDeals(t *testing.T) {
 	games, ags := testGames(t), testAgents()
 	const deals = 4
-	r := runBench(t, Config{Games: games, Agents: ags, Deals: deals, SeedStart: testSeeds, Workers: 3})
+	r := runBench(t, Config{Games: games, Agents: parseAgents(t, ags...), Deals: deals, SeedStart: testSeeds, Workers: 3})
 	if len(r.Episodes) != len(games)*len(ags)*deals || len(r.Summaries) != len(games)*len(ags) {
 		t.Fatalf("%d episodes and %d summaries for %d games × %d agents × %d deals",
 			len(r.Episodes), len(r.Summaries), len(games), len(ags), deals)
@@ -174,7 +188,7 @@ func TestEveryAgentPlaysTheSameDeals(t *testing.T) {
 
 func TestSummariesCountTheEpisodes(t *testing.T) {
 	games := testGames(t)
-	r := runBench(t, Config{Games: games, Agents: []string{"random"}, Deals: 8, SeedStart: testSeeds})
+	r := runBench(t, Config{Games: games, Agents: parseAgents(t, "random"), Deals: 8, SeedStart: testSeeds})
 	for _, s := range r.Summaries {
 		eps := r.EpisodesOf(s.Game, s.Agent)
 		wins, trunc, steps, frac := 0, 0, 0, 0.0
@@ -203,7 +217,7 @@ func TestSummariesCountTheEpisodes(t *testing.T) {
 
 func TestSameNumbersTwice(t *testing.T) {
 	games, ags := testGames(t), testAgents()
-	cfg := Config{Games: games, Agents: ags, Deals: 5, SeedStart: testSeeds + 100, Workers: 1}
+	cfg := Config{Games: games, Agents: parseAgents(t, ags...), Deals: 5, SeedStart: testSeeds + 100, Workers: 1}
 	a := runBench(t, cfg)
 	cfg.Workers = 4
 	b := runBench(t, cfg)
@@ -219,7 +233,7 @@ func TestProgressCallback(t *testing.T) {
 	games := testGames(t)
 	var got []int
 	total := 0
-	runBench(t, Config{Games: games, Agents: []string{"random"}, Deals: 4, SeedStart: testSeeds, Workers: 2,
+	runBench(t, Config{Games: games, Agents: parseAgents(t, "random"), Deals: 4, SeedStart: testSeeds, Workers: 2,
 		Progress: func(done, n int) { got = append(got, done); total = n }})
 	if total != 2*4 || len(got) != total {
 		t.Fatalf("progress calls %v, total %d", got, total)
@@ -235,12 +249,12 @@ func TestCancel(t *testing.T) {
 	games := testGames(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, Config{Games: games, Agents: []string{"random"}, Deals: 50, SeedStart: testSeeds}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, Config{Games: games, Agents: parseAgents(t, "random"), Deals: 50, SeedStart: testSeeds}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled before the start: %v", err)
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	_, err := Run(ctx, Config{Games: games, Agents: []string{"random"}, Deals: 200, SeedStart: testSeeds, Workers: 2,
+	_, err := Run(ctx, Config{Games: games, Agents: parseAgents(t, "random"), Deals: 200, SeedStart: testSeeds, Workers: 2,
 		Progress: func(done, _ int) {
 			if done == 3 {
 				cancel()
@@ -257,14 +271,14 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Games: games, Agents: []string{"random"}}, "deals must be positive"},
-		{Config{Games: []*env.Spec{nil}, Agents: []string{"random"}, Deals: 1}, "game 0 of the list is nil"},
-		{Config{Games: games, Agents: []string{"oracle"}, Deals: 1}, `unknown agent "oracle"`},
-		{Config{Games: games, Agents: []string{"random", "Random"}, Deals: 1}, "agent random is listed twice"},
-		{Config{Games: []*env.Spec{games[0], games[0]}, Agents: []string{"random"}, Deals: 1}, "listed twice"},
-		{Config{Games: games, Agents: []string{"random"}, Deals: 1, Confidence: 95}, "confidence level 95"},
-		{Config{Games: games, Agents: []string{"random"}, Deals: 1, Workers: -1}, "workers"},
-		{Config{Games: games, Agents: []string{"random"}, Deals: 2, SeedStart: math.MaxUint64}, "last deal number"},
+		{Config{Games: games, Agents: parseAgents(t, "random")}, "deals must be positive"},
+		{Config{Games: []*env.Spec{nil}, Agents: parseAgents(t, "random"), Deals: 1}, "game 0 of the list is nil"},
+		{Config{Games: games, Agents: []*agents.Factory{nil}, Deals: 1}, "agent 0 of the list is nil"},
+		{Config{Games: games, Agents: parseAgents(t, "random", "Random"), Deals: 1}, "agent random is listed twice"},
+		{Config{Games: []*env.Spec{games[0], games[0]}, Agents: parseAgents(t, "random"), Deals: 1}, "listed twice"},
+		{Config{Games: games, Agents: parseAgents(t, "random"), Deals: 1, Confidence: 95}, "confidence level 95"},
+		{Config{Games: games, Agents: parseAgents(t, "random"), Deals: 1, Workers: -1}, "workers"},
+		{Config{Games: games, Agents: parseAgents(t, "random"), Deals: 2, SeedStart: math.MaxUint64}, "last deal number"},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), tt.cfg)
@@ -355,7 +369,7 @@ func TestJSONParsesBack(t *testing.T) {
 // so instead of failing.
 func TestOneDeal(t *testing.T) {
 	games := testGames(t)
-	r := runBench(t, Config{Games: games, Agents: testAgents(), Deals: 1, SeedStart: testSeeds})
+	r := runBench(t, Config{Games: games, Agents: parseAgents(t, testAgents()...), Deals: 1, SeedStart: testSeeds})
 	var md, js, cs bytes.Buffer
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
@@ -435,7 +449,7 @@ func TestPlotIsAPNG(t *testing.T) {
 // agent made from that string does.
 func TestTwoSettingsOfOneAgent(t *testing.T) {
 	games := testGames(t)[:1]
-	r := runBench(t, Config{Games: games, Agents: []string{"uct:iterations=4", "UCT: iterations=8", "random"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 30})
+	r := runBench(t, Config{Games: games, Agents: parseAgents(t, "uct:iterations=4", "UCT: iterations=8", "random"), Deals: 2, SeedStart: testSeeds, MaxSteps: 30})
 	want := []string{"uct:iterations=4", "uct:iterations=8", "random"}
 	if !slices.Equal(r.Agents, want) {
 		t.Fatalf("agents %v, want %v", r.Agents, want)
@@ -455,7 +469,7 @@ func TestTwoSettingsOfOneAgent(t *testing.T) {
 			t.Errorf("%s: bench episode %+v, direct play %+v", label, ep, res)
 		}
 	}
-	if _, err := Run(context.Background(), Config{Games: games, Agents: []string{"uct:iterations=4", "uct:iterations=4"}, Deals: 1}); err == nil {
+	if _, err := Run(context.Background(), Config{Games: games, Agents: parseAgents(t, "uct:iterations=4", "uct:iterations=4"), Deals: 1}); err == nil {
 		t.Error("the same settings twice were accepted")
 	}
 }
@@ -464,7 +478,7 @@ func TestTwoSettingsOfOneAgent(t *testing.T) {
 // agent (which sees them) is marked a ceiling and compared with no one; in
 // a game of perfect information it is an agent like the others.
 func TestClairvoyantAgentIsACeiling(t *testing.T) {
-	r := runBench(t, Config{Games: lookup(t, "fourquarters", "fifteen"), Agents: []string{"random", "solver:nodes=3000"}, Deals: 2, SeedStart: testSeeds, MaxSteps: 60})
+	r := runBench(t, Config{Games: lookup(t, "fourquarters", "fifteen"), Agents: parseAgents(t, "random", "solver:nodes=3000"), Deals: 2, SeedStart: testSeeds, MaxSteps: 60})
 	hidden, _ := r.Summary("fourquarters", "solver:nodes=3000")
 	open, _ := r.Summary("fifteen", "solver:nodes=3000")
 	if !hidden.Ceiling || hidden.VsBaseline != nil {

@@ -22,7 +22,7 @@ func benchGenerate(b *testing.B, workers int) {
 	i := 0
 	for b.Loop() {
 		i++
-		cfg := Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: benchEpisodes, PartSize: benchEpisodes / max(workers, 1),
+		cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: benchEpisodes, PartSize: benchEpisodes / max(workers, 1),
 			Workers: workers, Out: filepath.Join(root, "run", string(rune('a'+i%26)), itoa(i))}
 		sum, err := Generate(context.Background(), cfg)
 		if err != nil {
@@ -56,7 +56,7 @@ func BenchmarkGenerateAllCores(b *testing.B) { benchGenerate(b, runtime.GOMAXPRO
 // beforehand and held in memory, with a bare parquet-go writer of the same
 // settings into a file: the ceiling the pipeline is measured against.
 func BenchmarkRawWrite(b *testing.B) {
-	cfg := Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: benchEpisodes, Out: b.TempDir()}
+	cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: benchEpisodes, Out: b.TempDir()}
 	plan, err := NewPlan(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -111,7 +111,7 @@ func BenchmarkRawWrite(b *testing.B) {
 // BenchmarkPlay plays the same episodes and fills the rows without writing
 // them: the game's and the agent's share of BenchmarkGenerate.
 func BenchmarkPlay(b *testing.B) {
-	cfg := Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: benchEpisodes, Out: b.TempDir()}
+	cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: benchEpisodes, Out: b.TempDir()}
 	plan, err := NewPlan(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -21,6 +21,15 @@ import (
 )
 
 // small is a quick configuration: short episodes, several parts.
+// agentOf parses an agent string.
+func agentOf(s string) *agents.Factory {
+	f, err := agents.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // gameSpec returns the named game's Spec.
 func gameSpec(name string) *env.Spec {
 	spec, err := env.Lookup(name)
@@ -31,7 +40,7 @@ func gameSpec(name string) *env.Spec {
 }
 
 func small(out string) Config {
-	return Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: 23, SeedStart: 100, MaxSteps: 60, PartSize: 5, Workers: 2, Out: out}
+	return Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: 23, SeedStart: 100, MaxSteps: 60, PartSize: 5, Workers: 2, Out: out}
 }
 
 func generate(t testing.TB, cfg Config) *Summary {
@@ -59,10 +68,7 @@ func reference(t *testing.T, cfg Config) ([]Step, []Episode) {
 	}
 	e, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
 	check, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: maxSteps, Reward: cfg.Reward})
-	agent, err := agents.New(cfg.Agent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	agent := cfg.Agent.New()
 	var steps []Step
 	var eps []Episode
 	for i := int64(0); i < cfg.Episodes; i++ {
@@ -192,7 +198,7 @@ func TestRoundTripEveryGame(t *testing.T) {
 	for _, spec := range env.Specs() {
 		t.Run(spec.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := Config{Game: spec, Agent: "random", Episodes: 6, SeedStart: 7, MaxSteps: 80, PartSize: 4, Out: dir}
+			cfg := Config{Game: spec, Agent: agentOf("random"), Episodes: 6, SeedStart: 7, MaxSteps: 80, PartSize: 4, Out: dir}
 			generate(t, cfg)
 			wantSteps, wantEps := reference(t, cfg)
 			gotSteps, gotEps := readAll(t, dir)
@@ -407,7 +413,7 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *Config) { c.Episodes = 0 }, "must be positive"},
 		{func(c *Config) { c.Game = nil }, "no game given"},
 		{func(c *Config) { c.Game = gameSpec("cromwell:noswap") }, "cromwell:noswap is a variant of the rules"},
-		{func(c *Config) { c.Agent = "wizard" }, "unknown agent"},
+		{func(c *Config) { c.Agent = nil }, "no agent given"},
 		{func(c *Config) { c.Shard, c.Shards = 3, 3 }, "shard 3/3"},
 		{func(c *Config) { c.PartSize = -1 }, "part size"},
 	} {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
@@ -25,8 +26,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	agent, err := agents.Parse("random")
+	if err != nil {
+		log.Fatal(err)
+	}
 	sum, err := datasets.Generate(context.Background(), datasets.Config{
-		Game: game, Agent: "random", Episodes: 10, MaxSteps: 50, Out: out,
+		Game: game, Agent: agent, Episodes: 10, MaxSteps: 50, Out: out,
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // file and a small episodes file, whole and cut.
 func FuzzReader(f *testing.F) {
 	dir := f.TempDir()
-	cfg := Config{Game: gameSpec("cromwell"), Agent: "random", Episodes: 2, MaxSteps: 12, PartSize: 2, Workers: 1, Out: dir}
+	cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: 2, MaxSteps: 12, PartSize: 2, Workers: 1, Out: dir}
 	if _, err := Generate(context.Background(), cfg); err != nil {
 		f.Fatal(err)
 	}

@@ -50,9 +50,9 @@ var rowGroupRows = RowGroupRows
 type Config struct {
 	// Game is the game to play (env.Lookup gives it).
 	Game *env.Spec
-	// Agent is the agent and its settings, as agents.Parse reads them
-	// ("random", "mc:rollouts=8").
-	Agent string
+	// Agent makes the agent that plays (agents.Parse makes it from
+	// "random" or "mc:rollouts=8").
+	Agent *agents.Factory
 	// Episodes is the number of episodes of the whole dataset (all shards).
 	Episodes int64
 	// SeedStart is the first deal seed: episode i plays deal SeedStart+i.
@@ -167,9 +167,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if maxSteps == 0 {
 		maxSteps = spec.MaxSteps
 	}
-	agent, err := agents.Parse(cfg.Agent)
-	if err != nil {
-		return nil, err
+	agent := cfg.Agent
+	if agent == nil {
+		return nil, errors.New("no agent given")
 	}
 	if cfg.SeedStart >= maxSeed || uint64(cfg.Episodes) > maxSeed-cfg.SeedStart {
 		return nil, fmt.Errorf("deal seeds %d..%d reach 2^63: %s", cfg.SeedStart, cfg.SeedStart+uint64(cfg.Episodes)-1, SeedLimitDoc)

@@ -70,7 +70,7 @@ func TestHugeDatasetCancelsPromptlyInSmallMemory(t *testing.T) {
 	runtime.GC()
 	stop := make(chan struct{})
 	peak := peakHeap(stop)
-	cfg := Config{Game: gameSpec("limited"), Agent: "random", Episodes: 1_000_000_000_000, Workers: 2, Out: t.TempDir()}
+	cfg := Config{Game: gameSpec("limited"), Agent: agentOf("random"), Episodes: 1_000_000_000_000, Workers: 2, Out: t.TempDir()}
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
 	cfg.OnStart = func(s Status) {

@@ -52,7 +52,7 @@ func writeModel(t *testing.T, dir, game string, w float32) (string, string) {
 func TestDatasetRecordsTheModelItWasPlayedWith(t *testing.T) {
 	dir := t.TempDir()
 	model, sum := writeModel(t, dir, "limited", 0.01)
-	cfg := Config{Game: gameSpec("limited"), Agent: "policy:model=" + model, Episodes: 6, SeedStart: 100, PartSize: 3, Workers: 2, Out: filepath.Join(dir, "data")}
+	cfg := Config{Game: gameSpec("limited"), Agent: agentOf("policy:model=" + model), Episodes: 6, SeedStart: 100, PartSize: 3, Workers: 2, Out: filepath.Join(dir, "data")}
 	generate(t, cfg)
 	ds, err := Open(cfg.Out)
 	if err != nil {
@@ -61,9 +61,11 @@ func TestDatasetRecordsTheModelItWasPlayedWith(t *testing.T) {
 	if ds.Meta.AgentModelSHA256 != sum {
 		t.Fatalf("agent_model_sha256 %q, want %q", ds.Meta.AgentModelSHA256, sum)
 	}
-	// The same path with other weights is another dataset.
+	// The same path with other weights is another dataset (read by the
+	// next run, which parses its agent string again).
 	os.Remove(filepath.Join(cfg.Out, TableEpisodes, partName(1)))
 	writeModel(t, dir, "limited", 0.02)
+	cfg.Agent = agentOf("policy:model=" + model)
 	if _, err := Generate(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "agent_model_sha256") {
 		t.Fatalf("a changed model: err %v, want one naming agent_model_sha256", err)
 	}

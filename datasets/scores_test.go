@@ -13,7 +13,7 @@ import (
 
 // scored is a small dataset with move scores.
 func scored(out string) Config {
-	return Config{Game: gameSpec("cromwell"), Agent: "mc:rollouts=2,rollout-steps=10,width=3", Episodes: 7, SeedStart: 40,
+	return Config{Game: gameSpec("cromwell"), Agent: agentOf("mc:rollouts=2,rollout-steps=10,width=3"), Episodes: 7, SeedStart: 40,
 		MaxSteps: 50, PartSize: 3, Workers: 2, Out: out, Scores: true}
 }
 
@@ -72,10 +72,7 @@ func TestScoresRoundTrip(t *testing.T) {
 
 	// The reference: the same agent on the same deals, asked after each move.
 	e, _ := env.Make(cfg.Game.ID(), env.Options{MaxSteps: cfg.MaxSteps})
-	a, err := agents.New(cfg.Agent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := cfg.Agent.New()
 	sc := a.(agents.MoveScorer)
 	var want []ScoredStep
 	var weighed []agents.ScoredMove
@@ -149,7 +146,7 @@ func TestScoresRoundTrip(t *testing.T) {
 func TestScoresErrors(t *testing.T) {
 	for _, agent := range []string{"random", "heuristic"} {
 		cfg := scored(t.TempDir())
-		cfg.Agent = agent
+		cfg.Agent = agentOf(agent)
 		if _, err := NewPlan(cfg); err == nil || !strings.Contains(err.Error(), "mc and uct have them") {
 			t.Errorf("%s with scores: %v", agent, err)
 		}

@@ -54,9 +54,13 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected arguments %q (bench takes options only)", pos)
 	}
+	base, err := agents.Parse(*baseline)
+	if err != nil {
+		return usagef("--baseline: %v", err)
+	}
 	cfg := bench.Config{
 		Deals: *deals, SeedStart: start.v, Workers: *workers, MaxSteps: *maxSteps,
-		Confidence: *conf, Baseline: *baseline,
+		Confidence: *conf, Baseline: base.Label(),
 	}
 	if cfg.Games, err = gameList(*gamesFlag); err != nil {
 		return err
@@ -123,9 +127,6 @@ func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) erro
 	}
 	if err := checkSeeds(cfg.SeedStart, int64(cfg.Deals)); err != nil {
 		return err
-	}
-	if _, err := agents.Parse(cfg.Baseline); err != nil {
-		return usagef("--baseline: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}

@@ -181,52 +181,56 @@ func lookupGame(name string) (*env.Spec, error) {
 // that can play all of games: the policy agent only when every game has its
 // model. policyModel, if not "", is the model of the policy agents that do
 // not name one (bench --model).
-func agentList(s string, games []*env.Spec, policyModel string) ([]string, error) {
+func agentList(s string, games []*env.Spec, policyModel string) ([]*agents.Factory, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
-		var out []string
+		var out []*agents.Factory
 	next:
 		for _, name := range agents.Names() {
-			if name == "policy" {
-				name = withModel(name, policyModel)
+			f, err := agents.Parse(name)
+			if err == nil && policyModel != "" && f.NeedsModel() {
+				f, err = f.WithModel(policyModel)
 			}
+			if err != nil {
+				continue
+			}
+			a := f.New()
 			for _, spec := range games {
-				a, err := agents.New(name)
-				if err != nil || agents.Prepare(a, spec) != nil {
+				if agents.Prepare(a, spec) != nil {
 					continue next
 				}
 			}
-			out = append(out, name)
+			out = append(out, f)
 		}
 		return out, nil
 	}
-	var out []string
+	var strs []string
 	for _, item := range items {
 		colon, eq := strings.Index(item, ":"), strings.Index(item, "=")
 		if eq >= 0 && (colon < 0 || colon > eq) {
-			if len(out) == 0 {
+			if len(strs) == 0 {
 				return nil, usagef("setting %q comes before any agent", item)
 			}
-			out[len(out)-1] += "," + item
+			strs[len(strs)-1] += "," + item
 			continue
 		}
-		out = append(out, item)
+		strs = append(strs, item)
 	}
-	if len(out) == 0 {
+	if len(strs) == 0 {
 		return nil, usagef("the list of agents is empty (name agents, comma-separated, or all)")
 	}
+	out := make([]*agents.Factory, len(strs))
 	used := false
-	for i, a := range out {
+	for i, a := range strs {
 		f, err := agents.Parse(a)
+		if err == nil && policyModel != "" && f.NeedsModel() {
+			f, err = f.WithModel(policyModel)
+			used = true
+		}
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if policyModel != "" && f.Name() == "policy" && !strings.Contains(strings.ReplaceAll(f.Label(), ":", ","), ",model=") {
-			out[i], used = withModel(a, policyModel), true
-			if _, err := agents.Parse(out[i]); err != nil {
-				return nil, usageError{err}
-			}
-		}
+		out[i] = f
 	}
 	if policyModel != "" && !used {
 		return nil, usagef("--model %s: no policy agent in --agents goes without a model of its own", policyModel)
@@ -244,21 +248,13 @@ func agentHelp() string {
 const modelHelp = "the policy model file of the agent (policy, or mc and uct to guide their search): " +
 	"short for the agent setting model=FILE; {game} stands for the game's name (default for policy: models/{game}.safetensors)"
 
-// withModel adds the --model flag's value to an agent string as its model
-// setting.
-func withModel(agent, model string) string {
-	switch {
-	case model == "":
-		return agent
-	case strings.Contains(agent, ":"):
-		return agent + ",model=" + model
-	}
-	return agent + ":model=" + model
-}
-
-// parseAgent reads an --agent value.
-func parseAgent(s string) (*agents.Factory, error) {
+// parseAgent reads an --agent value and, when model is not "", gives the
+// agent that model file (--model: short for the setting model=FILE).
+func parseAgent(s, model string) (*agents.Factory, error) {
 	f, err := agents.Parse(s)
+	if err == nil && model != "" {
+		f, err = f.WithModel(model)
+	}
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -42,11 +42,7 @@ func FuzzCommandLineValues(f *testing.F) {
 			if len(list) == 0 {
 				t.Fatalf("agentList(%q) accepted no agent", s)
 			}
-			for _, a := range list {
-				f, err := agents.Parse(a)
-				if err != nil {
-					t.Fatalf("agentList(%q) accepted %q, which does not parse: %v", s, a, err)
-				}
+			for _, f := range list {
 				if g, err := agents.Parse(f.Label()); err != nil || g.Label() != f.Label() {
 					t.Fatalf("label %q does not read back: %v", f.Label(), err)
 				}

@@ -68,7 +68,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	if err := optionalArg(pos, game); err != nil {
 		return err
 	}
-	agent, err := parseAgent(withModel(*agentName, *model))
+	agent, err := parseAgent(*agentName, *model)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	sharded := shard.n > 1
 	plan, err := datasets.NewPlan(datasets.Config{
 		Game:            spec,
-		Agent:           agent.Label(),
+		Agent:           agent,
 		Episodes:        *episodes,
 		SeedStart:       seedStart.v,
 		AgentSeedOffset: *agentSeedOffset,

@@ -58,7 +58,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	agent, err := parseAgent(withModel(*agentName, *model))
+	agent, err := parseAgent(*agentName, *model)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func runRun(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	factory, err := parseAgent(withModel(*agentName, *model))
+	factory, err := parseAgent(*agentName, *model)
 	if err != nil {
 		return err
 	}
