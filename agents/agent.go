@@ -12,6 +12,11 @@
 // ModelRequiredKeys and ModelMeta state it in Go. A Net evaluates a model
 // for one game without allocating. mc and uct take a model too (setting
 // model=FILE), as their rollout policy and to rank their candidate moves.
+// A model path is a path: {game} stands for the game's name, and a relative
+// path is taken from the working directory. The library knows no default
+// place; a caller names one with Factory.WithModel or, for the policy agent
+// named without a model, Factory.WithDefaultModel (the patience command
+// gives the repository's models/<game>.safetensors).
 //
 // Agents that need to know the game before they play (the policy agent, mc
 // and uct with a model) implement Preparer; Prepare calls it, and Play calls

@@ -223,9 +223,12 @@ func TestRegisterRefusesDuplicatesAndBadNames(t *testing.T) {
 			Register(name, "", func(*Settings) (func() Agent, error) { return func() Agent { return &Random{} }, nil })
 		}()
 	}
-	doc, settings, err := Help("uct")
-	if err != nil || doc == "" || len(settings) != 6 || settings[0].Key != "iterations" || settings[0].Default != "200" {
-		t.Errorf("Help(uct) = %q, %+v, %v", doc, settings, err)
+	f, err := Parse("uct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settings := f.Help(); f.Doc() == "" || len(settings) != 6 || settings[0].Key != "iterations" || settings[0].Default != "200" {
+		t.Errorf("uct: doc %q, settings %+v", f.Doc(), settings)
 	}
 }
 

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,10 +74,6 @@ const (
 	ModelEvalWeightKey = "eval_weight"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
-	// DefaultModelPath is where an agent looks for its game's model when
-	// none is given; {game} stands for the game's name. A relative path is
-	// looked up in the current directory, then in the repository root.
-	DefaultModelPath = "models/{game}.safetensors"
 )
 
 // ModelRequiredKeys are the metadata keys every policy model file has, all
@@ -801,74 +795,5 @@ func (n *Net) LogProbs(mask *env.Mask, dst []float64) {
 			}
 		}
 		dst[a] = v
-	}
-}
-
-// modulePath is the module whose root ResolveModelPath falls back on.
-const modulePath = "github.com/patience-gym/patience"
-
-// ResolveModelPath returns the file a model setting names for game: pattern
-// with {game} replaced by the game's name. An absolute path is taken as it
-// is; a relative one is looked up in the current directory, then in the
-// root of the patience repository that holds the current directory (found
-// by walking up to its go.mod), so that `go run ./cmd/patience` finds
-// models/<game>.safetensors from anywhere in a checkout. The result is
-// absolute. An error says where it looked.
-func ResolveModelPath(pattern, game string) (string, error) {
-	p := strings.ReplaceAll(pattern, "{game}", game)
-	if p == "" {
-		return "", errors.New("the model path is empty")
-	}
-	if filepath.IsAbs(p) {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("model file %s: %w", p, err)
-		}
-		return p, nil
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", fmt.Errorf("model file %s: %w", p, err)
-	}
-	_, err = os.Stat(abs)
-	if err == nil {
-		return abs, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("model file %s: %w", abs, err)
-	}
-	looked := abs
-	if root := repoRoot(); root != "" {
-		q := filepath.Join(root, p)
-		if q != abs {
-			if _, err2 := os.Stat(q); err2 == nil {
-				return q, nil
-			}
-			looked += " or " + q
-		}
-	}
-	return "", fmt.Errorf("model file %s not found (looked for %s): %w", p, looked, fs.ErrNotExist)
-}
-
-// repoRoot returns the directory of the go.mod of the patience module that
-// holds the current directory, or "".
-func repoRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			for line := range strings.Lines(string(data)) {
-				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == modulePath {
-					return dir
-				}
-			}
-			return "" // another module
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -48,7 +49,7 @@ func (f *modelFile) forGame(game string) (*Model, error) {
 	if m, ok := f.models[key]; ok {
 		return m, nil
 	}
-	path, err := ResolveModelPath(f.pattern, game)
+	path, err := modelPath(f.pattern, game)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +59,27 @@ func (f *modelFile) forGame(game string) (*Model, error) {
 	}
 	f.models[key] = m
 	return m, nil
+}
+
+// modelPath returns the file a model setting names for game: pattern with
+// {game} replaced by the game's name, made absolute (a relative path is
+// taken from the working directory). An error says where it looked.
+func modelPath(pattern, game string) (string, error) {
+	p := strings.ReplaceAll(pattern, "{game}", game)
+	if p == "" {
+		return "", errors.New("the model path is empty")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("model file %s: %w", p, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(p) {
+			return "", fmt.Errorf("model file %s not found (looked for %s): %w", p, abs, fs.ErrNotExist)
+		}
+		return "", fmt.Errorf("model file %s: %w", abs, err)
+	}
+	return abs, nil
 }
 
 // readModel reads the model file at path, which must be a regular file.
@@ -72,17 +94,21 @@ func readModel(path string) (*Model, error) {
 	return LoadModel(path)
 }
 
-// model reads a model setting ({game} stands for the game's name), def
-// when the agent string names none; required marks the agents that play
-// with a model always (the policy agent), see Factory.NeedsModel. It
-// returns the path as written, "" for none, and the setting that the
-// agents the Maker makes share, nil for none. A path that cannot be a
-// setting's value, or a file that cannot be read, is an error recorded in
-// s.
-func (s *Settings) model(def, doc string, required bool) (string, *modelFile) {
+// model reads a model setting ({game} stands for the game's name);
+// required marks the agents that always play with a model (the policy
+// agent): for them an agent string that names none takes the factory's
+// default (Factory.WithDefaultModel), and without one Factory.NeedsModel
+// reports it. It returns the path as written, "" for none, and the setting
+// that the agents the Maker makes share, nil for none. A path that cannot
+// be a setting's value, or a file that cannot be read, is an error
+// recorded in s.
+func (s *Settings) model(doc string, required bool) (string, *modelFile) {
+	def := ""
+	if required {
+		def = s.defaultModel
+	}
 	pattern := s.String("model", def, doc)
-	_, given := s.lookupGiven("model")
-	s.needsModel = required && !given
+	s.needsModel = required && pattern == ""
 	if pattern == "" {
 		return "", nil
 	}

@@ -54,7 +54,7 @@ type PolicyOptions struct {
 
 // newPolicy reads the policy agent's settings.
 func newPolicy(s *Settings) (func() Agent, error) {
-	path, file := s.model(DefaultModelPath, "policy model file (safetensors, docs/models.md); {game} stands for the game's name", true)
+	path, file := s.model("policy model file (safetensors, docs/models.md); {game} stands for the game's name", true)
 	o := PolicyOptions{
 		Model:       path,
 		Sample:      s.Int("sample", 0, "0: play the legal action with the largest logit; 1: sample from the softmax of the legal actions' logits (seeded)") == 1,
@@ -289,7 +289,7 @@ type guide struct {
 func readGuide(s *Settings, ranked string) guide {
 	var g guide
 	var file *modelFile
-	g.pattern, file = s.model("",
+	g.pattern, file = s.model(
 		"policy model file (docs/models.md; {game} stands for the game's name): rollouts follow the network and it helps rank "+ranked+"; empty: no network", false)
 	g.model.file = file
 	g.prior = s.Float("prior", 1, "with a model: weight, in cards per nat, of the network's log-probability added to the one-step evaluation to rank "+ranked+" (0: evaluation only; inf: network only)")

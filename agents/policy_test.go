@@ -183,36 +183,44 @@ func TestPolicyErrors(t *testing.T) {
 		}
 	}
 
-	// The default place: models/<game>.safetensors, here or in the
-	// repository root; the error says where it looked. (From a directory
-	// outside the repository, where no models/ is found.)
-	t.Chdir(t.TempDir())
+	// The policy agent named without a model cannot play until given one,
+	// and the library looks for it where the path says, nothing more: a
+	// relative path is taken from the working directory.
 	a, err := New("policy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Prepare(a, e.Spec())
-	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "models/limited.safetensors not found (looked for ") {
+	if err := Prepare(a, e.Spec()); err == nil || !strings.Contains(err.Error(), "policy agent cannot play limited: no model file given") {
+		t.Errorf("no model: %v", err)
+	}
+	t.Chdir(t.TempDir())
+	f, _ := Parse("policy")
+	f, err = f.WithDefaultModel("models/{game}.safetensors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Prepare(f.New(), e.Spec())
+	if here, _ := os.Getwd(); err == nil || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.Contains(err.Error(), "models/limited.safetensors not found (looked for "+filepath.Join(here, "models/limited.safetensors")+")") {
 		t.Errorf("default model: %v", err)
 	}
 }
 
-// TestResolveModelPath: relative paths are found in the current directory,
-// then in the repository root (tests run in agents/).
-func TestResolveModelPath(t *testing.T) {
-	root, _ := filepath.Abs("..")
-	got, err := ResolveModelPath("agents/testdata/golden_policy.safetensors", "x")
-	if err != nil || got != filepath.Join(root, "agents/testdata/golden_policy.safetensors") {
-		t.Errorf("from the root: %q, %v", got, err)
-	}
-	got, err = ResolveModelPath("testdata/golden_{game}.safetensors", "policy")
+// TestModelPath: a model path is a path: {game} replaced, made absolute,
+// relative ones taken from the working directory (tests run in agents/)
+// and never from the repository's root.
+func TestModelPath(t *testing.T) {
+	got, err := modelPath("testdata/golden_{game}.safetensors", "policy")
 	if here, _ := filepath.Abs("testdata/golden_policy.safetensors"); err != nil || got != here {
 		t.Errorf("from here: %q, %v", got, err)
 	}
-	if _, err := ResolveModelPath("", "x"); err == nil {
+	if _, err := modelPath("agents/testdata/golden_policy.safetensors", "x"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a path from the repository root was found from agents/: %v", err)
+	}
+	if _, err := modelPath("", "x"); err == nil {
 		t.Error("empty path accepted")
 	}
-	if _, err := ResolveModelPath(filepath.Join(t.TempDir(), "{game}.st"), "cromwell"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := modelPath(filepath.Join(t.TempDir(), "{game}.st"), "cromwell"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("absolute missing path: %v", err)
 	}
 }
@@ -297,11 +305,22 @@ func TestWithModel(t *testing.T) {
 			t.Errorf("%s with model %s: %v, want an error saying %q", tc.agent, tc.path, err, tc.want)
 		}
 	}
-	// NeedsModel: the agents that always play with a model and name none.
+	// NeedsModel: the agents that always play with a model and have none;
+	// a default model serves them without showing in the label.
 	for agent, want := range map[string]bool{"policy": true, "policy:sample=1": true, "policy:model=" + p: false, "mc": false, "random": false} {
-		if f, _ := Parse(agent); f.NeedsModel() != want {
+		f, _ := Parse(agent)
+		if f.NeedsModel() != want {
 			t.Errorf("%s: NeedsModel %v, want %v", agent, !want, want)
 		}
+		g, err := f.WithDefaultModel(filepath.Join(modelDir, "{game}.safetensors"))
+		if err != nil || g.NeedsModel() || g.Label() != f.Label() || (want && g.New().Settings() == f.New().Settings()) || (!want && g != f) {
+			t.Errorf("%s with a default model: %v, needs one %v, label %q, settings %q", agent, err, g.NeedsModel(), g.Label(), g.New().Settings())
+		}
+	}
+	f, _ := Parse("policy")
+	f, _ = f.WithDefaultModel(filepath.Join(modelDir, "{game}.safetensors"))
+	if err := Prepare(f.New(), mustSpec(t, "limited")); err != nil {
+		t.Errorf("policy with a default model: %v", err)
 	}
 }
 
@@ -315,7 +334,7 @@ func TestGuidedSettingsRoundTrip(t *testing.T) {
 		"mc:model=" + p: "rollouts=16 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1",
 		"mc:model=" + p + ",prior=inf,policy=heuristic":   "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1 model=" + p + " prior=+Inf temperature=1",
 		"uct:model=" + p + ",temperature=0":               "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=0",
-		"policy":                                          "model=models/{game}.safetensors sample=0 temperature=1 repeats=avoid",
+		"policy":                                          "model= sample=0 temperature=1 repeats=avoid",
 		"policy:model=" + p + ",sample=1,temperature=0.5": "model=" + p + " sample=1 temperature=0.5 repeats=avoid",
 	} {
 		a, err := New(s)

@@ -96,6 +96,10 @@ type Factory struct {
 	label      string
 	newAgent   func() Agent // the Maker's constructor
 	needsModel bool         // see NeedsModel
+	// defaultModel is the model of an agent that needs one and names none
+	// (WithDefaultModel).
+	defaultModel string
+	known        []Setting // the settings the Maker read (Help)
 }
 
 // setting is one key=value pair.
@@ -149,7 +153,7 @@ func (f *Factory) build() error {
 	if f.label == "" {
 		f.label = f.name
 	}
-	st := &Settings{agent: f.name, given: f.given}
+	st := &Settings{agent: f.name, given: f.given, defaultModel: f.defaultModel}
 	mk, err := f.make(st)
 	if err == nil {
 		err = st.Err()
@@ -160,7 +164,7 @@ func (f *Factory) build() error {
 	if err != nil {
 		return fmt.Errorf("agent %s: %w", f.name, err)
 	}
-	f.newAgent, f.needsModel = mk, st.needsModel
+	f.newAgent, f.needsModel, f.known = mk, st.needsModel, st.known
 	return nil
 }
 
@@ -170,7 +174,7 @@ func (f *Factory) build() error {
 // for an agent that takes no model, and for one whose string names a model
 // already.
 func (f *Factory) WithModel(path string) (*Factory, error) {
-	g := &Factory{entry: f.entry, given: slices.Clip(f.given), label: f.label}
+	g := &Factory{entry: f.entry, given: slices.Clip(f.given), label: f.label, defaultModel: f.defaultModel}
 	if err := g.add("model", path); err != nil {
 		return nil, err
 	}
@@ -180,10 +184,33 @@ func (f *Factory) WithModel(path string) (*Factory, error) {
 	return g, nil
 }
 
-// NeedsModel reports whether the agent always plays with a model file
-// and its string names none (the policy agent without model=): WithModel
-// gives it one; without, it reads the default, DefaultModelPath.
+// WithDefaultModel returns a factory of the same agent that, if it needs a
+// model file (NeedsModel), plays with the one at path ({game} stands for
+// the game's name). Unlike WithModel the label does not show it: the agent
+// string did not name it. A factory that needs no model is returned as it
+// is. The patience command gives the policy agent the repository's models,
+// models/{game}.safetensors, this way.
+func (f *Factory) WithDefaultModel(path string) (*Factory, error) {
+	if !f.needsModel {
+		return f, nil
+	}
+	g := &Factory{entry: f.entry, given: f.given, label: f.label, defaultModel: path}
+	if err := g.build(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// NeedsModel reports whether the agent always plays with a model file and
+// has none yet: the policy agent when neither its string (model=FILE),
+// WithModel nor WithDefaultModel gave it one. Such an agent cannot play
+// (Prepare says so).
 func (f *Factory) NeedsModel() bool { return f.needsModel }
+
+// Help returns the settings the agent reads, with their defaults (as this
+// factory applies them: WithDefaultModel sets the model's) and what each
+// does.
+func (f *Factory) Help() []Setting { return slices.Clone(f.known) }
 
 // New returns a fresh agent with the factory's settings. It is safe for
 // concurrent use.
@@ -217,9 +244,11 @@ type Settings struct {
 	given []setting
 	known []Setting
 	errs  []error
-	// needsModel is set by model: the agent always plays with a model
-	// and the string names none.
-	needsModel bool
+	// defaultModel is the model of an agent that always plays with one
+	// when its string names none (Factory.WithDefaultModel); needsModel
+	// is set by model when there is none either.
+	defaultModel string
+	needsModel   bool
 }
 
 // Setting describes one setting an agent reads.
@@ -312,18 +341,4 @@ func (s *Settings) unknown() error {
 		}
 	}
 	return nil
-}
-
-// Help returns the named agent's one-line description and the settings it
-// reads, with their defaults and docs.
-func Help(name string) (doc string, settings []Setting, err error) {
-	e, err := lookup(name)
-	if err != nil {
-		return "", nil, err
-	}
-	st := &Settings{agent: e.name}
-	if _, err := e.make(st); err != nil {
-		return "", nil, fmt.Errorf("agent %s: %w", e.name, err)
-	}
-	return e.doc, st.known, nil
 }

@@ -378,7 +378,8 @@ func TestEvalWeightAvoidsRepeats(t *testing.T) {
 
 // TestCommittedModels: every model under models/ is named after its game,
 // at most 2 MB, says the command that made it, and plays a legal game of
-// its game as the policy agent's default file.
+// its game as the policy agent's model (the patience command's default
+// one).
 func TestCommittedModels(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "models", "*.safetensors"))
 	if err != nil {
@@ -397,7 +398,7 @@ func TestCommittedModels(t *testing.T) {
 		if m.Meta().Game != game || m.Meta().Command == "" {
 			t.Fatalf("%s: made for %q by %q", path, m.Meta().Game, m.Meta().Command)
 		}
-		a, err := New("policy")
+		a, err := New("policy:model=" + path)
 		if err != nil {
 			t.Fatal(err)
 		}

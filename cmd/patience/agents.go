@@ -24,12 +24,17 @@ func runAgents(ctx context.Context, inv *invocation, args []string) error {
 		return usagef("agents takes no arguments")
 	}
 	for _, name := range agents.Names() {
-		doc, settings, err := agents.Help(name)
+		f, err := agents.Parse(name)
+		if err == nil {
+			// The default model as this command names it, wherever it is
+			// found (defaultModel).
+			f, err = f.WithDefaultModel(defaultModelPath)
+		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(inv.stdout, "%s\n    %s\n", name, doc)
-		for _, s := range settings {
+		fmt.Fprintf(inv.stdout, "%s\n    %s\n", name, f.Doc())
+		for _, s := range f.Help() {
 			fmt.Fprintf(inv.stdout, "    %s=%s\n        %s\n", s.Key, s.Default, s.Doc)
 		}
 	}

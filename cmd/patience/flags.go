@@ -180,7 +180,8 @@ func lookupGame(name string) (*env.Spec, error) {
 // uct" is two agents). "all" is every registered agent with its defaults
 // that can play all of games: the policy agent only when every game has its
 // model. policyModel, if not "", is the model of the policy agents that do
-// not name one (bench --model).
+// not name one (bench --model); without it they get the default one
+// (defaultModel).
 func agentList(s string, games []*env.Spec, policyModel string) ([]*agents.Factory, error) {
 	items := splitList(s)
 	if len(items) == 1 && strings.EqualFold(items[0], "all") {
@@ -190,6 +191,9 @@ func agentList(s string, games []*env.Spec, policyModel string) ([]*agents.Facto
 			f, err := agents.Parse(name)
 			if err == nil && policyModel != "" && f.NeedsModel() {
 				f, err = f.WithModel(policyModel)
+			}
+			if err == nil {
+				f, err = withDefaultModel(f)
 			}
 			if err != nil {
 				continue
@@ -227,6 +231,9 @@ func agentList(s string, games []*env.Spec, policyModel string) ([]*agents.Facto
 			f, err = f.WithModel(policyModel)
 			used = true
 		}
+		if err == nil {
+			f, err = withDefaultModel(f)
+		}
 		if err != nil {
 			return nil, usageError{err}
 		}
@@ -249,11 +256,15 @@ const modelHelp = "the policy model file of the agent (policy, or mc and uct to 
 	"short for the agent setting model=FILE; {game} stands for the game's name (default for policy: models/{game}.safetensors)"
 
 // parseAgent reads an --agent value and, when model is not "", gives the
-// agent that model file (--model: short for the setting model=FILE).
+// agent that model file (--model: short for the setting model=FILE); a
+// policy agent given none gets the default one (defaultModel).
 func parseAgent(s, model string) (*agents.Factory, error) {
 	f, err := agents.Parse(s)
 	if err == nil && model != "" {
 		f, err = f.WithModel(model)
+	}
+	if err == nil {
+		f, err = withDefaultModel(f)
 	}
 	if err != nil {
 		return nil, usageError{err}

@@ -11,9 +11,8 @@ import (
 )
 
 // goldenModel is the small random Four Quarters policy of the agents tests,
-// named relative to the repository root (tests run in cmd/patience, so the
-// agent finds it through the root, as `go run ./cmd/patience` does).
-const goldenModel = "agents/testdata/golden_policy.safetensors"
+// named relative to the working directory of the tests, cmd/patience.
+const goldenModel = "../../agents/testdata/golden_policy.safetensors"
 
 // TestPolicyAgentInRunBenchGenerate: --agent policy with --model (or the
 // model setting) plays in run, bench and generate.
@@ -51,7 +50,7 @@ func TestPolicyAgentInRunBenchGenerate(t *testing.T) {
 // games.
 func TestPolicyModelErrors(t *testing.T) {
 	dir := t.TempDir()
-	abs, _ := filepath.Abs(filepath.Join("..", "..", goldenModel))
+	abs, _ := filepath.Abs(goldenModel)
 	other := "model " + abs + " was trained for fourquarters, not limited"
 	for _, tc := range []struct {
 		args []string
@@ -91,9 +90,12 @@ func TestAllAgentsAreThoseThatCanPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	ready := true
+	policy, err := parseAgent("policy", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, spec := range games {
-		a, _ := agents.New("policy")
-		ready = ready && agents.Prepare(a, spec) == nil
+		ready = ready && agents.Prepare(policy.New(), spec) == nil
 	}
 	var names []string
 	for _, f := range list {
