@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // benchEpisodes is the number of cromwell episodes (random agent, about 970
@@ -86,7 +84,7 @@ func BenchmarkRawWrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pw := parquet.NewGenericWriter[Step](f, writerOptions()...)
+		pw := NewParquetWriter[Step](f, GeneratorVersion, byteColumns...)
 		inGroup := 0
 		for _, ep := range episodes {
 			if _, err := pw.Write(ep); err != nil {

@@ -437,7 +437,7 @@ func rewrite(t *testing.T, path string, rows []Step, fm FileMeta) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[Step](f, writerOptions()...)
+	w := NewParquetWriter[Step](f, GeneratorVersion, byteColumns...)
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
 	}

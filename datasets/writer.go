@@ -16,20 +16,26 @@ import (
 	"github.com/patience-gym/patience/internal/atomicfile"
 )
 
-// writerOptions are the Parquet writer settings of every file. CreatedBy is
-// fixed so that files do not depend on how the program was built.
-func writerOptions() []parquet.WriterOption {
+// NewParquetWriter returns a Parquet writer of rows of type T to out, with
+// the settings of every file this module writes: zstd, a fixed created-by
+// ("patience" and version, so that files do not depend on how the program
+// was built), and no page bounds or statistics for the byte columns named
+// (observations and masks: no query filters on them, and computing them
+// compares long byte strings). The dataset tables are written with it, and
+// so are the files of package labels.
+func NewParquetWriter[T any](out io.Writer, version int, byteColumns ...string) *parquet.GenericWriter[T] {
 	opts := []parquet.WriterOption{
 		parquet.Compression(&parquet.Zstd),
-		parquet.CreatedBy("patience", strconv.Itoa(GeneratorVersion), "parquet-go"),
+		parquet.CreatedBy("patience", strconv.Itoa(version), "parquet-go"),
 	}
-	// Bounds and statistics of observation and mask bytes mean nothing to
-	// a query; computing them compares long byte strings.
-	for _, c := range []string{"obs", "legal_mask", "final_obs"} {
+	for _, c := range byteColumns {
 		opts = append(opts, parquet.SkipPageBounds(c), parquet.SkipPageStatistics(c))
 	}
-	return opts
+	return parquet.NewGenericWriter[T](out, opts...)
 }
+
+// byteColumns are the byte columns of the dataset tables.
+var byteColumns = []string{"obs", "legal_mask", "final_obs"}
 
 // worker plays episodes and writes parts, one at a time. Each goroutine has
 // its own.
@@ -177,10 +183,10 @@ type stepsWriter interface {
 // the dataset records them.
 func (w *worker) newStepsWriter(out io.Writer) (stepsWriter, func() error) {
 	if w.scorer == nil {
-		sw := parquet.NewGenericWriter[Step](out, writerOptions()...)
+		sw := NewParquetWriter[Step](out, GeneratorVersion, byteColumns...)
 		return sw, func() error { _, err := sw.Write(w.rows); return err }
 	}
-	sw := parquet.NewGenericWriter[ScoredStep](out, writerOptions()...)
+	sw := NewParquetWriter[ScoredStep](out, GeneratorVersion, byteColumns...)
 	return sw, func() error {
 		w.scored = w.scored[:0]
 		from := 0
@@ -215,7 +221,7 @@ func (w *worker) writePart(ctx context.Context, p int) (tot Totals, err error) {
 	defer ef.Abort()
 
 	sw, writeSteps := w.newStepsWriter(wrapWriter(sf))
-	ew := parquet.NewGenericWriter[Episode](wrapWriter(ef), writerOptions()...)
+	ew := NewParquetWriter[Episode](wrapWriter(ef), GeneratorVersion, byteColumns...)
 	first, n := m.partRange(p)
 	var eps []Episode
 	inGroup := 0

@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/patience-gym/patience/datasets/labels"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/movevalues"
 )
 
 var labelCmd = &command{
@@ -85,7 +85,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	}
 	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
 	start := time.Now()
-	tot, err := movevalues.Run(ctx, movevalues.Config{Game: spec, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
+	tot, err := labels.Run(ctx, labels.Config{Game: spec, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
 		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, NoRollouts: *rollouts == 0, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {

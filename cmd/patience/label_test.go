@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patience-gym/patience/movevalues"
+	"github.com/patience-gym/patience/datasets/labels"
 )
 
 // TestLabelWritesPartsAndResumes: patience label writes its parts, says
@@ -19,7 +19,7 @@ func TestLabelWritesPartsAndResumes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Limited, heuristic agent: wrote 2 parts (") || !strings.Contains(out, dir) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
-	m, err := movevalues.ReadMeta(movevalues.PartPath(dir, 1))
+	m, err := labels.ReadMeta(labels.PartPath(dir, 1))
 	if err != nil || m.Game != "limited" || m.PartFirstDeal != 12 || m.Rollouts != 2 || m.RolloutSteps != 5 {
 		t.Fatalf("metadata %+v, %v", m, err)
 	}

@@ -1,6 +1,6 @@
-// Package movevalues labels positions with the value of every legal move:
-// the final progress an agent reaches when it plays on from the position the
-// move leads to. These are the targets a value network learns from (the
+// Package labels writes the label datasets of `patience label`: positions
+// labelled with the value of every legal move, the final progress an agent
+// reaches when it plays on from the position the move leads to. These are the targets a value network learns from (the
 // trainer's `value --moves`): every move of a position is labelled, the
 // ones the agent would not play too, so the network learns to rank the
 // moves of one position, not only to score the positions an agent visits.
@@ -20,8 +20,10 @@
 // The output is a directory of Parquet files, part-NNNNN.parquet, each
 // with the rows (Row) of Config.PartDeals deals, written under a temporary
 // name and renamed when complete; a rerun skips finished parts. Every file
-// carries the key-value metadata key "patience" (Meta, as JSON).
-package movevalues
+// carries the key-value metadata key "patience" (datasets.MetaKey; Meta,
+// as JSON). The files are written with the datasets' Parquet writer
+// (datasets.NewParquetWriter).
+package labels
 
 import (
 	"context"
@@ -36,6 +38,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
@@ -155,19 +158,19 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	spec := cfg.Game
 	switch {
 	case spec == nil:
-		return tot, errors.New("movevalues: no game")
+		return tot, errors.New("labels: no game")
 	case cfg.Agent == nil:
-		return tot, errors.New("movevalues: no agent")
+		return tot, errors.New("labels: no agent")
 	case cfg.Deals <= 0:
-		return tot, fmt.Errorf("movevalues: deals must be positive, not %d", cfg.Deals)
+		return tot, fmt.Errorf("labels: deals must be positive, not %d", cfg.Deals)
 	case cfg.PerDeal <= 0:
-		return tot, fmt.Errorf("movevalues: positions per deal must be positive, not %d", cfg.PerDeal)
+		return tot, fmt.Errorf("labels: positions per deal must be positive, not %d", cfg.PerDeal)
 	case cfg.RolloutSteps < 0:
-		return tot, fmt.Errorf("movevalues: rollout steps must not be negative, not %d", cfg.RolloutSteps)
+		return tot, fmt.Errorf("labels: rollout steps must not be negative, not %d", cfg.RolloutSteps)
 	case cfg.Rollouts < 0:
-		return tot, fmt.Errorf("movevalues: rollouts must not be negative, not %d", cfg.Rollouts)
+		return tot, fmt.Errorf("labels: rollouts must not be negative, not %d", cfg.Rollouts)
 	case cfg.PartDeals < 0:
-		return tot, fmt.Errorf("movevalues: deals per part must not be negative, not %d", cfg.PartDeals)
+		return tot, fmt.Errorf("labels: deals per part must not be negative, not %d", cfg.PartDeals)
 	}
 	if cfg.PartDeals == 0 {
 		cfg.PartDeals = 50
@@ -182,16 +185,16 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		cfg.Workers = 1
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-		return tot, fmt.Errorf("movevalues: %w", err)
+		return tot, fmt.Errorf("labels: %w", err)
 	}
 	if _, err := atomicfile.Clean(cfg.Out, nil); err != nil {
-		return tot, fmt.Errorf("movevalues: %w", err)
+		return tot, fmt.Errorf("labels: %w", err)
 	}
 	meta := Meta{Version: Version, Game: spec.ID(), RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
 		Agent: cfg.Agent.Label(), SeedStart: cfg.SeedStart, Deals: cfg.Deals, PerDeal: cfg.PerDeal, Rollouts: cfg.Rollouts, RolloutSteps: cfg.RolloutSteps, RolloutSeed: cfg.RolloutSeed, PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps}
 	proto, err := env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps})
 	if err != nil {
-		return tot, fmt.Errorf("movevalues: %w", err)
+		return tot, fmt.Errorf("labels: %w", err)
 	}
 	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
 	var next atomic.Int64
@@ -278,18 +281,17 @@ func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skippe
 			return 0, false, err
 		}
 		if old != meta {
-			return 0, false, fmt.Errorf("movevalues: %s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
+			return 0, false, fmt.Errorf("labels: %s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
 				path, old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
 		}
 		return 0, true, nil
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return 0, false, fmt.Errorf("movevalues: %w", err)
+		return 0, false, fmt.Errorf("labels: %w", err)
 	}
 	defer f.Abort()
-	pw := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd), parquet.SkipPageBounds("obs"), parquet.SkipPageStatistics("obs"),
-		parquet.SkipPageBounds("before"), parquet.SkipPageStatistics("before"))
+	pw := datasets.NewParquetWriter[Row](f, Version, "obs", "before")
 	for i := first; i < first+n; i++ {
 		if err := ctx.Err(); err != nil {
 			return 0, false, err
@@ -298,7 +300,7 @@ func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skippe
 			return 0, false, err
 		}
 		if _, err := pw.Write(w.rows); err != nil {
-			return 0, false, fmt.Errorf("movevalues: write %s: %w", path, err)
+			return 0, false, fmt.Errorf("labels: write %s: %w", path, err)
 		}
 		rows += int64(len(w.rows))
 		if w.cfg.OnDeal != nil {
@@ -307,14 +309,14 @@ func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skippe
 	}
 	js, err := json.Marshal(&meta)
 	if err != nil {
-		return 0, false, fmt.Errorf("movevalues: encode the metadata: %w", err)
+		return 0, false, fmt.Errorf("labels: encode the metadata: %w", err)
 	}
-	pw.SetKeyValueMetadata("patience", string(js))
+	pw.SetKeyValueMetadata(datasets.MetaKey, string(js))
 	if err := pw.Close(); err != nil {
-		return 0, false, fmt.Errorf("movevalues: write %s: %w", path, err)
+		return 0, false, fmt.Errorf("labels: write %s: %w", path, err)
 	}
 	if err := f.Commit(); err != nil {
-		return 0, false, fmt.Errorf("movevalues: %w", err)
+		return 0, false, fmt.Errorf("labels: %w", err)
 	}
 	return rows, false, nil
 }
@@ -336,7 +338,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 		}
 		a := w.player.Act(agents.NewView(w.game))
 		if _, _, _, err := w.game.Advance(a); err != nil {
-			return fmt.Errorf("movevalues: deal %d step %d: %s: %w", seed, n, meta.Agent, err)
+			return fmt.Errorf("labels: deal %d step %d: %s: %w", seed, n, meta.Agent, err)
 		}
 		w.steps = append(w.steps, a)
 		n++
@@ -348,7 +350,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 			choice = append(choice, s)
 		}
 	}
-	w.rng.Seed(seed ^ 0x6d6f766576616c75) // "movevalu"
+	w.rng.Seed(seed ^ 0x6d6f766576616c75) // "movevalu": the package's first name, kept so that the draws stay the same
 	k := min(meta.PerDeal, len(choice))
 	for j := range k {
 		r := j + w.rng.IntN(len(choice)-j)
@@ -362,7 +364,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 			w.child.CopyFrom(pos)
 			if _, _, _, err := w.child.Advance(a); err != nil {
-				return fmt.Errorf("movevalues: deal %d step %d: %w", seed, s, err)
+				return fmt.Errorf("labels: deal %d step %d: %w", seed, s, err)
 			}
 			row := Row{Deal: int64(seed), Position: i*int64(meta.PerDeal) + int64(rank), Step: int32(s), Action: int32(a),
 				ActionName: pos.ActionString(a), Chosen: a == w.steps[s], Before: before, Obs: append([]byte(nil), w.child.Observation()...),
@@ -383,7 +385,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 				for k := 0; !w.child.Done() && (meta.RolloutSteps == 0 || k < meta.RolloutSteps); k++ {
 					b := w.other.Act(agents.NewView(w.child))
 					if _, _, _, err := w.child.Advance(b); err != nil {
-						return fmt.Errorf("movevalues: deal %d step %d move %s: %s: %w", seed, s, pos.ActionString(a), meta.Agent, err)
+						return fmt.Errorf("labels: deal %d step %d move %s: %s: %w", seed, s, pos.ActionString(a), meta.Agent, err)
 					}
 				}
 				if w.child.Done() {
@@ -404,23 +406,23 @@ func ReadMeta(path string) (Meta, error) {
 	var m Meta
 	f, err := os.Open(path)
 	if err != nil {
-		return m, fmt.Errorf("movevalues: %w", err)
+		return m, fmt.Errorf("labels: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return m, fmt.Errorf("movevalues: %w", err)
+		return m, fmt.Errorf("labels: %w", err)
 	}
 	pf, err := parquet.OpenFile(f, st.Size())
 	if err != nil {
-		return m, fmt.Errorf("movevalues: %s: %w", path, err)
+		return m, fmt.Errorf("labels: %s: %w", path, err)
 	}
-	js, ok := pf.Lookup("patience")
+	js, ok := pf.Lookup(datasets.MetaKey)
 	if !ok {
-		return m, fmt.Errorf("movevalues: %s has no patience metadata: not a move-values file", path)
+		return m, fmt.Errorf("labels: %s has no patience metadata: not a label file", path)
 	}
 	if err := json.Unmarshal([]byte(js), &m); err != nil {
-		return m, fmt.Errorf("movevalues: %s: the metadata: %w", path, err)
+		return m, fmt.Errorf("labels: %s: the metadata: %w", path, err)
 	}
 	return m, nil
 }

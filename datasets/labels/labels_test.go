@@ -1,4 +1,4 @@
-package movevalues
+package labels
 
 import (
 	"context"
