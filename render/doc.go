@@ -16,4 +16,8 @@
 // Gymnasium's render_mode "rgb_array". The output is deterministic: the same
 // table gives the same bytes. Letters are outlines of the Go fonts, so no
 // installed font is needed.
+//
+// The pages that show tables are built on it: the HTML episode viewer
+// (package render/viewer) and the browser game (package web), both styled
+// by one style sheet, PageStyle.
 package render

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/patience-gym/patience/render"
-	"github.com/patience-gym/patience/viewer"
 )
 
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
@@ -25,22 +24,8 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		Title string
 		Style template.CSS
 		Defs  template.HTML
-	}{title, template.CSS(viewer.Style + playStyle), template.HTML(d.String())})
+	}{title, template.CSS(render.PageStyle), template.HTML(d.String())})
 }
-
-const playStyle = `
-#board { cursor: default; }
-#board g.pl { cursor: pointer; }
-#board rect.hl { fill: none; stroke: none; stroke-width: 3; pointer-events: none; }
-#board g.target rect.hl { stroke: #3de0ff; fill: #3de0ff33; }
-#board g.selected rect.hl { stroke: #ff7a1a; }
-#message { min-height: 1.4em; margin: 6px 0; }
-#message.error { color: #ff9c8f; }
-#end { display: none; margin: 8px 0; padding: 8px 12px; border-radius: 8px; background: #ffd85a; color: #1b1b1b; font-weight: 600; }
-#end.shown { display: block; }
-.moves button.move { border: 0; color: inherit; }
-.moves button.move:hover { background: #ffffff30; }
-`
 
 var pageTmpl = template.Must(template.New("play").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -8,7 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/viewer"
+	"github.com/patience-gym/patience/render/viewer"
 )
 
 var replayCmd = &command{

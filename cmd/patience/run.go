@@ -7,7 +7,7 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/viewer"
+	"github.com/patience-gym/patience/render/viewer"
 )
 
 var runCmd = &command{

@@ -17,7 +17,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
-	"github.com/patience-gym/patience/viewer"
+	"github.com/patience-gym/patience/render/viewer"
 	"github.com/patience-gym/patience/web"
 	"github.com/patience-gym/patience/web/webtest"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
-	"github.com/patience-gym/patience/viewer"
+	"github.com/patience-gym/patience/render/viewer"
 )
 
 // record plays deal seed of game with the heuristic agent into a recorder.

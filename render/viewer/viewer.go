@@ -2,7 +2,7 @@
 // table at every step (inline SVG drawn by package render), a slider, the
 // arrow keys, play and pause, and at each step the move played, its reward,
 // the progress and the legal moves. The file needs no network: its script,
-// its style and its pictures are all inside it.
+// its style (render.PageStyle) and its pictures are all inside it.
 //
 //	rec := viewer.NewRecorder("Cromwell deal 7, random agent")
 //	agents.Play(e, agent, 7, 7, func(e *env.Env, a int) bool { rec.Add(e, a); return true })
@@ -210,7 +210,7 @@ func (r *Recorder) WriteHTML(w io.Writer) error {
 		Style  template.CSS
 		Defs   template.HTML
 		Frames template.JS
-	}{r.title, r.game, template.CSS(Style), template.HTML(defs.String()), template.JS(frames)}
+	}{r.title, r.game, template.CSS(render.PageStyle), template.HTML(defs.String()), template.JS(frames)}
 	if err := page.Execute(w, data); err != nil {
 		return fmt.Errorf("viewer: write the page: %w", err)
 	}
@@ -218,30 +218,6 @@ func (r *Recorder) WriteHTML(w io.Writer) error {
 }
 
 var page = template.Must(template.New("viewer").Parse(pageHTML))
-
-// Style is the viewer's and the browser game's shared style sheet.
-const Style = `
-:root { color-scheme: dark; }
-body { margin: 0; background: #10261a; color: #eee9d2; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
-header { padding: 10px 18px 4px; display: flex; gap: 18px; align-items: baseline; flex-wrap: wrap; }
-h1 { font-size: 19px; margin: 0; font-weight: 600; }
-#status { color: #ffd85a; }
-main { padding: 4px 18px 18px; }
-#board svg { max-width: 100%; height: auto; display: block; border-radius: 10px; box-shadow: 0 3px 14px #0008; }
-.controls { display: flex; gap: 8px; align-items: center; margin: 10px 0; flex-wrap: wrap; }
-button { background: #2a5a3c; color: #f5f1dc; border: 1px solid #5b8d6c; border-radius: 6px; padding: 5px 12px; font: inherit; cursor: pointer; }
-button:hover { background: #356e4a; }
-button:disabled { opacity: .45; cursor: default; }
-input[type=range] { flex: 1; min-width: 180px; accent-color: #ffd85a; }
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; }
-.facts dt { color: #a9c2ad; }
-.facts dd { margin: 0; }
-.moves { margin-top: 8px; max-height: 9em; overflow: auto; }
-.move { display: inline-block; margin: 2px 3px; padding: 1px 7px; border-radius: 10px; background: #ffffff14; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
-.move.chosen { background: #ff7a1a; color: #111; }
-.legend { color: #a9c2ad; font-size: 13px; }
-.legend b.y { color: #ffd02a; } .legend b.o { color: #ff7a1a; } .legend b.b { color: #3de0ff; }
-`
 
 const pageHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
