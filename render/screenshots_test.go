@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -11,17 +12,21 @@ import (
 	"github.com/patience-gym/patience/render"
 )
 
-// TestScreenshots writes the README's pictures of the six tables when
-// PATIENCE_SCREENSHOTS names a directory:
+// screenshots is the directory TestScreenshots writes to; "" skips it.
+var screenshots = flag.String("screenshots", "", "write the documentation's pictures of the six tables to this directory")
+
+// TestScreenshots writes the documentation's pictures of the six tables
+// when asked to, with the test flag -screenshots naming a directory (it
+// reads nothing):
 //
-//	PATIENCE_SCREENSHOTS=docs/img go test -run Screenshots ./render
+//	go test ./render -run Screenshots -screenshots ../docs/img
 //
 // Each is deal 7 after the heuristic agent's first moves (a few, so that
 // the table shows play under way).
 func TestScreenshots(t *testing.T) {
-	dir := os.Getenv("PATIENCE_SCREENSHOTS")
+	dir := *screenshots
 	if dir == "" {
-		t.Skip("set PATIENCE_SCREENSHOTS to a directory to write the screenshots")
+		t.Skip("give -screenshots DIR to write the screenshots")
 	}
 	moves := map[string]int{"cromwell": 30, "fifteen": 12, "fourquarters": 6, "ladder": 25, "limited": 30, "royalparade": 22}
 	for _, name := range env.Names() {
