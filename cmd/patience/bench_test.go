@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/bench"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/strength"
 )
 
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -51,7 +51,7 @@ func TestBenchWritesTablesAndFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := bench.ReadJSON(jf)
+	res, err := strength.ReadJSON(jf)
 	jf.Close()
 	if err != nil || len(res.Episodes) != 5 || res.SeedStart != 700 {
 		t.Errorf("JSON: %v", err)

@@ -1,17 +1,19 @@
-// Package bench measures agents against each other on the same deals.
+// Package strength measures the play strength of agents: every agent plays
+// the same deals of every game, and the results are compared on those
+// deals. The patience bench command is its front end.
 //
 // Run plays every (game, agent, deal) triple of a Config on a pool of
 // workers, each episode with a fresh agent seeded with the deal number, on
-// the worker's Env of the game. Because every agent
-// plays the same deals, the outcomes are paired: the summaries compare each
-// agent with a baseline (random by default) by the exact McNemar test on
-// the wins and a paired t interval on the final progress.
+// the worker's Env of the game. Because every agent plays the same deals,
+// the outcomes are paired: the summaries compare each agent with a
+// baseline (random by default) by the exact McNemar test on the wins and a
+// paired t interval on the final progress (package stats).
 //
 // The Result is reproducible: the same Config gives the same episodes
 // whatever the number of workers or the order in which they finish; only
 // wall times differ. It writes itself as markdown tables, CSV, JSON and a
 // chart (see WriteMarkdown, WriteCSV, WriteJSON and WritePlot).
-package bench
+package strength
 
 import (
 	"context"
@@ -296,13 +298,13 @@ type done struct {
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	settings, titles, labels, makers, err := normalize(&cfg)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("strength: %w", err)
 	}
 	// One Env of each game, which every worker copies once.
 	protos := make([]*env.Env, len(cfg.Games))
 	for i, spec := range cfg.Games {
 		if protos[i], err = env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("strength: %w", err)
 		}
 	}
 	start := time.Now()
@@ -393,7 +395,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := <-waited; err != nil {
 		// The first error is the cause; the ones after it are the
 		// cancellation it triggered.
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, fmt.Errorf("strength: %w", err)
 	}
 	res.Summaries = summarize(res)
 	res.Elapsed = time.Since(start)

@@ -1,4 +1,4 @@
-package bench
+package strength
 
 import (
 	"encoding/csv"
