@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/patience-gym/patience/docs/rules"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/rulebook"
 	"github.com/patience-gym/patience/web"
 )
 
@@ -111,7 +111,7 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 			fmt.Fprintf(stdout, "Moves: %s\n", strings.Join(moveList(e), "  "))
 			continue
 		case "rules":
-			text, err := rules.Text(e.Spec().Name)
+			text, err := rulebook.Text(e.Spec().Name)
 			if err != nil {
 				fmt.Fprintln(stdout, err)
 			}

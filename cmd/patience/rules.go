@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/patience-gym/patience/docs/rules"
+	"github.com/patience-gym/patience/internal/rulebook"
 )
 
 var rulesCmd = &command{
@@ -23,14 +23,14 @@ func runRules(ctx context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		fmt.Fprint(inv.stdout, rules.Index())
+		fmt.Fprint(inv.stdout, rulebook.Index())
 		return nil
 	}
 	game, err := oneArg(pos, "GAME")
 	if err != nil {
 		return err
 	}
-	text, err := rules.Text(game)
+	text, err := rulebook.Text(game)
 	if err != nil {
 		return usageError{err}
 	}

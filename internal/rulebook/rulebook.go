@@ -1,6 +1,7 @@
-// Package rules holds the player's rules of the games, one Markdown page
-// per game (docs/rules/<game>.md), embedded so that the command line can print
-// them: Text("cromwell") returns docs/rules/cromwell.md.
+// Package rulebook reads the player's rules of the games, one Markdown page
+// per game (docs/rules/<game>.md, embedded by the module's root package as
+// patience.RulesPages), so that the command line can print them:
+// Text("cromwell") returns docs/rules/cromwell.md.
 //
 // Every page follows one layout, which the package test enforces: a first
 // line "# <the game's title>", then the sections "The deal", "Moves",
@@ -12,20 +13,27 @@
 // something to type: a move of that game, a command of `patience play`, or a
 // command line starting with "patience". The test parses every move with the
 // game's own parser, so the pages cannot drift from the code.
-package rules
+package rulebook
 
 import (
-	"embed"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/patience-gym/patience"
 	"github.com/patience-gym/patience/env"
 )
 
-//go:embed *.md
-var pages embed.FS
+// pages is docs/rules, the directory of the pages.
+var pages = func() fs.FS {
+	sub, err := fs.Sub(patience.RulesPages, "docs/rules")
+	if err != nil {
+		panic("rulebook: " + err.Error()) // cannot happen: the path is a constant
+	}
+	return sub
+}()
 
 // indexPage is the file that indexes the pages; it is not a game.
 const indexPage = "README.md"
@@ -49,9 +57,9 @@ const variantHeading = "Variant: "
 // Names returns the games that have a page, by registry name ("royalparade"),
 // sorted.
 func Names() []string {
-	entries, err := pages.ReadDir(".")
+	entries, err := fs.ReadDir(pages, ".")
 	if err != nil {
-		panic("rules: embedded pages unreadable: " + err.Error()) // cannot happen: the files are compiled in
+		panic("rulebook: embedded pages unreadable: " + err.Error()) // cannot happen: the files are compiled in
 	}
 	var names []string
 	for _, e := range entries {
@@ -72,9 +80,9 @@ func Names() []string {
 func Text(game string) (string, error) {
 	key := env.Normalize(game)
 	if key != "" && slices.Contains(Names(), key) {
-		b, err := pages.ReadFile(key + ".md")
+		b, err := fs.ReadFile(pages, key+".md")
 		if err != nil {
-			return "", fmt.Errorf("rules: %v", err)
+			return "", fmt.Errorf("rulebook: %v", err)
 		}
 		return string(b), nil
 	}
@@ -84,9 +92,9 @@ func Text(game string) (string, error) {
 // Index returns the page that lists the games and explains what the pages
 // have in common (docs/rules/README.md).
 func Index() string {
-	b, err := pages.ReadFile(indexPage)
+	b, err := fs.ReadFile(pages, indexPage)
 	if err != nil {
-		panic("rules: embedded index unreadable: " + err.Error()) // cannot happen: the file is compiled in
+		panic("rulebook: embedded index unreadable: " + err.Error()) // cannot happen: the file is compiled in
 	}
 	return string(b)
 }
