@@ -11,6 +11,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/specjson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden file the Python tests read")
@@ -144,7 +145,7 @@ func TestCreateErrors(t *testing.T) {
 }
 
 func TestSpecsJSON(t *testing.T) {
-	var specs []specJSON
+	var specs []specjson.Spec
 	if err := json.Unmarshal([]byte(specsJSON()), &specs); err != nil {
 		t.Fatal(err)
 	}

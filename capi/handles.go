@@ -9,6 +9,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all" // registers the games
+	"github.com/patience-gym/patience/internal/specjson"
 	"github.com/patience-gym/patience/render"
 )
 
@@ -166,54 +167,13 @@ func (h *handle) checkIndex(i int) error {
 	return nil
 }
 
-// specJSON is the JSON form of an env.Spec.
-type specJSON struct {
-	Name         string        `json:"name"`
-	Title        string        `json:"title"`
-	Summary      string        `json:"summary"`
-	RulesVersion int           `json:"rules_version"`
-	Actions      int           `json:"actions"`
-	ActionRanges []rangeJSON   `json:"action_ranges"`
-	ObsLen       int           `json:"obs_len"`
-	Segments     []segmentJSON `json:"segments"`
-	MaxSteps     int           `json:"max_steps"`
-	Hidden       bool          `json:"hidden"`
-	Cards        int           `json:"cards"`
-	OneHotLen    int           `json:"one_hot_len"`
-}
-
-type rangeJSON struct {
-	First   int    `json:"first"`
-	Last    int    `json:"last"`
-	Meaning string `json:"meaning"`
-}
-
-type segmentJSON struct {
-	Name   string `json:"name"`
-	Offset int    `json:"offset"`
-	Len    int    `json:"len"`
-	Card   bool   `json:"card"`
-	Max    uint8  `json:"max"`
-	Doc    string `json:"doc"`
-}
-
 // specsJSON returns every registered game's spec as a JSON array, sorted by
-// name.
+// name, each in the one JSON form of a Spec (package specjson) that the
+// datasets' metadata holds too.
 func specsJSON() string {
-	var out []specJSON
+	var out []specjson.Spec
 	for _, s := range env.Specs() {
-		j := specJSON{
-			Name: s.Name, Title: s.Title, Summary: s.Summary, RulesVersion: s.RulesVersion,
-			Actions: s.Actions, ObsLen: s.ObsLen, MaxSteps: s.MaxSteps, Hidden: s.Hidden,
-			Cards: s.Cards, OneHotLen: s.OneHotLen(),
-		}
-		for _, r := range s.ActionRanges {
-			j.ActionRanges = append(j.ActionRanges, rangeJSON{r.First, r.Last, r.Meaning})
-		}
-		for _, g := range s.Segments {
-			j.Segments = append(j.Segments, segmentJSON{g.Name, g.Offset, g.Len, g.Card, g.Max, g.Doc})
-		}
-		out = append(out, j)
+		out = append(out, specjson.Of(s))
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -61,7 +61,7 @@ func scan(ctx context.Context, dir string, m *Meta, diff func(*Meta) string) (*o
 	}
 	if js, err := os.ReadFile(InfoPath(dir)); err == nil {
 		var info Info
-		if err := json.Unmarshal(js, &info); err != nil {
+		if err := unmarshalMeta(js, &info, &info.Meta); err != nil {
 			return nil, fmt.Errorf("%s: not valid JSON (%v); remove it or choose another --out", InfoPath(dir), err)
 		}
 		if d := diff(&info.Meta); d != "" {
@@ -350,7 +350,7 @@ func (f *File) episodeRow(k int64) (*Episode, error) {
 func MetaOf(dir string) (*Meta, error) {
 	if js, err := os.ReadFile(InfoPath(dir)); err == nil {
 		var info Info
-		if err := json.Unmarshal(js, &info); err == nil && info.SchemaVersion == SchemaVersion {
+		if err := unmarshalMeta(js, &info, &info.Meta); err == nil && info.SchemaVersion >= 1 && info.SchemaVersion <= SchemaVersion {
 			return &info.Meta, nil
 		}
 	}

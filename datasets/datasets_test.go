@@ -483,15 +483,18 @@ func TestReaderErrors(t *testing.T) {
 	if err := parquet.Write(&fb, []foreign{{1, "x"}, {2, "y"}}); err != nil {
 		t.Fatal(err)
 	}
-	v2 := fm
-	v2.SchemaVersion = 2
-	rewrite(t, filepath.Join(bad, "v2.parquet"), rows, v2)
+	v3 := fm
+	v3.SchemaVersion = 3
+	rewrite(t, filepath.Join(bad, "v3.parquet"), rows, v3)
 	short := fm
 	short.Totals.Steps--
 	rewrite(t, filepath.Join(bad, "count.parquet"), rows, short)
 	wrongObs := fm
-	wrongObs.ObsLen = 700
+	wrongObs.ObsLen, wrongObs.Spec.ObsLen = 700, 700
 	rewrite(t, filepath.Join(bad, "obslen.parquet"), rows, wrongObs)
+	otherSpec := fm
+	otherSpec.Spec.Actions++
+	rewrite(t, filepath.Join(bad, "spec.parquet"), rows, otherSpec)
 
 	for _, c := range []struct {
 		path string
@@ -503,8 +506,9 @@ func TestReaderErrors(t *testing.T) {
 		{write("empty.parquet", nil), ErrNotParquet, "0 bytes"},
 		{write("text.parquet", []byte("episode_index,step\n1,2\n")), ErrNotParquet, "magic"},
 		{write("foreign.parquet", fb.Bytes()), ErrNotDataset, "without the \"patience\" metadata"},
-		{filepath.Join(bad, "v2.parquet"), ErrSchemaVersion, "schema version 2, this build of patience reads version 1"},
+		{filepath.Join(bad, "v3.parquet"), ErrSchemaVersion, "schema version 3, this build of patience reads versions 1 to 2"},
 		{filepath.Join(bad, "count.parquet"), ErrCorrupt, "rows, its metadata says"},
+		{filepath.Join(bad, "spec.parquet"), ErrCorrupt, "is not the dataset's game"},
 	} {
 		_, err := OpenFile(c.path)
 		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {

@@ -106,11 +106,11 @@ func OpenReader(r io.ReaderAt, size int64, name string) (df *File, err error) {
 		return nil, fmt.Errorf("%s: %w (a Parquet file without the %q metadata key)", name, ErrNotDataset, MetaKey)
 	}
 	var fm FileMeta
-	if err := json.Unmarshal([]byte(js), &fm); err != nil {
+	if err := unmarshalMeta([]byte(js), &fm, &fm.Meta); err != nil {
 		return nil, fmt.Errorf("%s: %w (its %q metadata is not valid JSON: %v)", name, ErrNotDataset, MetaKey, err)
 	}
-	if fm.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("%s: %w: the file has schema version %d, this build of patience reads version %d (regenerate the dataset, or use the patience version that wrote it)", name, ErrSchemaVersion, fm.SchemaVersion, SchemaVersion)
+	if fm.SchemaVersion < 1 || fm.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("%s: %w: the file has schema version %d, this build of patience reads versions 1 to %d (regenerate the dataset, or use the patience version that wrote it)", name, ErrSchemaVersion, fm.SchemaVersion, SchemaVersion)
 	}
 	if err := fm.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorrupt, err)
@@ -227,6 +227,9 @@ func (fm *FileMeta) check() error {
 		return fmt.Errorf("unknown mask encoding %q", m.MaskEncoding)
 	case m.ObsLen <= 0 || m.ObsLen > 1<<24:
 		return fmt.Errorf("observation length %d out of range", m.ObsLen)
+	case m.Spec.Name != m.Game || m.Spec.RulesVersion != m.RulesVersion || m.Spec.Actions != m.Actions || m.Spec.ObsLen != m.ObsLen:
+		return fmt.Errorf("the spec (%s rules version %d, %d actions, observations of %d) is not the dataset's game (%s rules version %d, %d actions, observations of %d)",
+			m.Spec.Name, m.Spec.RulesVersion, m.Spec.Actions, m.Spec.ObsLen, m.Game, m.RulesVersion, m.Actions, m.ObsLen)
 	case m.MaxSteps <= 0 || m.IndexStride != int64(m.MaxSteps):
 		return fmt.Errorf("step limit %d and index stride %d disagree", m.MaxSteps, m.IndexStride)
 	case m.Episodes <= 0 || m.PartSize <= 0 || m.SeedStart < 0 || m.SeedEnd != m.SeedStart+m.Episodes:

@@ -187,7 +187,7 @@ func obsDiff(m *Meta, rec, env []byte) string {
 
 // segmentOf names the segment holding cell i and the cell's offset in it.
 func segmentOf(m *Meta, i int) string {
-	for _, g := range m.ObsSegments {
+	for _, g := range m.Spec.Segments {
 		if i >= g.Offset && i < g.Offset+g.Len {
 			return fmt.Sprintf("%s[%d]", g.Name, i-g.Offset)
 		}

@@ -22,14 +22,20 @@
 package datasets
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/specjson"
 )
 
 // SchemaVersion is the version of the tables' layout and of the metadata.
-// Readers refuse files of another version.
-const SchemaVersion = 1
+// Readers refuse files of a later version. Version 2 keeps the game's
+// description in the metadata's "spec", in the JSON form the C ABI hands
+// to Python (package specjson); version 1 had it in fields of their own
+// (game_title, rules_version, hidden_cards, actions, action_table,
+// obs_len, obs_segments, progress_total), which readers still read.
+const SchemaVersion = 2
 
 // GeneratorVersion is the version of the generation procedure (how episodes
 // are played and rows filled). It is bumped whenever the same configuration
@@ -120,7 +126,7 @@ type Episode struct {
 	// Four Quarters), or "".
 	Class string `parquet:"class,dict"`
 	// Progress is the number of cards in their final place at the end (out
-	// of Meta.ProgressTotal).
+	// of Meta.Spec.Cards).
 	Progress int32 `parquet:"progress"`
 	// FinalObs is the observation after the last step.
 	FinalObs []byte `parquet:"final_obs"`
@@ -150,7 +156,7 @@ var StepColumns = []Column{
 	{"step", "int32", "decision number in the episode, from 0"},
 	{"index", "int64", "global row number, unique and increasing: episode_index * index_stride + step (gaps between episodes)"},
 	{"game", "string", "game name"},
-	{"obs", "binary", "observation before the action, obs_len bytes (see obs_segments)"},
+	{"obs", "binary", "observation before the action, obs_len bytes (layout in the spec's segments)"},
 	{"legal_mask", "binary", "legal actions before the action, ceil(actions/8) bytes, bit a%8 of byte a/8 (LSB first)"},
 	{"action", "int32", "action taken"},
 	{"action_name", "string", "action's name as a person types it"},
@@ -178,7 +184,7 @@ var EpisodeColumns = []Column{
 	{"return", "double", "sum of the rewards"},
 	{"outcome", "string", "won, lost (no legal action left) or truncated (step limit)"},
 	{"class", "string", "the game's own word for the final state, or empty"},
-	{"progress", "int32", "cards in their final place at the end, out of progress_total"},
+	{"progress", "int32", "cards in their final place at the end, out of the spec's cards"},
 	{"final_obs", "binary", "observation after the last step"},
 	{"index_from", "int64", "first index of the episode's steps rows"},
 	{"index_to", "int64", "one past the last index: the rows have index_from <= index < index_to"},
@@ -186,48 +192,41 @@ var EpisodeColumns = []Column{
 	{"wall_time_us", "int64", "time taken to play and record the episode, microseconds (not reproducible)"},
 }
 
-// ActionRange is a run of action ids with one meaning.
-type ActionRange struct {
-	First   int    `json:"first"`
-	Last    int    `json:"last"`
-	Meaning string `json:"meaning"`
-}
-
-// Segment is a named run of observation cells.
-type Segment struct {
-	Name   string `json:"name"`
-	Offset int    `json:"offset"`
-	Len    int    `json:"len"`
-	Card   bool   `json:"card"`
-	Max    int    `json:"max"`
-	Doc    string `json:"doc"`
-}
-
 // Meta describes a dataset. Every file of the dataset carries the same Meta;
 // a rerun into the same directory must have the same Meta.
+//
+// Its fields are the dataset's own facts, those a reader needs to decode
+// the rows among them (the game and its rules version, the lengths of obs
+// and legal_mask, the step limit), and Spec, the game's description in the
+// one JSON form of a Spec that the C ABI also hands out (package specjson).
+// Game, RulesVersion, Actions and ObsLen equal Spec's.
 type Meta struct {
-	SchemaVersion    int           `json:"schema_version"`
-	Generator        string        `json:"generator"`
-	GeneratorVersion int           `json:"generator_version"`
-	Game             string        `json:"game"`
-	GameTitle        string        `json:"game_title"`
-	RulesVersion     int           `json:"rules_version"`
-	HiddenCards      bool          `json:"hidden_cards"`
-	Actions          int           `json:"actions"`
-	ActionTable      []ActionRange `json:"action_table"`
-	ObsLen           int           `json:"obs_len"`
-	ObsSegments      []Segment     `json:"obs_segments"`
-	CardCodes        string        `json:"card_codes"`
-	MaskEncoding     string        `json:"mask_encoding"`
-	MaskEncodingDoc  string        `json:"mask_encoding_doc"`
-	MaskBytes        int           `json:"mask_bytes"`
-	RewardMode       string        `json:"reward_mode"`
-	ProgressTotal    int           `json:"progress_total"`
-	MaxSteps         int           `json:"max_steps"`
-	IndexStride      int64         `json:"index_stride"`
-	Agent            string        `json:"agent"`
-	AgentSettings    string        `json:"agent_settings"`
-	AgentSeedOffset  int64         `json:"agent_seed_offset"`
+	SchemaVersion    int    `json:"schema_version"`
+	Generator        string `json:"generator"`
+	GeneratorVersion int    `json:"generator_version"`
+	// Game is the game's name, as in the tables' game column, and
+	// RulesVersion its rules version.
+	Game         string `json:"game"`
+	RulesVersion int    `json:"rules_version"`
+	// Actions is the number of actions (the bits of legal_mask) and ObsLen
+	// the observation's length (the bytes of obs).
+	Actions int `json:"actions"`
+	ObsLen  int `json:"obs_len"`
+	// Spec describes the game: its title, action ranges, observation
+	// segments, hidden cards, the cards progress counts, its default step
+	// limit.
+	Spec            specjson.Spec `json:"spec"`
+	CardCodes       string        `json:"card_codes"`
+	MaskEncoding    string        `json:"mask_encoding"`
+	MaskEncodingDoc string        `json:"mask_encoding_doc"`
+	MaskBytes       int           `json:"mask_bytes"`
+	RewardMode      string        `json:"reward_mode"`
+	// MaxSteps is the step limit the episodes were played with.
+	MaxSteps        int    `json:"max_steps"`
+	IndexStride     int64  `json:"index_stride"`
+	Agent           string `json:"agent"`
+	AgentSettings   string `json:"agent_settings"`
+	AgentSeedOffset int64  `json:"agent_seed_offset"`
 	// AgentModelSHA256 is the hex SHA-256 of the policy model file the
 	// agent played with (policy, or mc and uct with model=FILE), absent
 	// otherwise: the path in AgentSettings may name another file on
@@ -318,32 +317,56 @@ const layoutDoc = "steps/part-NNNNN.parquet and episodes/part-NNNNN.parquet; par
 
 // metaFor builds the Meta of a dataset of spec's game.
 func metaFor(spec *env.Spec, maxSteps int, reward env.RewardMode) Meta {
-	m := Meta{
+	return Meta{
 		SchemaVersion:    SchemaVersion,
 		Generator:        "patience",
 		GeneratorVersion: GeneratorVersion,
 		Game:             spec.Name,
-		GameTitle:        spec.Title,
 		RulesVersion:     spec.RulesVersion,
-		HiddenCards:      spec.Hidden,
 		Actions:          spec.Actions,
 		ObsLen:           spec.ObsLen,
+		Spec:             specjson.Of(spec),
 		CardCodes:        cardCodes,
 		MaskEncoding:     MaskEncoding,
 		MaskEncodingDoc:  maskEncodingDoc,
 		MaskBytes:        (spec.Actions + 7) / 8,
 		RewardMode:       reward.String(),
-		ProgressTotal:    spec.Cards,
 		MaxSteps:         maxSteps,
 		IndexStride:      int64(maxSteps),
 	}
-	for _, r := range spec.ActionRanges {
-		m.ActionTable = append(m.ActionTable, ActionRange{First: r.First, Last: r.Last, Meaning: r.Meaning})
+}
+
+// metaV1 holds what schema version 1's metadata said about the game under
+// names of its own; version 2 keeps it in Meta.Spec.
+type metaV1 struct {
+	GameTitle     string             `json:"game_title"`
+	HiddenCards   bool               `json:"hidden_cards"`
+	ActionTable   []specjson.Range   `json:"action_table"`
+	ObsSegments   []specjson.Segment `json:"obs_segments"`
+	ProgressTotal int                `json:"progress_total"`
+}
+
+// unmarshalMeta decodes data, the JSON of a FileMeta or an Info, into v,
+// whose Meta is m. A file of schema version 1 has the game's description
+// under its old names: they fill m.Spec (its summary and default step
+// limit, which version 1 did not record, stay empty).
+func unmarshalMeta(data []byte, v any, m *Meta) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
 	}
-	for _, g := range spec.Segments {
-		m.ObsSegments = append(m.ObsSegments, Segment{Name: g.Name, Offset: g.Offset, Len: g.Len, Card: g.Card, Max: int(g.Max), Doc: g.Doc})
+	if m.SchemaVersion != 1 {
+		return nil
 	}
-	return m
+	var old metaV1
+	if err := json.Unmarshal(data, &old); err != nil {
+		return err
+	}
+	m.Spec = specjson.Spec{
+		Name: m.Game, Title: old.GameTitle, RulesVersion: m.RulesVersion, Actions: m.Actions, ActionRanges: old.ActionTable,
+		ObsLen: m.ObsLen, Segments: old.ObsSegments, Hidden: old.HiddenCards, Cards: old.ProgressTotal,
+		OneHotLen: specjson.OneHotLenOf(old.ObsSegments),
+	}
+	return nil
 }
 
 // partName returns the file name of part p ("part-00003.parquet").

@@ -179,12 +179,12 @@ func TestInspectAndReplayRefuseBadFiles(t *testing.T) {
 	}{{1}})
 	js, _ := parquetMeta(filepath.Join(dir, "steps", "part-00000.parquet"))
 	var v9 bytes.Buffer
-	w := parquet.NewGenericWriter[datasets.Step](&v9, parquet.KeyValueMetadata(datasets.MetaKey, strings.Replace(js, `"schema_version":1`, `"schema_version":9`, 1)))
+	w := parquet.NewGenericWriter[datasets.Step](&v9, parquet.KeyValueMetadata(datasets.MetaKey, strings.Replace(js, `"schema_version":2`, `"schema_version":9`, 1)))
 	w.Close()
 	cases := []struct{ path, want string }{
 		{write("cut.parquet", good[:len(good)-50]), "not a complete Parquet file"},
 		{write("foreign.parquet", foreign.Bytes()), "not a patience dataset file"},
-		{write("v9.parquet", v9.Bytes()), "schema version 9, this build of patience reads version 1"},
+		{write("v9.parquet", v9.Bytes()), "schema version 9, this build of patience reads versions 1 to 2"},
 		{filepath.Join(bad, "missing.parquet"), "no such file"},
 	}
 	for _, c := range cases {

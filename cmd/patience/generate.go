@@ -157,7 +157,7 @@ func reportGeneration(w io.Writer, s *datasets.Summary, dir string, sharded bool
 		of = "of this shard's"
 	}
 	fmt.Fprintf(w, "%s, %s agent: wrote %d %s %d parts (%s episodes, %s steps) in %s%s\n",
-		m.GameTitle, m.Agent, len(s.Wrote), of, s.Parts, thousands(s.Written.Episodes), thousands(s.Written.Steps), s.Elapsed.Round(time.Millisecond), rate)
+		m.Spec.Title, m.Agent, len(s.Wrote), of, s.Parts, thousands(s.Written.Episodes), thousands(s.Written.Steps), s.Elapsed.Round(time.Millisecond), rate)
 	if s.Skipped > 0 {
 		fmt.Fprintf(w, "skipped %d parts already finished\n", s.Skipped)
 	}

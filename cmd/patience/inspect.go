@@ -204,26 +204,26 @@ func inspectFile(w io.Writer, path string) error {
 func printMeta(w io.Writer, m *datasets.Meta) {
 	fmt.Fprintln(w, "\nMetadata (key \"patience\" of every file, and meta/info.json)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  game\t%s (%s), rules version %d, hidden cards: %v\n", m.Game, m.GameTitle, m.RulesVersion, m.HiddenCards)
+	fmt.Fprintf(tw, "  game\t%s (%s), rules version %d, hidden cards: %v\n", m.Game, m.Spec.Title, m.RulesVersion, m.Spec.Hidden)
 	settings := ""
 	if m.AgentSettings != "" {
 		settings = " [" + m.AgentSettings + "]"
 	}
 	fmt.Fprintf(tw, "  agent\t%s%s, agent seed = deal seed + %d\n", m.Agent, settings, m.AgentSeedOffset)
 	fmt.Fprintf(tw, "  seeds\t%d..%d (%s episodes), %d parts of %d\n", m.SeedStart, m.SeedEnd-1, thousands(m.Episodes), m.Parts, m.PartSize)
-	fmt.Fprintf(tw, "  episodes\tstep limit %d, reward %s, progress out of %d cards\n", m.MaxSteps, m.RewardMode, m.ProgressTotal)
+	fmt.Fprintf(tw, "  episodes\tstep limit %d, reward %s, progress out of %d cards\n", m.MaxSteps, m.RewardMode, m.Spec.Cards)
 	fmt.Fprintf(tw, "  versions\tschema %d, generator %s %d\n", m.SchemaVersion, m.Generator, m.GeneratorVersion)
 	fmt.Fprintf(tw, "  index\tepisode_index * %d + step\n", m.IndexStride)
 	fmt.Fprintf(tw, "  legal_mask\t%d bytes, %s\n", m.MaskBytes, m.MaskEncoding)
 	fmt.Fprintf(tw, "  actions\t%d\n", m.Actions)
-	for _, r := range m.ActionTable {
+	for _, r := range m.Spec.ActionRanges {
 		fmt.Fprintf(tw, "\t  %d..%d\t%s\n", r.First, r.Last, r.Meaning)
 	}
 	if m.MoveScores != "" {
 		fmt.Fprintf(tw, "  move scores\t%s\n", m.MoveScores)
 	}
 	fmt.Fprintf(tw, "  obs\t%d cells\n", m.ObsLen)
-	for _, g := range m.ObsSegments {
+	for _, g := range m.Spec.Segments {
 		kind := "counters"
 		if g.Card {
 			kind = "cards"

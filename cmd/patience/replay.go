@@ -52,7 +52,7 @@ func runReplay(ctx context.Context, inv *invocation, args []string) error {
 	meta := rec.Meta
 	var page *viewer.Recorder
 	if *html != "" {
-		page = viewer.NewRecorder(fmt.Sprintf("%s, episode %d (deal %d), %s agent", meta.GameTitle, *k, meta.SeedStart+*k, meta.Agent))
+		page = viewer.NewRecorder(fmt.Sprintf("%s, episode %d (deal %d), %s agent", meta.Spec.Title, *k, meta.SeedStart+*k, meta.Agent))
 	}
 	replayed, err := datasets.Replay(meta, *k, rec.Row, rec.Steps, func(e *env.Env, s *datasets.Step) {
 		if !*quiet {
@@ -75,13 +75,13 @@ func runReplay(ctx context.Context, inv *invocation, args []string) error {
 	if !*quiet {
 		fmt.Fprintf(inv.stdout, "%s\n", replayed.End.Render())
 	}
-	summary := fmt.Sprintf("%s episode %d (deal %d): %d steps", meta.GameTitle, *k, meta.SeedStart+*k, len(rec.Steps))
+	summary := fmt.Sprintf("%s episode %d (deal %d): %d steps", meta.Spec.Title, *k, meta.SeedStart+*k, len(rec.Steps))
 	if ep := rec.Row; ep != nil {
 		outcome := ep.Outcome
 		if ep.Class != "" {
 			outcome += " (" + ep.Class + ")"
 		}
-		summary += fmt.Sprintf(", %s, %d/%d cards placed, return %.4f", outcome, ep.Progress, meta.ProgressTotal, ep.Return)
+		summary += fmt.Sprintf(", %s, %d/%d cards placed, return %.4f", outcome, ep.Progress, meta.Spec.Cards, ep.Return)
 	} else {
 		summary += " (no episode row: its episodes file is missing)"
 	}

@@ -229,15 +229,30 @@ class GameSpec:
             high[s.offset : s.offset + s.len] = s.max
         return high
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameSpec:
+        """The spec in the one JSON form of a Spec: what pg_specs lists and
+        what a dataset's metadata holds under "spec" (Go's package
+        specjson). Keys this version does not know (a variant's "variant")
+        are left out."""
+        return cls(
+            name=d["name"],
+            title=d["title"],
+            summary=d["summary"],
+            rules_version=int(d["rules_version"]),
+            actions=int(d["actions"]),
+            action_ranges=tuple((r["first"], r["last"], r["meaning"]) for r in d["action_ranges"]),
+            obs_len=int(d["obs_len"]),
+            segments=tuple(Segment(**s) for s in d["segments"]),
+            max_steps=int(d["max_steps"]),
+            hidden=bool(d["hidden"]),
+            cards=int(d["cards"]),
+            one_hot_len=int(d["one_hot_len"]),
+        )
+
 
 def _specs() -> dict[str, GameSpec]:
-    raw = json.loads(read_string(lib.pg_specs))
-    out = {}
-    for d in raw:
-        d["action_ranges"] = tuple((r["first"], r["last"], r["meaning"]) for r in d["action_ranges"])
-        d["segments"] = tuple(Segment(**s) for s in d["segments"])
-        out[d["name"]] = GameSpec(**d)
-    return out
+    return {d["name"]: GameSpec.from_json(d) for d in json.loads(read_string(lib.pg_specs))}
 
 
 SPECS: dict[str, GameSpec] = _specs()

@@ -36,10 +36,13 @@ except ImportError as e:  # pragma: no cover - depends on the installation
 if TYPE_CHECKING:
     import minari
 
-__all__ = ["SCHEMA_VERSIONS", "DatasetError", "Dataset", "Episode", "MoveScores", "load", "file_metadata"]
+    from ._lib import GameSpec
 
-SCHEMA_VERSIONS = (1,)
-"""The dataset schema versions this module reads."""
+__all__ = ["SCHEMA_VERSIONS", "DatasetError", "Dataset", "Episode", "MoveScores", "load", "file_metadata", "spec_json"]
+
+SCHEMA_VERSIONS = (1, 2)
+"""The dataset schema versions this module reads: 2 keeps the game's
+description under "spec", 1 partly in fields of its own (see spec_json)."""
 
 _STEP_COLUMNS = ["episode_index", "step", "obs", "legal_mask", "action", "reward", "terminated", "truncated"]
 _SCORE_COLUMNS = ["score_actions", "scores"]
@@ -157,6 +160,33 @@ class Episode:
     episode_return: float
 
 
+def spec_json(meta: dict[str, Any]) -> dict[str, Any]:
+    """The game's description in a dataset's metadata, in the one JSON form
+    of a Spec (GameSpec.from_json reads it; the metadata's game,
+    rules_version, actions and obs_len are its name, rules_version, actions
+    and obs_len): its "spec" from schema version 2 on; in files of version
+    1, the same facts under names of their own (game_title, hidden_cards,
+    action_table, obs_segments, progress_total), without the summary and
+    the default step limit, which version 1 did not record."""
+    if "spec" in meta:
+        return dict(meta["spec"])
+    segments = meta["obs_segments"]
+    return {
+        "name": meta["game"],
+        "title": meta["game_title"],
+        "summary": "",
+        "rules_version": meta["rules_version"],
+        "actions": meta["actions"],
+        "action_ranges": meta["action_table"],
+        "obs_len": meta["obs_len"],
+        "segments": segments,
+        "max_steps": 0,
+        "hidden": meta["hidden_cards"],
+        "cards": meta["progress_total"],
+        "one_hot_len": sum(g["len"] * (g["max"] + 1) for g in segments),
+    }
+
+
 @dataclass
 class Dataset:
     """A whole dataset in memory (see load)."""
@@ -178,6 +208,13 @@ class Dataset:
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's description as the dataset records it."""
+        from ._lib import GameSpec
+
+        return GameSpec.from_json(spec_json(self.meta))
 
     @property
     def num_episodes(self) -> int:
@@ -219,9 +256,7 @@ class Dataset:
             raise ImportError("to_minari needs minari: pip install 'patience-gym[minari]'") from e
         from gymnasium import spaces
 
-        from ._lib import game_spec
-
-        spec = game_spec(self.meta["game"])
+        spec = self.spec
         from minari.data_collector import EpisodeBuffer
 
         buffers = []

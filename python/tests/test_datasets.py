@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -96,6 +97,20 @@ def test_refuses_other_schema(dataset: Path, tmp_path: Path) -> None:
         datasets.file_metadata(plain)
     with pytest.raises(datasets.DatasetError, match="not a dataset directory"):
         datasets.load(tmp_path)
+
+
+def test_spec_is_the_one_form(dataset: Path) -> None:
+    """A dataset's metadata holds the game's spec in the form pg_specs
+    lists; a dataset of schema version 1 (datasets/testdata/v1-limited, its
+    old field names) reads into the same spec but the two facts version 1
+    did not record."""
+    from patience_gym import SPECS
+
+    ds = datasets.load(dataset)
+    assert ds.meta["schema_version"] == 2 and ds.spec == SPECS["limited"]
+    old = datasets.load(Path(__file__).resolve().parents[2] / "datasets" / "testdata" / "v1-limited")
+    assert old.meta["schema_version"] == 1 and len(old) == 75 and old.obs.shape == (75, SPECS["limited"].obs_len)
+    assert old.spec == dataclasses.replace(SPECS["limited"], summary="", max_steps=0)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # minari's advice to name an author, a description...
