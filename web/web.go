@@ -22,6 +22,18 @@
 // A successful request answers 200 with the new state; a refused one answers
 // 400 (malformed), 409 (stale version) or 422 (a move the rules refuse, or
 // nothing to undo) with {"error": "...", "state": ...}, the state unchanged.
+//
+// # Who may call it
+//
+// The server answers only its own machine's browser. Every request must name
+// the server itself in its Host header: a loopback address (127.0.0.1, [::1])
+// or localhost, with the port the request arrived on; any other Host (a name
+// a web page elsewhere made resolve to 127.0.0.1, as in DNS rebinding) is
+// refused with 421 Misdirected Request. A request that changes the game
+// (every POST) must come from the server's own page: a browser's cross-origin
+// POST (Sec-Fetch-Site or Origin naming another site, as a form on another
+// page would send) is refused with 403 Forbidden (http.CrossOriginProtection).
+// Tools that send neither header, such as curl, are served.
 package web
 
 import (
@@ -56,6 +68,7 @@ type Server struct {
 	prev    env.Table
 	defs    *render.Defs
 	mux     *http.ServeMux
+	guarded http.Handler // mux behind the cross-origin check
 }
 
 // New returns a server playing e from its current position (after Reset or
@@ -74,13 +87,48 @@ func New(e *env.Env) (*Server, error) {
 	s.mux.HandleFunc("POST /api/move", s.move)
 	s.mux.HandleFunc("POST /api/undo", s.undo)
 	s.mux.HandleFunc("POST /api/restart", s.restart)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": "refused: a request from another site may not change the game"})
+	}))
+	s.guarded = cop.Handler(s.mux)
 	return s, nil
 }
 
-// ServeHTTP serves the page and the API.
+// ServeHTTP serves the page and the API to requests that name the server
+// itself in their Host header and, when they change the game, come from its
+// own page (see the package documentation).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	s.mux.ServeHTTP(w, r)
+	if err := checkHost(r); err != nil {
+		writeJSON(w, http.StatusMisdirectedRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	s.guarded.ServeHTTP(w, r)
+}
+
+// checkHost accepts a request whose Host is a loopback name of this server
+// with the port the connection arrived on.
+func checkHost(r *http.Request) error {
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		return fmt.Errorf("refused: Host %q names no port of this server", r.Host)
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return errors.New("refused: the server cannot tell its own address")
+	}
+	_, localPort, err := net.SplitHostPort(local.String())
+	if err != nil || port != localPort {
+		return fmt.Errorf("refused: Host %q is not this server", r.Host)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("refused: Host %q is not this server", r.Host)
 }
 
 // Spot is a place or a card of the table in the API (see env.Spot).

@@ -288,3 +288,83 @@ func TestEveryGameServes(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// request sends a request with the given Host and extra headers and returns
+// the status code and body.
+func (c client) request(method, path, host string, header map[string]string, body string) (int, string) {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.url+path, strings.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(data)
+}
+
+// TestForeignHostRefused: a request naming another host (as a page on a
+// rebinding DNS name would send) is refused, whatever its path or method;
+// the server's own loopback names with its port are served.
+func TestForeignHostRefused(t *testing.T) {
+	c := start(t)
+	port := c.url[strings.LastIndex(c.url, ":")+1:]
+	move := jsonBody(map[string]any{"version": c.get().Version, "move": "1>F"})
+	for _, host := range []string{"evil.example.com", "evil.example.com:" + port, "127.0.0.1:1", "10.0.0.1:" + port, "127.0.0.1", "localhost.evil.example.com:" + port} {
+		for _, r := range []struct{ method, path, body string }{{"GET", "/", ""}, {"GET", "/api/state", ""}, {"POST", "/api/move", move}} {
+			code, body := c.request(r.method, r.path, host, nil, r.body)
+			if code != http.StatusMisdirectedRequest || !strings.Contains(body, "refused") {
+				t.Errorf("%s %s with Host %q: %d %q, want 421 and a refusal", r.method, r.path, host, code, body)
+			}
+		}
+	}
+	if st := c.get(); st.Step != 0 {
+		t.Fatalf("a refused move was played: step %d", st.Step)
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port} {
+		if code, body := c.request("GET", "/api/state", host, nil, ""); code != http.StatusOK {
+			t.Errorf("GET /api/state with Host %q: %d %q, want 200", host, code, body)
+		}
+	}
+}
+
+// TestCrossOriginPostRefused: a state change sent by a browser from another
+// site (a cross-origin form or fetch) is refused and changes nothing; the
+// page's own requests and requests without browser headers are served.
+func TestCrossOriginPostRefused(t *testing.T) {
+	c := start(t)
+	move := func() string { return jsonBody(map[string]any{"version": c.get().Version, "move": "1>F"}) }
+	for _, h := range []map[string]string{
+		{"Sec-Fetch-Site": "cross-site"},
+		{"Sec-Fetch-Site": "same-site"},
+		{"Origin": "http://evil.example.com"},
+	} {
+		for _, path := range []string{"/api/move", "/api/undo", "/api/restart"} {
+			code, body := c.request("POST", path, "", h, move())
+			if code != http.StatusForbidden || !strings.Contains(body, "another site") {
+				t.Errorf("POST %s with %v: %d %q, want 403", path, h, code, body)
+			}
+		}
+	}
+	if st := c.get(); st.Step != 0 {
+		t.Fatalf("a cross-origin move was played: step %d", st.Step)
+	}
+	if code, body := c.request("GET", "/api/state", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, ""); code != http.StatusOK {
+		t.Errorf("a cross-site GET (which changes nothing) was refused: %d %q", code, body)
+	}
+	if code, body := c.request("POST", "/api/move", "", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": c.url}, move()); code != http.StatusOK {
+		t.Fatalf("the page's own POST was refused: %d %q", code, body)
+	}
+	if st := c.get(); st.Step != 1 {
+		t.Fatalf("after the page's own move: step %d, want 1", st.Step)
+	}
+}
