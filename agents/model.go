@@ -494,11 +494,40 @@ func joinInts(xs []int) string {
 	return strings.Join(s, ",")
 }
 
-// LoadModel reads the policy model file at path.
+// MaxModelFile bounds the size of a model file LoadModel reads: the
+// committed models are a few MB, and a larger file is refused before it is
+// read, so that naming the wrong file (a dataset, a device) cannot fill the
+// memory.
+const MaxModelFile = 256 << 20
+
+// LoadModel reads the policy model file at path. It refuses, before
+// reading, anything but a regular file of at most MaxModelFile bytes, and
+// the reader allocates nothing a header declares beyond the file's own
+// size: a header's shapes and offsets are checked against the bytes that
+// are really there first.
 func LoadModel(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("model %s: not a regular file (%s)", path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxModelFile {
+		return nil, fmt.Errorf("model %s: %d bytes, more than a model file may have (%d MiB); is it a model?", path, fi.Size(), MaxModelFile>>20)
+	}
+	// Read at most one byte past the limit, in case the file grew since Stat.
+	data, err := io.ReadAll(io.LimitReader(f, MaxModelFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	if len(data) > MaxModelFile {
+		return nil, fmt.Errorf("model %s: more than a model file may have (%d MiB)", path, MaxModelFile>>20)
 	}
 	return DecodeModel(data, path)
 }
