@@ -172,6 +172,7 @@ type specJSON struct {
 	Title        string        `json:"title"`
 	Summary      string        `json:"summary"`
 	RulesVersion int           `json:"rules_version"`
+	Variant      string        `json:"variant"`
 	Actions      int           `json:"actions"`
 	ActionRanges []rangeJSON   `json:"action_ranges"`
 	ObsLen       int           `json:"obs_len"`
@@ -198,12 +199,28 @@ type segmentJSON struct {
 }
 
 // specsJSON returns every registered game's spec as a JSON array, sorted by
-// name.
+// name, each game's default rules followed by its variants ("variant" is ""
+// for the default rules).
 func specsJSON() string {
-	var out []specJSON
+	var specs []*env.Spec
 	for _, s := range env.Specs() {
+		specs = append(specs, s)
+		variants, err := env.Variants(s.Name)
+		if err != nil {
+			panic(err) // the name came from the registry
+		}
+		for _, v := range variants {
+			vs, err := env.Lookup(s.Name + ":" + v)
+			if err != nil {
+				panic(err) // a variant the game itself lists
+			}
+			specs = append(specs, vs)
+		}
+	}
+	var out []specJSON
+	for _, s := range specs {
 		j := specJSON{
-			Name: s.Name, Title: s.Title, Summary: s.Summary, RulesVersion: s.RulesVersion,
+			Name: s.Name, Title: s.Title, Summary: s.Summary, RulesVersion: s.RulesVersion, Variant: s.Variant,
 			Actions: s.Actions, ObsLen: s.ObsLen, MaxSteps: s.MaxSteps, Hidden: s.Hidden,
 			Cards: s.Cards, OneHotLen: s.OneHotLen(),
 		}

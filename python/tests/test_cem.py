@@ -15,7 +15,7 @@ pytest.importorskip("safetensors")
 
 from patience_gym import SPECS, PatienceVectorEnv  # noqa: E402
 from patience_gym import train  # noqa: E402
-from patience_gym.cem import linear_model, parameter_names, segment_features  # noqa: E402
+from patience_gym.train.cem import linear_model, parameter_names, segment_features  # noqa: E402
 from patience_gym.train import evaluate_agent, load_model  # noqa: E402
 
 
