@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from setuptools import Distribution, setup
@@ -81,6 +83,37 @@ def go_env() -> dict[str, str]:
     return dict(os.environ, CGO_ENABLED="1", GOTOOLCHAIN="local")
 
 
+# The C parts of Go's runtime call seven pthread functions that glibc 2.32
+# and 2.34 moved into libc.so.6 under new symbol versions, which would make
+# the library need glibc 2.34 (manylinux_2_34). glibc keeps the old versions
+# in libc.so.6 as aliases of the very same code (the same addresses), so on
+# glibc 2.34 or later the build binds to those instead, with .symver
+# directives in a header included into every C file cgo compiles; the
+# library then needs glibc 2.3.2 or later (x86_64; 2.17 on aarch64), and
+# auditwheel gives the wheel a manylinux2014 tag. PATIENCE_GYM_GLIBC_COMPAT=0
+# turns this off.
+GLIBC_MOVED = ("pthread_create", "pthread_key_create", "pthread_setspecific", "pthread_attr_getstack",
+               "pthread_attr_getstacksize", "pthread_getattr_np", "pthread_sigmask")
+GLIBC_BASE = {"x86_64": "GLIBC_2.2.5", "aarch64": "GLIBC_2.17"}
+
+
+def glibc_compat_header(dest_dir: Path) -> Path | None:
+    """Writes the header of old symbol versions, or None where it does not apply."""
+    if os.environ.get("PATIENCE_GYM_GLIBC_COMPAT", "1") == "0" or not sys.platform.startswith("linux"):
+        return None
+    libc, version = platform.libc_ver()
+    base = GLIBC_BASE.get(platform.machine())
+    m = re.match(r"(\d+)\.(\d+)", version)
+    if libc != "glibc" or base is None or m is None or (int(m[1]), int(m[2])) < (2, 34):
+        return None
+    lines = ["/* Written by setup.py: bind to the pthread symbols of old glibc versions. */", "#ifndef __ASSEMBLER__"]
+    lines += [f'__asm__(".symver {f},{f}@{base}");' for f in GLIBC_MOVED]
+    lines += ["#endif", ""]
+    path = dest_dir / "patience_glibc_compat.h"
+    path.write_text("\n".join(lines))
+    return path
+
+
 def build_library(dest_dir: Path) -> None:
     """Compiles the Go core into dest_dir/LIBNAME."""
     root = go_root()
@@ -88,12 +121,23 @@ def build_library(dest_dir: Path) -> None:
     dest_dir = dest_dir.resolve()
     dest_dir.mkdir(parents=True, exist_ok=True)
     out = dest_dir / LIBNAME
+    env = go_env()
+    with tempfile.TemporaryDirectory() as tmp:
+        header = glibc_compat_header(Path(tmp))
+        if header is not None:
+            env["CGO_CFLAGS"] = f"{env.get('CGO_CFLAGS', '-O2 -g')} -include {header}"
+            print(f"patience-gym: binding glibc's pthread symbols to {GLIBC_BASE[platform.machine()]} (see setup.py)", flush=True)
+        compile_library(go, root, out, env)
+
+
+def compile_library(go: str, root: Path, out: Path, env: dict[str, str]) -> None:
+    """Runs go build into out."""
     # -trimpath and -buildvcs=false: the library does not depend on where or
     # from which git state it was built; -s -w: no symbol table or DWARF
     # (Go's own stack traces keep their function names).
     cmd = [go, "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", str(out), "./capi"]
     print("patience-gym:", " ".join(cmd), f"(in {root})", flush=True)
-    res = subprocess.run(cmd, cwd=root, env=go_env())
+    res = subprocess.run(cmd, cwd=root, env=env)
     if res.returncode != 0:
         raise SystemExit(f"patience-gym: go build failed (exit code {res.returncode}); see the output above.")
     header = out.with_suffix(".h")
