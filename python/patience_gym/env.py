@@ -286,7 +286,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | NDArray[np.uint8] | None:
+    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
         """The text board (render_mode "ansi"), the table as a new H×W×3
         uint8 image (render_mode "rgb_array"), or None without a render
         mode."""

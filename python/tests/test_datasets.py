@@ -36,7 +36,7 @@ def inspect_totals(patience_cli: Path, path: Path) -> dict[str, float]:
     o = re.search(r"outcomes: won (\d+), lost (\d+), truncated (\d+)", out)
     r = re.search(r"\n\s+return\s+(-?[\d.]+)", out)
     assert m and o and r, out
-    num = lambda s: int(s.replace(",", ""))  # noqa: E731
+    num = lambda s: int(s.replace(",", ""))
     return {
         "episodes": num(m[1]),
         "steps": num(m[2]),

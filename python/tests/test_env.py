@@ -156,7 +156,7 @@ def test_illegal_raise() -> None:
     obs, info = env.reset(seed=7)
     before = obs.copy()
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError, match=r"illegal move .*\(action %d\)" % bad):
+    with pytest.raises(IllegalActionError, match=rf"illegal move .*\(action {bad}\)"):
         env.step(bad)
     # Nothing changed: the same legal move still plays from the same position.
     good = int(np.flatnonzero(info["action_mask"])[0])

@@ -56,6 +56,7 @@ from .model_file import (
     load_model,
     model_file_bytes,
 )
+
 # The methods' functions (ppo, bc, dagger, value, cem) are not lifted here:
 # their names are the modules' (patience_gym.train.ppo is the module;
 # patience_gym.train.ppo.ppo the function).

@@ -28,7 +28,9 @@ def check_same_game(game: str, meta: dict[str, Any], where: str | Path) -> str:
     if game and spec.name != game:
         raise ValueError(f"{where} holds {spec.name}; the others hold {game}")
     if int(meta["rules_version"]) != spec.rules_version:
-        raise ValueError(f"{where} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}")
+        raise ValueError(
+            f"{where} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}"
+        )
     return spec.name
 
 

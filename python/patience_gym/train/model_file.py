@@ -6,6 +6,7 @@ the Go ``policy`` agent plays, written by ``export_model`` and read back by
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,7 +54,7 @@ def model_file_bytes(spec: GameSpec, hidden: Sequence[int], dtype: str, card_dim
     first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
     widths = [first, *hidden, spec.actions]
     per = 4 if dtype == "f32" else 2
-    return (sum((a + 1) * b * per for a, b in zip(widths[:-1], widths[1:]))
+    return (sum((a + 1) * b * per for a, b in itertools.pairwise(widths))
             + CARD_CODES * card_dim * per)
 
 
@@ -129,7 +130,7 @@ def load_model(
     try:
         with safe_open(str(path), framework="pt") as f:
             meta = dict(f.metadata() or {})
-            tensors = {k: f.get_tensor(k) for k in f.keys()}
+            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open is not a dict)
     except Exception as e:  # safetensors raises its own error types
         raise ModelError(f"model {path}: not a readable safetensors file: {e}") from e
     missing = [k for k in _REQUIRED if k not in meta]
@@ -153,7 +154,9 @@ def load_model(
         except ValueError:
             card_dim = 0
         if card_dim <= 0:
-            raise ModelError(f"model {path}: a {ENCODING_CARDS} model needs metadata card_dim, a whole number above 0 (got {meta.get('card_dim')!r})")
+            raise ModelError(
+                f"model {path}: a {ENCODING_CARDS} model needs metadata card_dim, a whole number above 0 (got {meta.get('card_dim')!r})"
+            )
     try:
         spec = game_spec(meta["game"])
     except ValueError as e:

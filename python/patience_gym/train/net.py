@@ -11,6 +11,7 @@ all cells. The model file format is in model_file.py.
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -111,7 +112,7 @@ class PolicyNet(nn.Module):
         self.card_dim = int(card_dim)
         self.index = OneHotIndex(spec)
         widths = [*self.hidden, out]
-        self.rest = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths[:-1], widths[1:]))
+        self.rest = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(widths))
         for i, lin in enumerate(self.linear_layers()):
             last = i == len(self.rest) - 1
             nn.init.orthogonal_(lin.weight, out_std if last else math.sqrt(2))
@@ -228,7 +229,7 @@ class PolicyNet(nn.Module):
             layers.append((lin.weight, lin.bias))
         return [(w.detach(), b.detach()) for w, b in layers]
 
-    def rounded(self, dtype: str) -> "PolicyNet":
+    def rounded(self, dtype: str) -> PolicyNet:
         """A copy whose weights are rounded to dtype (f32, f16, bf16) and
         back, so that it computes what the exported file computes."""
         net = copy.deepcopy(self)

@@ -303,7 +303,8 @@ def value(cfg: ValueConfig) -> Path:
     names = ", ".join(Path(p).name for p in cfg.moves)
     what = "choices" if cfg.choice else "value"
     curve = Curve(out, game, f"labelled moves seen ({what} learning)", refs,
-                  f"{spec.title}: {what} of {names} ({len(target):,} moves of {n_groups:,} positions), hidden {','.join(map(str, cfg.hidden))}",
+                  f"{spec.title}: {what} of {names} ({len(target):,} moves of {n_groups:,} positions), "
+                  f"hidden {','.join(map(str, cfg.hidden))}",
                   line=f"{what} network (one-step look-ahead, Go agent)")
     opt = torch.optim.AdamW([p for p in (scorer or net).parameters() if p.requires_grad], lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
