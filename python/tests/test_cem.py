@@ -1,4 +1,4 @@
-"""patience_gym.cem: the cross-entropy method over a linear correction to
+"""patience_gym.train.cem: the cross-entropy method over a linear correction to
 the evaluation, end to end with the Go policy agent."""
 
 from __future__ import annotations
