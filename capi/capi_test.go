@@ -149,13 +149,33 @@ func TestSpecsJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(specsJSON()), &specs); err != nil {
 		t.Fatal(err)
 	}
-	if len(specs) != len(env.Names()) {
-		t.Fatalf("%d specs for %d games", len(specs), len(env.Names()))
-	}
+	games := 0
+	seen := map[string]bool{}
 	for _, s := range specs {
-		want, _ := env.Lookup(s.Name)
-		if s.Actions != want.Actions || s.ObsLen != want.ObsLen || s.OneHotLen != want.OneHotLen() || s.RulesVersion != want.RulesVersion {
-			t.Errorf("%s: spec JSON differs from the spec", s.Name)
+		id := s.Name
+		if s.Variant != "" {
+			id += ":" + s.Variant
+		} else {
+			games++
+		}
+		seen[id] = true
+		want, err := env.Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Actions != want.Actions || s.ObsLen != want.ObsLen || s.OneHotLen != want.OneHotLen() ||
+			s.RulesVersion != want.RulesVersion || s.Title != want.Title || len(s.ActionRanges) != len(want.ActionRanges) {
+			t.Errorf("%s: spec JSON differs from the spec", id)
+		}
+	}
+	if games != len(env.Names()) {
+		t.Fatalf("%d default specs for %d games", games, len(env.Names()))
+	}
+	// The variants Python offers through gym.make: their own action spaces
+	// (Four Quarters' hub pairs add actions).
+	for _, id := range []string{"cromwell:noswap", "fourquarters:hub"} {
+		if !seen[id] {
+			t.Errorf("no spec for the variant %s", id)
 		}
 	}
 }

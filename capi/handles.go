@@ -168,12 +168,24 @@ func (h *handle) checkIndex(i int) error {
 }
 
 // specsJSON returns every registered game's spec as a JSON array, sorted by
-// name, each in the one JSON form of a Spec (package specjson) that the
-// datasets' metadata holds too.
+// name, each game's default rules followed by its variants, each in the one
+// JSON form of a Spec (package specjson) that the datasets' metadata holds
+// too ("variant" is absent for the default rules).
 func specsJSON() string {
 	var out []specjson.Spec
 	for _, s := range env.Specs() {
 		out = append(out, specjson.Of(s))
+		variants, err := env.Variants(s.Name)
+		if err != nil {
+			panic(err) // the name came from the registry
+		}
+		for _, v := range variants {
+			vs, err := env.Lookup(s.Name + ":" + v)
+			if err != nil {
+				panic(err) // a variant the game itself lists
+			}
+			out = append(out, specjson.Of(vs))
+		}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

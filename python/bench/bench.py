@@ -38,8 +38,9 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MEASURE_DEALS = 1_000_000
@@ -163,7 +164,6 @@ def random_legal(masks: Any, rng_seed: int = 0) -> Any:
 
 
 def python_vector(game: str, envs: int, seconds: float, workers: int = 0) -> dict[str, float]:
-    import numpy as np
 
     from patience_gym import PatienceVectorEnv
 

@@ -1,6 +1,6 @@
 """sb3-contrib's MaskablePPO on The Fifteen, out of the box.
 
-    pip install "./python" sb3-contrib
+    pip install patience-gym sb3-contrib    # or, in a clone: pip install . sb3-contrib
     python python/examples/sb3_maskable_ppo.py --steps 50000
 
 ``gymnasium.make("patience/Fifteen-v1")`` is all MaskablePPO needs: the
@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-import patience_gym  # noqa: F401  (registers the ids, as installing the package does)
+import patience_gym  # noqa: F401  (importing the package registers the ids)
 
 ENV_ID = "patience/Fifteen-v1"
 

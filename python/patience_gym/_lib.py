@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 
 __all__ = [
+    "VARIANT_SPECS",
     "PatienceError",
     "IllegalActionError",
     "ClosedEnvironmentError",
@@ -90,8 +91,9 @@ def _load() -> ctypes.CDLL:
     path = library_path()
     if not path.is_file():
         raise ImportError(
-            f"patience_gym: the Go core {path} is missing. Install the package from a clone of "
-            "the repository with `pip install ./python` (it compiles the core; Go 1.26+ is needed)."
+            f"patience_gym: the Go core {path} is missing. Install a platform wheel "
+            "(pip install patience-gym), or build from a clone of the repository with `pip install .` "
+            "(it compiles the core; Go 1.26+ is needed)."
         )
     lib = ctypes.CDLL(str(path))
     i64, u64p, i64p = ctypes.c_int64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_void_p
@@ -200,6 +202,8 @@ class GameSpec:
     title: str
     summary: str
     rules_version: int
+    variant: str
+    """The variant of the rules ("" for the default rules, "noswap", "hub")."""
     actions: int
     action_ranges: tuple[tuple[int, int, str], ...]
     obs_len: int
@@ -210,16 +214,26 @@ class GameSpec:
     one_hot_len: int
 
     @property
+    def game_id(self) -> str:
+        """The game as the Go core and the command line name it: "cromwell",
+        or with its variant, "cromwell:noswap"."""
+        return f"{self.name}:{self.variant}" if self.variant else self.name
+
+    @property
     def env_name(self) -> str:
-        """The name in the Gymnasium id: the title without "The " and spaces."""
-        t = self.title
+        """The name in the Gymnasium id: the default rules' title without
+        "The " and spaces, then "-" and the variant for a variant
+        ("FourQuarters", "Cromwell-noswap")."""
+        t = SPECS[self.name].title if self.variant else self.title
         if t.startswith("The "):
             t = t[4:]
-        return t.replace(" ", "")
+        t = t.replace(" ", "")
+        return f"{t}-{self.variant}" if self.variant else t
 
     @property
     def env_id(self) -> str:
-        """The Gymnasium id, "patience/Cromwell-v1": the version is the rules version."""
+        """The Gymnasium id, "patience/Cromwell-v1" or, for a variant,
+        "patience/Cromwell-noswap-v1": the version is the rules version."""
         return f"patience/{self.env_name}-v{self.rules_version}"
 
     def obs_high(self) -> np.ndarray:
@@ -233,10 +247,11 @@ class GameSpec:
     def from_json(cls, d: dict[str, Any]) -> GameSpec:
         """The spec in the one JSON form of a Spec: what pg_specs lists and
         what a dataset's metadata holds under "spec" (Go's package
-        specjson). Keys this version does not know (a variant's "variant")
-        are left out."""
+        specjson). "variant" is absent for a game's default rules; keys this
+        version does not know are left out."""
         return cls(
             name=d["name"],
+            variant=str(d.get("variant", "")),
             title=d["title"],
             summary=d["summary"],
             rules_version=int(d["rules_version"]),
@@ -252,11 +267,23 @@ class GameSpec:
 
 
 def _specs() -> dict[str, GameSpec]:
-    return {d["name"]: GameSpec.from_json(d) for d in json.loads(read_string(lib.pg_specs))}
+    """Every spec the core describes, by game_id."""
+    out = {}
+    for d in json.loads(read_string(lib.pg_specs)):
+        spec = GameSpec.from_json(d)
+        out[spec.game_id] = spec
+    return out
 
 
-SPECS: dict[str, GameSpec] = _specs()
-"""Every game's spec, by registry name ("cromwell", "royalparade", ...)."""
+_ALL_SPECS = _specs()
+
+SPECS: dict[str, GameSpec] = {s.name: s for s in _ALL_SPECS.values() if not s.variant}
+"""Every game's spec under its default rules, by registry name ("cromwell",
+"royalparade", ...)."""
+
+VARIANT_SPECS: dict[str, GameSpec] = {k: s for k, s in _ALL_SPECS.items() if s.variant}
+"""The specs of the rule variants, by game_id ("cromwell:noswap",
+"fourquarters:hub")."""
 
 
 def normalize(name: str) -> str:
@@ -264,12 +291,29 @@ def normalize(name: str) -> str:
     return "".join(c for c in name.lower() if c.isalnum())
 
 
-def game_spec(game: str) -> GameSpec:
-    """The spec of a game named as Go accepts it ("Royal Parade", "royalparade", ...)."""
-    spec = SPECS.get(normalize(game))
+def game_spec(game: str, variant: str = "") -> GameSpec:
+    """The spec of a game named as Go accepts it ("Royal Parade",
+    "royalparade", ...), under a variant of its rules: ``variant``, or the
+    one the name carries after a colon ("cromwell:noswap"); both at once
+    must agree."""
+    base, colon, named = game.partition(":")
+    named, variant = named.strip().lower(), variant.strip().lower()
+    if colon and variant and named != variant:
+        raise PatienceError(f"game {game!r} names variant {named!r}, but variant {variant!r} was asked for")
+    variant = variant or named
+    spec = SPECS.get(normalize(base))
     if spec is None:
-        raise PatienceError(f"unknown game {game!r}; the known games are: {', '.join(sorted(SPECS))}")
-    return spec
+        raise PatienceError(f"unknown game {base!r}; the known games are: {', '.join(sorted(SPECS))}")
+    if not variant:
+        return spec
+    v = VARIANT_SPECS.get(f"{spec.name}:{variant}")
+    if v is None:
+        have = sorted(s.variant for s in VARIANT_SPECS.values() if s.name == spec.name)
+        raise PatienceError(
+            f"{spec.name} has no variant {variant!r}; "
+            + (f"its variants are: {', '.join(have)}" if have else "it has no variants")
+        )
+    return v
 
 
 OUTCOMES = ("running", "won", "lost", "truncated")

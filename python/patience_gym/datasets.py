@@ -18,9 +18,10 @@ this module reads, and all files must belong to the same dataset.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -106,7 +107,7 @@ class MoveScores:
         s = slice(int(self.offsets[i]), int(self.offsets[i + 1]))
         return self.actions[s], self.scores[s]
 
-    def take(self, rows: NDArray[np.int64]) -> "MoveScores":
+    def take(self, rows: NDArray[np.int64]) -> MoveScores:
         """The rows ``rows``, in that order, as a new MoveScores."""
         lens = (self.offsets[1:] - self.offsets[:-1])[rows]
         offsets = np.zeros(len(rows) + 1, np.int64)
@@ -116,7 +117,7 @@ class MoveScores:
         return MoveScores(self.kind, offsets, self.actions[src], self.scores[src])
 
     @staticmethod
-    def concat(parts: "list[MoveScores]") -> "MoveScores":
+    def concat(parts: list[MoveScores]) -> MoveScores:
         """The rows of parts one after the other (all of one kind)."""
         lens = np.concatenate([p.offsets[1:] - p.offsets[:-1] for p in parts]) if parts else np.zeros(0, np.int64)
         offsets = np.zeros(len(lens) + 1, np.int64)
@@ -243,7 +244,7 @@ class Dataset:
                 episode_return=float(ep["return"][k]),
             )
 
-    def to_minari(self, dataset_id: str, **kwargs: Any) -> "minari.MinariDataset":
+    def to_minari(self, dataset_id: str, **kwargs: Any) -> minari.MinariDataset:
         """Writes the dataset as a Minari dataset (needs ``pip install
         "patience-gym[minari]"``). Each episode's observations are its
         observations before every action plus its final observation; its
@@ -311,7 +312,8 @@ def load(path: str | Path) -> Dataset:
     # Each part file is decoded on its own and the rows are ordered in
     # NumPy: Arrow's binary columns have 32-bit offsets, so concatenating
     # and sorting them as one table fails past 2 GB of observations.
-    parts: dict[str, list[NDArray[Any]]] = {k: [] for k in ("obs", "mask", "action", "reward", "terminated", "truncated", "episode_index", "step")}
+    names = ("obs", "mask", "action", "reward", "terminated", "truncated", "episode_index", "step")
+    parts: dict[str, list[NDArray[Any]]] = {k: [] for k in names}
     kind = str(meta.get("move_scores") or "")
     score_parts: list[MoveScores] = []
     for f in steps_files:

@@ -59,7 +59,15 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
 
     Args:
         game: the game ("cromwell", "fifteen", "fourquarters", "ladder",
-            "limited", "royalparade"; case, spaces and dashes are ignored).
+            "limited", "royalparade"; case, spaces and dashes are ignored),
+            optionally with a variant of its rules after a colon
+            ("cromwell:noswap", "fourquarters:hub").
+        variant: a variant of the game's rules ("noswap": Cromwell without
+            its swap; "hub": Four Quarters with pairs next to the hub, which
+            adds actions), or "" for the default rules. ``gymnasium.make``
+            takes it as a keyword (``gym.make("patience/Cromwell-v1",
+            variant="noswap")``); the variants also have ids of their own,
+            ``patience/Cromwell-noswap-v1`` and ``patience/FourQuarters-hub-v1``.
         render_mode: None, "ansi" (render() returns the text board) or
             "rgb_array" (render() returns the table as an H×W×3 uint8 image,
             the same size for every state of a game, showing only what the
@@ -108,6 +116,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         self,
         game: str = "cromwell",
         *,
+        variant: str = "",
         render_mode: str | None = None,
         max_steps: int | None = None,
         reward: RewardMode = "progress",
@@ -116,7 +125,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         illegal_reward: float = 0.0,
     ) -> None:
         self._h = -1  # no handle: every call reports a closed environment
-        spec = _lib.game_spec(game)
+        spec = _lib.game_spec(game, variant)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: want None or one of {self.metadata['render_modes']}")
         self.game_spec: GameSpec = spec
@@ -127,7 +136,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         self.max_steps: int = opts["max_steps"] or spec.max_steps
         self.observation_space = observation_space(spec, self.one_hot)
         self.action_space = spaces.Discrete(spec.actions)
-        self._h = _lib.create(spec.name, 1, opts)
+        self._h = _lib.create(spec.game_id, 1, opts)
         self._n_actions = spec.actions
         self._step1 = _lib.lib.pg_step1
         self._reward = ctypes.c_double()
@@ -277,7 +286,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | NDArray[np.uint8] | None:
+    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
         """The text board (render_mode "ansi"), the table as a new H×W×3
         uint8 image (render_mode "rgb_array"), or None without a render
         mode."""

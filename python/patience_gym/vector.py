@@ -58,6 +58,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         game: str = "cromwell",
         num_envs: int = 1,
         *,
+        variant: str = "",
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
         max_steps: int | None = None,
@@ -69,7 +70,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         copy: bool = False,
     ) -> None:
         self._h = -1
-        spec = _lib.game_spec(game)
+        spec = _lib.game_spec(game, variant)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: want a positive integer")
         mode = AutoresetMode(autoreset_mode)
@@ -92,7 +93,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         self.single_action_space = spaces.Discrete(spec.actions)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
-        self._h = _lib.create(spec.name, n, opts)
+        self._h = _lib.create(spec.game_id, n, opts)
 
         # The arrays Go writes into, for the life of the environment.
         L, A, H = spec.obs_len, spec.actions, spec.one_hot_len
@@ -293,7 +294,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """The name of an action as a person types it."""
         return _lib.read_string(_lib.lib.pg_action_name, self._h, int(action))
 
-    def render(self) -> tuple[str, ...] | None:
+    def render(self) -> tuple[str, ...] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
         """Every environment's text board (render_mode "ansi")."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")

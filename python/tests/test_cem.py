@@ -1,4 +1,4 @@
-"""patience_gym.cem: the cross-entropy method over a linear correction to
+"""patience_gym.train.cem: the cross-entropy method over a linear correction to
 the evaluation, end to end with the Go policy agent."""
 
 from __future__ import annotations
@@ -13,10 +13,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
-from patience_gym import SPECS, PatienceVectorEnv  # noqa: E402
-from patience_gym import train  # noqa: E402
-from patience_gym.cem import linear_model, parameter_names, segment_features  # noqa: E402
-from patience_gym.train import evaluate_agent, load_model  # noqa: E402
+from patience_gym import (
+    SPECS,
+    PatienceVectorEnv,
+    train,
+)
+from patience_gym.train import evaluate_agent, load_model
+from patience_gym.train.cem import linear_model, parameter_names, segment_features
 
 
 def by_hand(game: str, obs: np.ndarray, params: np.ndarray) -> np.ndarray:

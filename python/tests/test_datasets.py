@@ -37,7 +37,7 @@ def inspect_totals(patience_cli: Path, path: Path) -> dict[str, float]:
     o = re.search(r"outcomes: won (\d+), lost (\d+), truncated (\d+)", out)
     r = re.search(r"\n\s+return\s+(-?[\d.]+)", out)
     assert m and o and r, out
-    num = lambda s: int(s.replace(",", ""))  # noqa: E731
+    num = lambda s: int(s.replace(",", ""))
     return {
         "episodes": num(m[1]),
         "steps": num(m[2]),
@@ -147,3 +147,39 @@ def test_move_scores(patience_cli: Path, tmp_path: Path, dataset: Path) -> None:
         np.testing.assert_array_equal(part.row(k)[0], sc.row(int(i))[0])
         np.testing.assert_array_equal(part.row(k)[1], sc.row(int(i))[1])
     assert datasets.load(dataset).scores is None
+
+
+# The Hugging Face datasets reader, as the docs show it (with this test's
+# dataset directory in place of data/cromwell-random).
+HF_SNIPPET = """
+import numpy as np
+from datasets import load_dataset
+
+steps = load_dataset("parquet", data_files="DIR/steps/*.parquet", split="train")
+episodes = load_dataset("parquet", data_files="DIR/episodes/*.parquet", split="train")
+obs = np.frombuffer(b"".join(steps["obs"]), np.uint8).reshape(len(steps), -1)
+packed = np.frombuffer(b"".join(steps["legal_mask"]), np.uint8).reshape(len(steps), -1)
+masks = np.unpackbits(packed, axis=1, bitorder="little").astype(bool)  # one bit per action, padded to bytes
+print(episodes.to_pandas().groupby("outcome")["return"].agg(["count", "mean"]))
+"""
+
+
+def test_hugging_face_datasets_reads_the_parquet_files(dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("datasets")
+    # Offline, with its cache in tmp_path: the parquet builder needs no hub.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf" / "datasets"))
+    scope: dict[str, object] = {}
+    exec(HF_SNIPPET.replace("DIR", str(dataset)), scope)
+    ds = datasets.load(dataset)
+    obs, masks = scope["obs"], scope["masks"]
+    assert isinstance(obs, np.ndarray) and isinstance(masks, np.ndarray)
+    # The same rows in the same order as patience_gym.datasets reads them.
+    np.testing.assert_array_equal(obs, ds.obs)
+    np.testing.assert_array_equal(masks[:, : ds.masks.shape[1]], ds.masks)
+    assert not masks[:, ds.masks.shape[1] :].any()  # the padding bits are 0
+    steps, episodes = scope["steps"], scope["episodes"]
+    np.testing.assert_array_equal(np.asarray(steps["action"]), ds.actions)  # type: ignore[index]
+    assert len(episodes) == ds.num_episodes  # type: ignore[arg-type]

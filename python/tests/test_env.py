@@ -156,7 +156,7 @@ def test_illegal_raise() -> None:
     obs, info = env.reset(seed=7)
     before = obs.copy()
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError, match=r"illegal move .*\(action %d\)" % bad):
+    with pytest.raises(IllegalActionError, match=rf"illegal move .*\(action {bad}\)"):
         env.step(bad)
     # Nothing changed: the same legal move still plays from the same position.
     good = int(np.flatnonzero(info["action_mask"])[0])
@@ -300,15 +300,94 @@ def test_gil_released_and_threads() -> None:
 
 
 def test_make_without_import() -> None:
-    # An installed package registers the ids when gymnasium is imported
-    # (patience_gym.pth), so that a fresh interpreter needs no import.
-    import site
+    # Gymnasium's module:id form imports the package, which registers the
+    # ids; nothing registers them at interpreter start-up any more.
     import subprocess
     import sys
 
-    dirs = site.getsitepackages() + [site.getusersitepackages()]
-    if not any((Path(d) / "patience_gym.pth").is_file() for d in dirs):
-        pytest.skip("patience_gym.pth is not installed (an editable install has none)")
-    code = "import gymnasium as gym; e = gym.make('patience/Limited-v1'); print(e.reset(seed=4)[1]['deal'])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code = (
+        "import gymnasium as gym; "
+        "assert 'patience/Limited-v1' not in gym.registry, 'registered without an import'; "
+        "e = gym.make('patience_gym:patience/Limited-v1'); print(e.reset(seed=4)[1]['deal'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "4"
+
+
+def test_no_start_up_hook_is_installed() -> None:
+    # The wheel installs no .pth file: starting Python does not import or
+    # patch anything of ours. (An editable install has setuptools' own
+    # __editable__ .pth, which maps the sources; CI tests the wheel.)
+    import importlib.metadata
+    import site
+
+    dist = importlib.metadata.distribution("patience-gym")
+    assert not [f for f in dist.files or [] if f.name.endswith(".pth") and not f.name.startswith("__editable__")]
+    for d in [*site.getsitepackages(), site.getusersitepackages()]:
+        assert not [p for p in Path(d).glob("*.pth") if "patience" in p.name and not p.name.startswith("__editable__")], d
+        assert not (Path(d) / "_patience_gym_hook.py").exists(), d
+
+
+def test_register_envs() -> None:
+    assert gym.register_envs(patience_gym) is None
+    for env_id in patience_gym.env_ids(variants=True):
+        spec = gym.spec(env_id)
+        assert spec.entry_point == "patience_gym.env:PatienceEnv"
+        assert spec.vector_entry_point == "patience_gym.vector:PatienceVectorEnv"
+    patience_gym.register_envs()  # again: nothing changes, no warning about re-registering
+    assert len([i for i in gym.registry if i.startswith("patience/")]) == len(patience_gym.env_ids(variants=True))
+
+
+VARIANT_IDS = [i for i in patience_gym.env_ids(variants=True) if i not in IDS]
+
+
+def test_variant_ids() -> None:
+    assert VARIANT_IDS == ["patience/Cromwell-noswap-v1", "patience/FourQuarters-hub-v1"]
+    assert sorted(patience_gym.VARIANT_SPECS) == ["cromwell:noswap", "fourquarters:hub"]
+
+
+@pytest.mark.parametrize("env_id", VARIANT_IDS)
+def test_check_env_variants(env_id: str) -> None:
+    env = gym.make(env_id)
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+@pytest.mark.parametrize(("env_id", "variant"), [("patience/Cromwell-v1", "noswap"), ("patience/FourQuarters-v1", "hub")])
+def test_variant_keyword(env_id: str, variant: str) -> None:
+    by_kw = gym.make(env_id, variant=variant)
+    by_id = gym.make(env_id.replace("-v", f"-{variant}-v"))
+    default = gym.make(env_id)
+    spec = by_kw.unwrapped.game_spec  # type: ignore[attr-defined]
+    assert spec.variant == variant and spec == by_id.unwrapped.game_spec  # type: ignore[attr-defined]
+    assert by_kw.action_space == by_id.action_space
+    check_env(by_kw.unwrapped)
+    if variant == "hub":
+        # The hub pairs are actions of their own.
+        assert by_kw.action_space.n > default.action_space.n  # type: ignore[attr-defined]
+    else:
+        # Without the swap, no swap action is ever legal.
+        swap = [r for r in spec.action_ranges if "swap" in r[2]]
+        assert swap
+        for seed in range(20):
+            _, info = by_kw.reset(seed=seed)
+            for first, last, _ in swap:
+                assert not info["action_mask"][first : last + 1].any()
+    # The same deal under both rules starts from the same cards.
+    a, _ = by_kw.reset(seed=11)
+    b, _ = default.reset(seed=11)
+    assert a.shape == b.shape
+    vec = gym.make_vec(env_id, num_envs=3, variant=variant)
+    assert vec.single_action_space == by_kw.action_space
+    vec.close()
+
+
+def test_variant_errors() -> None:
+    with pytest.raises(PatienceError, match="no variant 'nosuch'"):
+        PatienceEnv("cromwell", variant="nosuch")
+    with pytest.raises(PatienceError, match="has no variants"):
+        PatienceEnv("limited:hub")
+    with pytest.raises(PatienceError, match="names variant"):
+        gym.make("patience/Cromwell-noswap-v1", variant="hub")
+    assert PatienceEnv("Cromwell:NoSwap").game_spec.game_id == "cromwell:noswap"

@@ -6,7 +6,6 @@ README's first command."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path

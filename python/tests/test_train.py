@@ -17,11 +17,14 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
-from conftest import ROOT  # noqa: E402
+from patience_gym import (
+    SPECS,
+    PatienceVectorEnv,
+    train,
+)
+from patience_gym.train import ModelError, PolicyNet, export_model, load_model, masked_argmax
 
-from patience_gym import SPECS, PatienceVectorEnv  # noqa: E402
-from patience_gym import train  # noqa: E402
-from patience_gym.train import ModelError, PolicyNet, export_model, load_model, masked_argmax  # noqa: E402
+from conftest import ROOT
 
 GOLDEN = ROOT / "agents" / "testdata"
 
@@ -161,7 +164,7 @@ def test_card_embedding_file_round_trip(tmp_path: Path) -> None:
     from safetensors.torch import save_file
 
     with safe_open(str(path), framework="pt") as f:
-        tensors = {k: f.get_tensor(k) for k in f.keys()}
+        tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open is not a dict)
         bad = dict(f.metadata())
     bad["input_len"] = "7"
     save_file(tensors, str(tmp_path / "bad.safetensors"), metadata=bad)
@@ -208,7 +211,9 @@ def test_a_wrong_model_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="not a readable safetensors file"):
         load_model(truncated)
 
-    def rewrite(name: str, edit_meta: dict[str, str | None] | None = None, edit_tensors: dict[str, torch.Tensor | None] | None = None) -> Path:
+    def rewrite(
+        name: str, edit_meta: dict[str, str | None] | None = None, edit_tensors: dict[str, torch.Tensor | None] | None = None
+    ) -> Path:
         from safetensors.torch import load_file, save_file
 
         tensors = load_file(str(good))
@@ -332,7 +337,7 @@ def test_dagger_learns_from_a_go_teacher(tmp_path: Path) -> None:
     assert len(rows) == 1 + 4  # header, round 0 and three rounds
     deals = np.arange(900_000, 900_064)
     learned = train.evaluate(net, deals).mean_return
-    rand = np.mean([r for r in train.evaluate(random_net("limited"), deals).returns])
+    rand = float(np.mean(train.evaluate(random_net("limited"), deals).returns))
     assert learned > rand + 0.05, (learned, rand)
 
 

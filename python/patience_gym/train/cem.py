@@ -32,7 +32,13 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from ._lib import GameSpec, game_spec
+from .._lib import GameSpec, game_spec
+from .curve import Curve, progress
+from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, reference_levels
+from .model_file import export_model
+from .net import PolicyNet
+
+__all__ = ["CEMConfig", "cem", "linear_model", "parameter_names", "segment_features"]
 
 CARD_RANKS = 13
 FACE_DOWN = 53
@@ -87,7 +93,7 @@ class CEMConfig:
     noise: float = 0.01
     seed: int = 1
     eval_deals: int = 1000
-    eval_start: int = 900_000
+    eval_start: int = EVAL_DEALS
     max_steps: int = 0
     resume: bool = False
     references: str = "random,heuristic"
@@ -98,8 +104,6 @@ def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[
                  extra: dict[str, str]) -> Path:
     """Writes the value file of a parameter vector: one-hot weights
     features·params (in cards), evaluation weight the card count."""
-    from .train import PolicyNet, export_model
-
     net = PolicyNet(spec, (), 1)
     with torch.no_grad():
         net.first.weight.copy_(torch.from_numpy(features @ params).float().unsqueeze(1))
@@ -117,8 +121,6 @@ def cem(cfg: CEMConfig) -> Path:
     directory: model.safetensors (the distribution's mean after the last
     generation), best.safetensors, curve.csv/png, state.json (enough to go
     on with --resume after a crash) and config.json."""
-    from .train import Curve, EvalResult, _progress, eval_deals, evaluate_agent, reference_levels
-
     spec = game_spec(cfg.game)
     cfg.game = spec.name
     if cfg.elite < 1 or cfg.population < cfg.elite:
@@ -162,7 +164,7 @@ def cem(cfg: CEMConfig) -> Path:
         rng.bit_generator.state = st["rng"]
         curve.rows = st["curve"]
         t_start -= st["seconds"]
-        _progress(f"cem: resuming {out} after generation {gen0}", end=True)
+        progress(f"cem: resuming {out} after generation {gen0}", end=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> EvalResult:
@@ -187,7 +189,7 @@ def cem(cfg: CEMConfig) -> Path:
         if ev > best:
             best = ev
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
-        _progress(f"generation {gen}: mean return {ev:.4f} on {len(deals)} evaluation deals, {train_return:.4f} on the "
+        progress(f"generation {gen}: mean return {ev:.4f} on {len(deals)} evaluation deals, {train_return:.4f} on the "
                   f"training deals" + "".join(f"; {k} {v['mean_return']:.4f}" for k, v in refs.items()), end=True)
 
     if gen0 == 0:
@@ -198,7 +200,7 @@ def cem(cfg: CEMConfig) -> Path:
         cands = mu + sd * rng.standard_normal((cfg.population, dim))
         scores = np.zeros(cfg.population)
         for i, p in enumerate(cands):
-            _progress(f"generation {gen}/{cfg.generations}: candidate {i + 1}/{cfg.population}")
+            progress(f"generation {gen}/{cfg.generations}: candidate {i + 1}/{cfg.population}")
             # A new name for each file: the Go agents' model cache knows a
             # file by its path, size and time.
             name = f"candidate-{gen}-{i}.safetensors"

@@ -1,0 +1,226 @@
+"""The model file: a patience-policy safetensors file (docs/models.md) that
+the Go ``policy`` agent plays, written by ``export_model`` and read back by
+``load_model``. A policy file has one output per action; a value file
+(metadata ``head: value``) one, the expected final progress of the position.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+
+from .._lib import GameSpec, game_spec
+from .net import CARD_CODES, DTYPES, PolicyNet, card_input_len
+
+__all__ = [
+    "ENCODING_CARDS",
+    "ENCODING_ONEHOT",
+    "HEAD_VALUE",
+    "MODEL_FORMAT",
+    "MODEL_FORMAT_VERSION",
+    "ModelError",
+    "export_model",
+    "load_model",
+    "model_file_bytes",
+]
+
+MODEL_FORMAT = "patience-policy"
+MODEL_FORMAT_VERSION = "1"
+ENCODING_ONEHOT = "onehot"
+"""obs_encoding of a network whose first layer has a row per one-hot input."""
+HEAD_VALUE = "value"
+"""head of a value network: one output, the expected final progress fraction
+of the position observed (a policy file has no head key)."""
+ENCODING_CARDS = "card-embedding"
+"""obs_encoding of a network whose first layer sees each card cell through a
+shared card embedding (metadata card_dim, input_len; tensor cards.weight)."""
+
+_ST_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}
+
+
+class ModelError(ValueError):
+    """A policy file that is not one this game can use, with a message that
+    names the file and what is wrong."""
+
+
+def model_file_bytes(spec: GameSpec, hidden: Sequence[int], dtype: str, card_dim: int = 0) -> int:
+    """The size of the tensors of a policy file (the header adds ~1 KB)."""
+    first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
+    widths = [first, *hidden, spec.actions]
+    per = 4 if dtype == "f32" else 2
+    return (sum((a + 1) * b * per for a, b in itertools.pairwise(widths))
+            + CARD_CODES * card_dim * per)
+
+
+def export_model(
+    net: PolicyNet,
+    path: str | Path,
+    command: str,
+    *,
+    dtype: str = "f32",
+    trained_steps: int | None = None,
+    extra: dict[str, str] | None = None,
+) -> Path:
+    """Writes net as a patience-policy safetensors file (docs/models.md):
+    tensors ``layers.0..K.weight/bias`` in nn.Linear layout, metadata with
+    the game, rules version, encoding, widths and the command that trained it."""
+    spec = net.spec
+    stored = net.file_tensors()
+    outputs = stored[f"layers.{len(net.hidden)}.bias"].shape[0]
+    if outputs not in (spec.actions, 1):
+        raise ValueError(f"the network has {outputs} outputs; a policy has {spec.actions} (one per action), a value network 1")
+    tensors: dict[str, torch.Tensor] = {}
+    for name, t in stored.items():
+        t = t.to(DTYPES[dtype]).contiguous().cpu()
+        if not bool(torch.isfinite(t).all()):
+            raise ValueError(f"{name} holds a NaN or an infinity (in {dtype}): not exported")
+        tensors[name] = t
+    meta = {
+        "format": MODEL_FORMAT,
+        "format_version": MODEL_FORMAT_VERSION,
+        "game": spec.name,
+        "rules_version": str(spec.rules_version),
+        "obs_len": str(spec.obs_len),
+        "obs_encoding": ENCODING_CARDS if net.card_dim else ENCODING_ONEHOT,
+        "onehot_len": str(spec.one_hot_len),
+        "actions": str(spec.actions),
+        "hidden": ",".join(map(str, net.hidden)),
+        "activation": "relu",
+        "command": command,
+    }
+    if outputs == 1 and spec.actions != 1:
+        meta["head"] = HEAD_VALUE
+    if net.card_dim:
+        meta["card_dim"] = str(net.card_dim)
+        meta["input_len"] = str(net.layout.input_len)
+    if trained_steps is not None:
+        meta["trained_steps"] = str(int(trained_steps))
+    for k, v in (extra or {}).items():
+        meta.setdefault(k, str(v))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    save_file(tensors, str(tmp), metadata=meta)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return path
+
+
+_REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
+             "onehot_len", "actions", "hidden", "activation", "command")
+
+
+def load_model(
+    path: str | Path, game: str | None = None, *, dtype: torch.dtype = torch.float32
+) -> tuple[PolicyNet, dict[str, str]]:
+    """Reads a policy file into a PolicyNet (of dtype, float32 by default)
+    and returns it with the file's metadata. With ``game``, the file must
+    have been made for that game (its rules version and sizes are checked
+    against this build); otherwise for the game it names. Raises ModelError
+    saying what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"model {path}: no such file")
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            meta = dict(f.metadata() or {})
+            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open is not a dict)
+    except Exception as e:  # safetensors raises its own error types
+        raise ModelError(f"model {path}: not a readable safetensors file: {e}") from e
+    missing = [k for k in _REQUIRED if k not in meta]
+    if missing:
+        raise ModelError(f"model {path}: metadata lacks the required keys {', '.join(missing)}")
+    if meta["format"] != MODEL_FORMAT or meta["format_version"] != MODEL_FORMAT_VERSION:
+        raise ModelError(
+            f"model {path}: format {meta['format']!r} version {meta['format_version']!r}, "
+            f"want {MODEL_FORMAT!r} version {MODEL_FORMAT_VERSION}"
+        )
+    if meta["obs_encoding"] not in (ENCODING_ONEHOT, ENCODING_CARDS) or meta["activation"] != "relu":
+        raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, "
+                         f"want {ENCODING_ONEHOT} or {ENCODING_CARDS}, and relu")
+    head = meta.get("head", "")
+    if head not in ("", HEAD_VALUE):
+        raise ModelError(f"model {path}: head {head!r}; this build reads {HEAD_VALUE!r} (or no head: a policy)")
+    card_dim = 0
+    if meta["obs_encoding"] == ENCODING_CARDS:
+        try:
+            card_dim = int(meta.get("card_dim", ""))
+        except ValueError:
+            card_dim = 0
+        if card_dim <= 0:
+            raise ModelError(
+                f"model {path}: a {ENCODING_CARDS} model needs metadata card_dim, a whole number above 0 (got {meta.get('card_dim')!r})"
+            )
+    try:
+        spec = game_spec(meta["game"])
+    except ValueError as e:
+        raise ModelError(f"model {path}: {e}") from e
+    if game is not None and game_spec(game).name != spec.name:
+        raise ModelError(f"model {path} was trained for {spec.name}, not {game_spec(game).name}")
+    if meta["rules_version"] != str(spec.rules_version):
+        raise ModelError(
+            f"model {path} was trained under {spec.name} rules version {meta['rules_version']}; "
+            f"this build plays rules version {spec.rules_version}"
+        )
+    for key, want in (("obs_len", spec.obs_len), ("onehot_len", spec.one_hot_len), ("actions", spec.actions)):
+        if meta[key] != str(want):
+            raise ModelError(f"model {path}: {key} is {meta[key]}, but {spec.name} has {want}")
+    try:
+        hidden = tuple(int(h) for h in meta["hidden"].split(",")) if meta["hidden"] else ()
+    except ValueError:
+        raise ModelError(f"model {path}: hidden {meta['hidden']!r} is not a list of widths") from None
+    if any(h <= 0 for h in hidden):
+        raise ModelError(f"model {path}: hidden {meta['hidden']!r} holds a width below 1")
+    if card_dim and not hidden:
+        raise ModelError(f"model {path}: a {ENCODING_CARDS} model needs a hidden layer")
+    first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
+    if card_dim and meta.get("input_len") != str(first):
+        raise ModelError(f"model {path}: input_len is {meta.get('input_len')!r}, but {spec.name} with card_dim {card_dim} has {first}")
+    outputs = 1 if head == HEAD_VALUE else spec.actions
+    widths = [first, *hidden, outputs]
+    want_names = {f"layers.{i}.{n}" for i in range(len(widths) - 1) for n in ("weight", "bias")}
+    if card_dim:
+        want_names.add("cards.weight")
+    if set(tensors) != want_names:
+        raise ModelError(
+            f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
+        )
+    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim)
+    layers: list[tuple[torch.Tensor, torch.Tensor]] = []
+    for i in range(len(widths) - 1):
+        w, b = tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]
+        if tuple(w.shape) != (widths[i + 1], widths[i]) or tuple(b.shape) != (widths[i + 1],):
+            raise ModelError(
+                f"model {path}: layers.{i} has shapes {list(w.shape)} and {list(b.shape)}, "
+                f"want {[widths[i + 1], widths[i]]} and {[widths[i + 1]]}"
+            )
+        for name, t in (("weight", w), ("bias", b)):
+            if t.dtype not in _ST_DTYPES.values():
+                raise ModelError(f"model {path}: layers.{i}.{name} has dtype {t.dtype}; F32, F16 and BF16 are read")
+            if not bool(torch.isfinite(t).all()):
+                raise ModelError(f"model {path}: layers.{i}.{name} holds a NaN or an infinity")
+        layers.append((w.to(dtype), b.to(dtype)))
+    net = net.to(dtype)
+    with torch.no_grad():
+        if card_dim:
+            emb = tensors["cards.weight"]
+            if tuple(emb.shape) != (CARD_CODES, card_dim):
+                raise ModelError(f"model {path}: cards.weight has shape {list(emb.shape)}, want {[CARD_CODES, card_dim]}")
+            if emb.dtype not in _ST_DTYPES.values() or not bool(torch.isfinite(emb).all()):
+                raise ModelError(f"model {path}: cards.weight has dtype {emb.dtype} or a NaN or an infinity")
+            net.cards.weight.copy_(emb.to(dtype))
+            net.first_compact.copy_(layers[0][0])
+        else:
+            net.first.weight.copy_(layers[0][0].t())
+        net.first_bias.copy_(layers[0][1])
+        for lin, (w, b) in zip(net.linear_layers(), layers[1:]):
+            lin.weight.copy_(w)
+            lin.bias.copy_(b)
+    net.fold_zero_rows()
+    return net, meta
