@@ -193,7 +193,7 @@ func allowedSwaps(g *cromwell.Game) int {
 		d := c.Clone()
 		d.Apply(a)
 		d.Legal(&second)
-		d.(env.Pruner).Prune(nil, &second)
+		d.(Pruner).Prune(nil, &second)
 		for b := second.Next(a + 1); b >= 0; b = second.Next(b + 1) {
 			n++
 		}

@@ -156,7 +156,7 @@ func (g *Game) hookTop(f int) bool {
 }
 
 // RulesLine returns line, which a search found from this position, as a
-// line of the rules (env.LineMapper): where the line begins with a hooked
+// line of the rules (solver.LineMapper): where the line begins with a hooked
 // swap and builds on a hook, the swap moves to just after the last such
 // build, whose builds are then on the kings themselves. Any other line is
 // returned as it is.

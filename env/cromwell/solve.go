@@ -21,13 +21,7 @@ var specNoSwap = func() *env.Spec {
 // VariantNoSwap names the variant of Cromwell without the swap of rule 7.
 const VariantNoSwap = "noswap"
 
-// The interfaces the solver uses.
-var (
-	_ env.Varianter       = (*Game)(nil)
-	_ env.SafeMover       = (*Game)(nil)
-	_ env.DeadTester      = (*Game)(nil)
-	_ env.StartDeadTester = (*Game)(nil)
-)
+var _ env.Varianter = (*Game)(nil)
 
 // Variants returns the variants besides the default: "noswap", Cromwell
 // without its swap.
@@ -329,7 +323,7 @@ func (r *relaxation) fan(f int) {
 	}
 }
 
-// DeadAtStart reports a position that cannot be won (env.StartDeadTester):
+// DeadAtStart reports a position that cannot be won (solver.StartDeadTester):
 // Dead once the swap is spent; while it is unused, the king-lock test of
 // Dead with the swap made at any time (swapLocked), which costs up to
 // about a second. When the position is not proved lost, it notes in the
@@ -369,7 +363,7 @@ func (g *Game) DeadAtStart() bool {
 }
 
 // LateMask clears the swap's first action from m (now false), or every
-// other action (now true): see env.LateOnceMover.
+// other action (now true): see solver.LateOnceMover.
 func (g *Game) LateMask(m *env.Mask, now bool) {
 	if !now {
 		m.Unset(ActSwapBegin)
@@ -385,7 +379,7 @@ func (g *Game) LateMask(m *env.Mask, now bool) {
 // LatePick clears from m the swaps that DeadAtStart found cannot win, as
 // Prune does, and, while the first card of a swap is being picked, the cards
 // whose swap cannot get every card home in the relaxed game of Dead
-// (env.LateOnceMover): every card but those the relaxed game leaves in
+// (solver.LateOnceMover): every card but those the relaxed game leaves in
 // place. A swap that moves none of those leaves them as stuck as before, and
 // a position that dead is cut off as soon as the swap is made. If no card is
 // left in place (the relaxed game is stuck on cards already moved), m is
@@ -417,7 +411,7 @@ func (g *Game) LatePick(m *env.Mask) {
 	}
 }
 
-// LateSafeMove is SafeMove as if the swap were spent (env.LateOnceMover):
+// LateSafeMove is SafeMove as if the swap were spent (solver.LateOnceMover):
 // the same moves, by the same argument, for the game without the swap. It
 // returns -1 while a swap is under way.
 func (g *Game) LateSafeMove() int {
@@ -428,7 +422,7 @@ func (g *Game) LateSafeMove() int {
 }
 
 // LateDead is the relaxed game's half of Dead as if the swap were spent
-// (env.LateOnceMover): the relaxed game cannot get every card home. It is
+// (solver.LateOnceMover): the relaxed game cannot get every card home. It is
 // false while a swap is under way. It leaves out the king-lock test on
 // purpose: that test fires at the start of half of all deals (their kings
 // lock cards that only the swap can free), and a late pass told to swap
@@ -442,15 +436,7 @@ func (g *Game) LateDead() bool {
 	return g.relaxed() > 0
 }
 
-var (
-	_ env.LateOnceMover   = (*Game)(nil)
-	_ env.SearchEvaluator = (*Game)(nil)
-	_ env.Pruner          = (*Game)(nil)
-	_ env.Staged          = (*Game)(nil)
-	_ env.OnceMover       = (*Game)(nil)
-)
-
-// OnceAvailable reports that the swap can still be made (env.OnceMover): it
+// OnceAvailable reports that the swap can still be made (solver.OnceMover): it
 // is neither made nor under way. The solver then tries every swap at the
 // start before searching lines that keep the swap for later.
 func (g *Game) OnceAvailable() bool { return g.swap == swapUnused }
@@ -475,7 +461,7 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // those cards can be the first card of a swap DeadAtStart allows, the swap
 // is not offered at all (canPickAfterMove): begun, it would leave no pick.
 //
-// The reason this keeps every position in reach (the env.Pruner contract):
+// The reason this keeps every position in reach (the solver.Pruner contract):
 // take any line to a position p, every move of it offered by Prune, and a
 // swap of cards x and y at p. Let m be the last move of the line that moved
 // x or y or was built on one of them (or the start, if none). Right after m,
@@ -635,7 +621,7 @@ func (g *Game) SearchEvaluate() float64 {
 }
 
 // SearchEvaluateDead returns SearchEvaluate and Dead from one play of the
-// relaxed game (env.DeadEvaluator).
+// relaxed game (solver.DeadEvaluator).
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
 	if g.swap != swapDone {

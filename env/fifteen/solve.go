@@ -1,9 +1,5 @@
 package fifteen
 
-import "github.com/patience-gym/patience/env"
-
-var _ env.SafeMover = (*Game)(nil)
-
 // SafeMove returns a column-to-pile move that never costs a win, or -1:
 // the available card c of rank r goes to its suit's up pile (which shows
 // r−1) when the down pile already holds r and r−1, or to the down pile

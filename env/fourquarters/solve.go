@@ -7,8 +7,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-var _ env.DeadTester = (*Game)(nil)
-
 // Dead reports a position from which no first-class win (every card
 // removed) is possible: for some rank, more arms hold an odd number of
 // cards of that rank than there are cards of that rank left in the stock. A
@@ -104,8 +102,6 @@ func init() {
 	}
 	variantSpecs = map[string]*env.Spec{VariantHub: &s}
 }
-
-var _ env.Varianter = (*Game)(nil)
 
 // Variants returns the variants besides the default rules: "hub".
 func (g *Game) Variants() []string { return []string{VariantHub} }

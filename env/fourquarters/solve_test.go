@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/envtest"
+	"github.com/patience-gym/patience/solver"
 )
 
 func TestVariantHub(t *testing.T) {
@@ -76,5 +76,5 @@ func TestDeadByParity(t *testing.T) {
 	if h.Dead() {
 		t.Error("the hub variant pairs across quarters: parity proves nothing")
 	}
-	var _ env.DeadTester = g
+	var _ solver.DeadTester = g
 }

@@ -1,11 +1,8 @@
 package ladder
 
 import (
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 )
-
-var _ env.SafeMover = (*Game)(nil)
 
 // SafeMove returns a move home that never costs a win, or -1: a row's outer
 // card, the waste top or the ladder card, of rank r, that fits a

@@ -1,11 +1,8 @@
 package royalparade
 
 import (
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 )
-
-var _ env.SafeMover = (*Game)(nil)
 
 // SafeMove returns a build that never costs a win, or -1: a card c (the
 // top of an auxiliary pile, or a loose card) that fits a base pile, when
