@@ -166,8 +166,8 @@ type Game struct {
 	run   [NumFans]uint8 // length of the descending same-suit run on top of each fan
 	found cards.Foundations
 	home  int
-	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
-	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
+	swap  SwapStage
+	pick  int16 // the first pick in stage SwapSecond: 16*fan + depth, else -1
 	// built is the depth, in its fan, of the card the latest move from fan
 	// to fan built on (Prune reads it right after such a move). It is not
 	// part of the position: Hash leaves it out.
@@ -196,12 +196,21 @@ var (
 	keysKingsHome = zobrist.Table(0xc401_0004, cards.NumSuits*3)
 )
 
+// SwapStage is the stage of the swap of rule 7, as the observation's swap
+// segment shows it.
+type SwapStage uint8
+
 // The stages of the swap.
 const (
-	swapUnused uint8 = iota
-	swapFirst
-	swapSecond
-	swapDone
+	// SwapUnused: the swap may still be made.
+	SwapUnused SwapStage = iota
+	// SwapFirst: the swap is begun, its first card is being picked.
+	SwapFirst
+	// SwapSecond: the first card is picked (FirstPick), the second is
+	// being picked.
+	SwapSecond
+	// SwapDone: the swap is made, or, in the variant noswap, never offered.
+	SwapDone
 )
 
 func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, c) }
@@ -230,7 +239,7 @@ func (g *Game) Deal(seed uint64) {
 func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 	*g = Game{pick: -1, noswap: g.noswap}
 	if g.noswap {
-		g.swap = swapDone
+		g.swap = SwapDone
 	}
 	for f := range NumFans {
 		for k := 0; k < depth && k < MaxDepth; k++ {
@@ -269,9 +278,9 @@ func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 // SetSwapUsed marks the swap used (or unused), for tests. In the variant
 // without the swap it stays used.
 func (g *Game) SetSwapUsed(used bool) {
-	g.swap = swapUnused
+	g.swap = SwapUnused
 	if used || g.noswap {
-		g.swap = swapDone
+		g.swap = SwapDone
 	}
 	g.pick = -1
 	g.allow, g.lockMemo = nil, nil
@@ -283,7 +292,7 @@ func (g *Game) SetSwapUsed(used bool) {
 func (g *Game) Fan(f int) []cards.Card { return g.fans[f][:g.n[f]] }
 
 // SwapUsed reports whether the swap has been made.
-func (g *Game) SwapUsed() bool { return g.swap == swapDone }
+func (g *Game) SwapUsed() bool { return g.swap == SwapDone }
 
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
@@ -296,8 +305,8 @@ func (g *Game) Observe(dst []uint8) {
 	// The fans array is laid out exactly like the segment: one copy.
 	copy(dst[ObsFans:ObsFans+NumFans*MaxDepth], unsafe.Slice((*uint8)(unsafe.Pointer(&g.fans)), NumFans*MaxDepth))
 	g.found.Observe(dst[ObsFoundations:])
-	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = g.swap, 0, 0
-	if g.swap == swapSecond {
+	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = uint8(g.swap), 0, 0
+	if g.swap == SwapSecond {
 		dst[ObsSwap+1] = uint8(g.pick/SwapDepth) + 1
 		dst[ObsSwap+2] = uint8(g.pick%SwapDepth) + 1
 	}
@@ -331,11 +340,11 @@ func (g *Game) fullHash() uint64 {
 
 func (g *Game) swapKey() uint64 {
 	switch g.swap {
-	case swapFirst:
+	case SwapFirst:
 		return keysSwap[0]
-	case swapSecond:
+	case SwapSecond:
 		return keysSwap[3+int(g.pick)]
-	case swapDone:
+	case SwapDone:
 		return keysSwap[1]
 	}
 	return 0

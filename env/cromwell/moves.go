@@ -44,7 +44,7 @@ func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
 	switch g.swap {
-	case swapFirst:
+	case SwapFirst:
 		total, count := g.layoutCounts()
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
@@ -54,7 +54,7 @@ func (g *Game) Legal(m *env.Mask) {
 			}
 		}
 		return
-	case swapSecond:
+	case SwapSecond:
 		first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
@@ -83,7 +83,7 @@ func (g *Game) Legal(m *env.Mask) {
 			cover[s][r] |= 1 << f
 			r++
 		}
-		if g.swap == swapUnused && !swappable {
+		if g.swap == SwapUnused && !swappable {
 			for _, c := range g.fans[f][:n] {
 				if distinct == cards.None {
 					distinct = c
@@ -153,11 +153,11 @@ func (g *Game) Explain(a int) error {
 	switch {
 	case g.noswap && (kind == ActSwap || kind == ActSwapBegin):
 		return errors.New("this variant (noswap) has no swap")
-	case (g.swap == swapFirst || g.swap == swapSecond) && kind != ActSwap:
+	case (g.swap == SwapFirst || g.swap == SwapSecond) && kind != ActSwap:
 		return errors.New("a swap is under way: pick its cards first")
-	case kind == ActSwap && g.swap == swapUnused:
+	case kind == ActSwap && g.swap == SwapUnused:
 		return errors.New("begin the swap first (the move \"swap\")")
-	case kind == ActSwap && g.swap == swapDone, kind == ActSwapBegin && g.swap != swapUnused:
+	case kind == ActSwap && g.swap == SwapDone, kind == ActSwapBegin && g.swap != SwapUnused:
 		return errors.New("the swap has been used")
 	}
 	switch kind {
@@ -213,7 +213,7 @@ func (g *Game) Explain(a int) error {
 			return env.Reasonf("fan %d has no card %d", x+1, y+1)
 		}
 		c := g.fans[x][y]
-		if g.swap == swapSecond {
+		if g.swap == SwapSecond {
 			first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 			if c == first {
 				return env.Reasonf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
@@ -260,30 +260,25 @@ func (g *Game) Apply(a int) {
 			g.hookOff()
 		}
 		g.built = g.n[y] - 1
-		for i := n - k; i < n; i++ {
-			g.push(y, g.fans[x][i])
-		}
-		for range k {
-			g.pop(x)
-		}
+		g.moveCards(x, y, k)
 	case ActSwapBegin:
-		g.setSwap(swapFirst, -1)
+		g.setSwap(SwapFirst, -1)
 	default:
-		if g.swap == swapFirst {
-			g.setSwap(swapSecond, int16(x*SwapDepth+y))
+		if g.swap == SwapFirst {
+			g.setSwap(SwapSecond, int16(x*SwapDepth+y))
 			return
 		}
 		f1, k1 := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
 		c1, c2 := g.fans[f1][k1], g.fans[x][y]
 		g.set(f1, k1, c2)
 		g.set(x, y, c1)
-		g.setSwap(swapDone, -1)
+		g.setSwap(SwapDone, -1)
 		g.armHook(f1, k1, c1, x, y, c2)
 	}
 }
 
 // setSwap moves the swap to a stage, keeping the hash.
-func (g *Game) setSwap(stage uint8, pick int16) {
+func (g *Game) setSwap(stage SwapStage, pick int16) {
 	g.hash ^= g.swapKey()
 	g.swap, g.pick = stage, pick
 	g.hash ^= g.swapKey()
@@ -293,6 +288,17 @@ func (g *Game) set(f, k int, c cards.Card) {
 	g.hash ^= cardKey(f, k, g.fans[f][k]) ^ cardKey(f, k, c)
 	g.fans[f][k] = c
 	g.run[f] = uint8(g.runLen(f))
+}
+
+// moveCards moves the top k cards of fan from onto fan to.
+func (g *Game) moveCards(from, to, k int) {
+	n := int(g.n[from])
+	for i := n - k; i < n; i++ {
+		g.push(to, g.fans[from][i])
+	}
+	for range k {
+		g.pop(from)
+	}
 }
 
 func (g *Game) push(f int, c cards.Card) {

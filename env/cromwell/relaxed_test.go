@@ -110,7 +110,7 @@ func (g *Game) pairEvaluate() float64 {
 			score += 0.5
 		}
 	}
-	if g.swap == swapUnused {
+	if g.swap == SwapUnused {
 		score += 2
 	}
 	return score

@@ -64,7 +64,7 @@ func (g *Game) SetVariant(name string) error {
 // available the argument fails (the line might swap c with a buried card),
 // so no move is declared safe then.
 func (g *Game) SafeMove() int {
-	if g.swap != swapDone {
+	if g.swap != SwapDone {
 		return -1
 	}
 	return g.safeMove()
@@ -121,7 +121,7 @@ func (g *Game) safeMove() int {
 // game, played with each such pair exchanged, cannot get every card home
 // is lost too (pairsDead).
 func (g *Game) Dead() bool {
-	if g.swap != swapDone {
+	if g.swap != SwapDone {
 		return g.swapsGone() || g.pairsDead()
 	}
 	return g.relaxed() > 0 || g.kingLocked()
@@ -348,9 +348,9 @@ func (g *Game) DeadAtStart() bool {
 		g.lockMemo = new(lockMemo)
 	}
 	switch g.swap {
-	case swapDone:
+	case SwapDone:
 		return g.Dead() || (first && g.pinLocked())
-	case swapUnused:
+	case SwapUnused:
 		a, empty := g.buildAllow()
 		g.allow = a // replacing any list made for an earlier position
 		g.hook.arm = a != nil && a.hooked
@@ -386,7 +386,7 @@ func (g *Game) LateMask(m *env.Mask, now bool) {
 // left as it is.
 func (g *Game) LatePick(m *env.Mask) {
 	g.restrictSwap(m)
-	if g.swap != swapFirst {
+	if g.swap != SwapFirst {
 		return
 	}
 	var r relaxation
@@ -415,7 +415,7 @@ func (g *Game) LatePick(m *env.Mask) {
 // the same moves, by the same argument, for the game without the swap. It
 // returns -1 while a swap is under way.
 func (g *Game) LateSafeMove() int {
-	if g.swap == swapFirst || g.swap == swapSecond {
+	if g.swap == SwapFirst || g.swap == SwapSecond {
 		return -1
 	}
 	return g.safeMove()
@@ -430,7 +430,7 @@ func (g *Game) LateSafeMove() int {
 // need the swap late in the game. After the swap the late pass uses Dead,
 // king locks included.
 func (g *Game) LateDead() bool {
-	if g.swap == swapFirst || g.swap == swapSecond {
+	if g.swap == SwapFirst || g.swap == SwapSecond {
 		return false
 	}
 	return g.relaxed() > 0
@@ -439,11 +439,11 @@ func (g *Game) LateDead() bool {
 // OnceAvailable reports that the swap can still be made (solver.OnceMover): it
 // is neither made nor under way. The solver then tries every swap at the
 // start before searching lines that keep the swap for later.
-func (g *Game) OnceAvailable() bool { return g.swap == swapUnused }
+func (g *Game) OnceAvailable() bool { return g.swap == SwapUnused }
 
 // Midway reports that the swap is under way: begun, its picks not both
 // made.
-func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecond }
+func (g *Game) Midway() bool { return g.swap == SwapFirst || g.swap == SwapSecond }
 
 // Prune leaves out the swaps that DeadAtStart found cannot win (see
 // restrictSwap: each leads to a position that the king-lock test of Dead
@@ -525,7 +525,7 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // search meets a won position; and a line without the swap is the case
 // of a stubborn set without swaps.
 func (g *Game) Prune(line []int, m *env.Mask) {
-	if g.swap == swapDone {
+	if g.swap == SwapDone {
 		g.pruneStubborn(m)
 		if !g.hook.on {
 			g.pruneWholeFans(m)
@@ -533,7 +533,7 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 		return
 	}
 	g.restrictSwap(m)
-	if a := g.allow; a != nil && a.hooked && g.swap == swapUnused {
+	if a := g.allow; a != nil && a.hooked && g.swap == SwapUnused {
 		// The hooked swap at the start (hook.go), nothing else. Elsewhere
 		// before the swap (where only a search that proves nothing, such
 		// as the opening pass's roots, goes) the swap alone, where it may
@@ -546,14 +546,14 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 		return
 	}
 	switch {
-	case g.swap == swapUnused:
+	case g.swap == SwapUnused:
 		if len(line) > 0 && m.Has(ActSwapBegin) && !g.swapAfterMove(line) {
 			m.Unset(ActSwapBegin)
 		}
 		if a := g.allow; a != nil && a.pairsOnly {
 			g.pruneStubborn(m)
 		}
-	case g.swap == swapFirst && len(line) > 1:
+	case g.swap == SwapFirst && len(line) > 1:
 		kind, _, d := decode(line[len(line)-2])
 		if kind != ActMove {
 			return
@@ -624,7 +624,7 @@ func (g *Game) SearchEvaluate() float64 {
 // relaxed game (solver.DeadEvaluator).
 func (g *Game) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
-	if g.swap != swapDone {
+	if g.swap != SwapDone {
 		return g.Evaluate() - 2*float64(left), g.swapsGone() || g.pairsDead()
 	}
 	return g.Evaluate() - 2*float64(left), left > 0 || g.kingLocked()

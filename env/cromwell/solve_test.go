@@ -26,8 +26,8 @@ func TestVariantNoSwap(t *testing.T) {
 			t.Fatalf("deal %d: the swap is offered", seed)
 		}
 		obs := e.Observation()
-		if obs[ObsSwap] != swapDone {
-			t.Errorf("deal %d: swap stage %d, want %d", seed, obs[ObsSwap], swapDone)
+		if SwapStage(obs[ObsSwap]) != SwapDone {
+			t.Errorf("deal %d: swap stage %d, want %d", seed, obs[ObsSwap], SwapDone)
 		}
 		// The same cards in the same places as the default deal.
 		if string(obs[:ObsSwap]) != string(def.Observation()[:ObsSwap]) {

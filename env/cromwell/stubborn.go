@@ -411,7 +411,7 @@ func (s *stubborn) keeps(a int) bool {
 func (g *Game) pruneStubborn(m *env.Mask) {
 	var s stubborn
 	s.index(g)
-	if g.swap == swapUnused {
+	if g.swap == SwapUnused {
 		s.pre = true
 		s.home = g.allow.homeKings(g)
 	}

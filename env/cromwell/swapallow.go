@@ -414,7 +414,7 @@ func (a *swapAllow) anyAllowed(g *Game) bool {
 // swapsGone reports a position, with the swap unused, in which none of the
 // swaps DeadAtStart listed can be made any more: it cannot be won.
 func (g *Game) swapsGone() bool {
-	return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+	return g.swap == SwapUnused && g.allow != nil && !g.allow.anyAllowed(g)
 }
 
 // pairsDead reports a position, with the swap unused, that the relaxed game
@@ -438,7 +438,7 @@ func (g *Game) swapsGone() bool {
 // makes this swap, now or later, wins.
 func (g *Game) pairsDead() bool {
 	a := g.allow
-	if g.swap != swapUnused || a == nil || !a.pairsOnly {
+	if g.swap != SwapUnused || a == nil || !a.pairsOnly {
 		return false
 	}
 	h := a.homeKings(g)
@@ -478,11 +478,11 @@ func (g *Game) restrictSwap(m *env.Mask) {
 		return
 	}
 	switch g.swap {
-	case swapUnused:
+	case SwapUnused:
 		if m.Has(ActSwapBegin) && !a.anyAllowed(g) {
 			m.Unset(ActSwapBegin)
 		}
-	case swapFirst:
+	case SwapFirst:
 		var v view
 		ok := a.look(g, &v)
 		for f := range NumFans {
@@ -492,7 +492,7 @@ func (g *Game) restrictSwap(m *env.Mask) {
 				}
 			}
 		}
-	case swapSecond:
+	case SwapSecond:
 		var v view
 		ok := a.look(g, &v)
 		first := int(g.pick)
