@@ -197,7 +197,7 @@ func (s *Solver) rootRound(rt *openRoot, base env.Game) (bool, error) {
 		for _, a := range f.actions[:f.n] {
 			pos.Apply(int(a))
 		}
-		res := s.sub.Solve(s.ctx, pos)
+		res := s.sub.search(s.ctx, pos, pos)
 		s.res.Nodes += res.Nodes
 		s.res.SafeMoves += res.SafeMoves
 		s.res.Dead += res.Dead

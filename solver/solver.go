@@ -68,6 +68,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/patience-gym/patience/env"
@@ -382,8 +383,17 @@ const openingShare = 2
 var errPassCap = errors.New("pass cap")
 
 // Solve searches the position g (which it does not change) and returns the
-// verdict. A cancelled ctx stops the search with an Unknown verdict.
+// verdict. It searches g wrapped in its game's search knowledge where a
+// package registered one (Register), and the plain rules otherwise. A
+// cancelled ctx stops the search with an Unknown verdict.
 func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
+	return s.search(ctx, g, Wrap(g))
+}
+
+// search searches g, which is orig (the position as the rules see it) or
+// a copy of it wrapped in its game's search knowledge; a winning line
+// found is replayed from orig.
+func (s *Solver) search(ctx context.Context, orig, g env.Game) Result {
 	s.start = time.Now()
 	s.ctx = ctx
 	s.res = Result{Clairvoyant: g.Spec().Hidden}
@@ -394,7 +404,6 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		s.res.Line = []int{}
 		return s.finish()
 	}
-	orig := g // the position as the rules see it
 	if _, ok := g.(StartDeadTester); ok && !s.opts.NoDeadTest {
 		// The test may note what it learns in the state it looks at: it
 		// looks at the search's own copy, which the search then starts
@@ -517,7 +526,7 @@ func (s *Solver) finish() Result {
 // bind detects the game's optional interfaces and sizes the buffers.
 func (s *Solver) bind(g env.Game) {
 	spec := g.Spec()
-	if s.spec != spec || len(s.states) == 0 {
+	if s.spec != spec || len(s.states) == 0 || reflect.TypeOf(s.scratch) != reflect.TypeOf(g) {
 		s.spec = spec
 		s.states = s.states[:0]
 		s.scratch = g.Clone()

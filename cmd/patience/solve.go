@@ -19,6 +19,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge
 	"github.com/patience-gym/patience/stats"
 )
 

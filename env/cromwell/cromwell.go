@@ -50,49 +50,12 @@
 // on. Its Spec has Variant "noswap" and rules "v1+noswap"; the default game
 // is unchanged.
 //
-// # Solver
+// # Search
 //
-// The game gives the solver (package solver) six kinds of knowledge, each
-// with its reason in the method's documentation:
-//   - safe moves (SafeMove): once the swap is no longer available, a top
-//     card goes home without trying alternatives when it is an ace or both
-//     copies of the card one rank below it are home;
-//   - a dead test (Dead): once the swap is no longer available, a relaxed
-//     game in which nothing is ever lost must still get every card home,
-//     and the kings must be able to go home in some order, each when one
-//     or both copies of every lower card of its suit lie beneath no king
-//     still in the fans (kings never move but home, so what lies beneath
-//     one waits for it);
-//   - a dead test for the start of a search (DeadAtStart): with the swap
-//     unused, the same king order must exist after some swap made at some
-//     point of the game. Where the kings lock cards that only the swap can
-//     free, it also lists the few swaps that get past this test; the
-//     search then offers only those, and Dead gives up a position where
-//     none of them can be made any more. It also runs the pin test
-//     (pinlock.go), too costly for every position: each step of the king
-//     order is checked with the relaxed game, the cards beneath kings
-//     still in the fans frozen, and where a copy of a card is frozen the
-//     second copies of the higher cards of its suit are followed (one
-//     that never gets home stays on a copy of the next card, which then
-//     cannot get home either);
-//   - pruning (Prune): a swap is offered only at the start of a search or
-//     right after a move from fan to fan, with one of that move's cards;
-//     every swap can be moved back to such a point. Once the swap is spent,
-//     only the moves of a stubborn set are kept (stubborn.go): those that
-//     lead to sending one chosen card home, or could get in their way;
-//     every other move can wait. Nor is a fan that is one run moved whole
-//     onto another: that uncovers nothing, and no shortest win makes such
-//     a move. Where every allowed swap exchanges two
-//     cards the kings hold in place, the swap is made at the start only,
-//     hooked (hook.go): until a move touches one of its places, the card in
-//     a king's place also takes that king's queen, so the game after it
-//     holds every line that makes the swap later, and RulesLine maps its
-//     winning lines back to the rules;
-//   - the swap is one move of three actions (Midway), and positions are
-//     ranked for search by SearchEvaluate;
-//   - the swap is allowed once (OnceAvailable), so the solver's opening
-//     pass tries each swap at the start, where the game that follows has
-//     no swap and its safe moves and dead test apply.
+// What a search knows of Cromwell beyond these rules (safe moves, dead
+// tests, pruning, the hooked swap) lives beside the solver, in package
+// solver/cromwell, which reads the position through the accessors of
+// position.go.
 package cromwell
 
 import (
@@ -168,32 +131,18 @@ type Game struct {
 	home  int
 	swap  SwapStage
 	pick  int16 // the first pick in stage SwapSecond: 16*fan + depth, else -1
-	// built is the depth, in its fan, of the card the latest move from fan
-	// to fan built on (Prune reads it right after such a move). It is not
-	// part of the position: Hash leaves it out.
-	built uint8
-	// hook is the state of a hooked swap (hook.go): only a search's own
-	// game, after DeadAtStart, has one.
-	hook hookState
-	hash uint64
+	hash  uint64
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.
 	noswap bool
-	// allow lists the swaps that can still win, once a search has found
-	// them (DeadAtStart); nil offers every swap.
-	allow *swapAllow
-	// lockMemo keeps the king-lock test's verdicts for a search, from
-	// DeadAtStart on (nil: none kept).
-	lockMemo *lockMemo
 }
 
 var (
 	keysCard  = zobrist.NewCardKeys(0xc401_0001, NumFans*MaxDepth)
 	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
-	keysSwap  = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
-	// keysKingsHome mix the kings home in each suit (0 to 2) into the
-	// lock memo's hash (kingLocked).
-	keysKingsHome = zobrist.Table(0xc401_0004, cards.NumSuits*3)
+	// keysSwap: [0] stage SwapFirst, [1] SwapDone, [3+pick] SwapSecond
+	// with its first pick; [2] is not used (kept, so that no hash changes).
+	keysSwap = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
 )
 
 // SwapStage is the stage of the swap of rule 7, as the observation's swap
@@ -217,14 +166,6 @@ func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, 
 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{pick: -1} }
-
-// Spec returns the game's description (the variant's, in a variant).
-func (g *Game) Spec() *env.Spec {
-	if g.noswap {
-		return specNoSwap
-	}
-	return spec
-}
 
 // Deal sets up deal number seed.
 func (g *Game) Deal(seed uint64) {
@@ -271,7 +212,6 @@ func (g *Game) SetFans(fans ...[]cards.Card) {
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.found.Set(s, a, b)
 	g.home = g.found.Count()
-	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 
@@ -283,7 +223,6 @@ func (g *Game) SetSwapUsed(used bool) {
 		g.swap = SwapDone
 	}
 	g.pick = -1
-	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 
@@ -332,9 +271,6 @@ func (g *Game) fullHash() uint64 {
 	}
 	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()
-	if g.hook.on {
-		h ^= hookKey()
-	}
 	return h
 }
 

@@ -110,23 +110,6 @@ func (g *Game) Legal(m *env.Mask) {
 	if swappable {
 		m.Set(ActSwapBegin)
 	}
-	if g.hook.on {
-		// Builds on a hook (hook.go): the run from the hook king's queen
-		// down, onto the card in the king's place when it is on top.
-		for i := range g.hook.n {
-			p := &g.hook.at[i]
-			if int(g.n[p.f]) != int(p.k)+1 {
-				continue
-			}
-			q := p.king - 1
-			srcs := cover[q.Suit()][q.Rank()] &^ (1 << p.f)
-			for srcs != 0 {
-				s := bits.TrailingZeros32(srcs)
-				srcs &= srcs - 1
-				m.Set(ActMove + s*NumFans + int(p.f))
-			}
-		}
-	}
 }
 
 // decode splits an action id into its kind and operands.
@@ -235,32 +218,14 @@ func (g *Game) Explain(a int) error {
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
 	kind, x, y := decode(a)
-	g.hook.last = false
 	switch kind {
 	case ActFoundation:
-		g.hook.arm = false
-		if g.hook.on && g.touches(x, int(g.n[x])-1, int(g.n[x])-1) {
-			g.hookOff()
-		}
 		c := g.pop(x)
 		g.toFoundation(c)
 	case ActMove:
-		g.hook.arm = false
 		target := g.fans[y][g.n[y]-1]
 		top := g.fans[x][g.n[x]-1]
-		if g.hook.on {
-			if i, ok := g.hookBuild(x, y); ok {
-				target = g.hook.at[i].king
-				g.hook.last = true
-			}
-		}
-		k := int(target.Rank()) - 1 - int(top.Rank()) + 1 // cards that move
-		n := int(g.n[x])
-		if g.hook.on && (!g.hook.last && g.touches(y, int(g.n[y])-1, int(g.n[y])-1) || g.touches(x, n-k, n-1)) {
-			g.hookOff()
-		}
-		g.built = g.n[y] - 1
-		g.moveCards(x, y, k)
+		g.moveCards(x, y, int(target.Rank())-int(top.Rank())) // x's run from the card one rank below target up
 	case ActSwapBegin:
 		g.setSwap(SwapFirst, -1)
 	default:
@@ -273,7 +238,6 @@ func (g *Game) Apply(a int) {
 		g.set(f1, k1, c2)
 		g.set(x, y, c1)
 		g.setSwap(SwapDone, -1)
-		g.armHook(f1, k1, c1, x, y, c2)
 	}
 }
 
