@@ -79,13 +79,12 @@
 // the default rules. Its Spec has Variant "hub" and rules "v1+hub"; the
 // default game is unchanged. See SetVariant.
 //
-// # Solver
+// # Search
 //
-// A dead test (Dead, used by package solver): a position is lost when, for
-// some rank, more quarters hold an odd number of cards of that rank than
-// there are cards of that rank left in the stock. The solver sees the stock:
-// its verdicts are upper bounds on what a player can do. No move is declared
-// safe: removing a pair changes how the next close-up slides the files.
+// What a search knows of Four Quarters beyond these rules (a dead test)
+// lives beside the solver, in package solver/fourquarters. No move is
+// safe to play without trying the others: removing a pair changes how the
+// next close-up slides the files.
 package fourquarters
 
 import (
@@ -349,6 +348,10 @@ func (g *Game) finish() {
 // Cells returns the 48 cells in cell order (cards.None when empty). The slice
 // aliases the game.
 func (g *Game) Cells() []cards.Card { return g.cells[:] }
+
+// Stock returns the cards of the stock, the next to be drawn first: hidden
+// cards, for tools and a clairvoyant search. The slice aliases the game.
+func (g *Game) Stock() []cards.Card { return g.stock[g.next:] }
 
 // StockLeft returns the number of cards in the stock.
 func (g *Game) StockLeft() int { return StockSize - int(g.next) }

@@ -85,13 +85,10 @@
 // remembers every turned card knows more (the waste's order, and after the
 // redeal the stock's); the observation leaves that memory to the agent.
 //
-// # Solver
+// # Search
 //
-// Safe moves (SafeMove, used by package solver): an available card goes
-// home without trying alternatives when it is an ace, or when both copies of
-// the card below it in its suit and all four cards that could be built on it
-// are home. The method's documentation gives the reason. The solver sees the
-// hidden cards: its verdicts are upper bounds on what a player can do.
+// What a search knows of Ladder beyond these rules (its safe moves) lives
+// beside the solver, in package solver/ladder.
 package ladder
 
 import (
@@ -333,6 +330,9 @@ func (g *Game) Waste() []cards.Card { return g.waste[:g.wn] }
 
 // RedealUsed reports whether the redeal has been made.
 func (g *Game) RedealUsed() bool { return g.redealt }
+
+// Foundations returns the foundations.
+func (g *Game) Foundations() cards.Foundations { return g.found }
 
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }

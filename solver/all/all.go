@@ -4,14 +4,16 @@
 //
 //	import _ "github.com/patience-gym/patience/solver/all"
 //
-// It also registers the games those packages know (a search package
-// imports its game); import env/all for every game.
+// A search package imports its game, so this registers those games too;
+// import env/all for every game (Limited has no search package: the
+// solver searches its plain rules).
 package all
 
 import (
-	// Each search package registers itself in its init. The other games'
-	// knowledge still lives in their rules packages, which env/all
-	// registers.
-	_ "github.com/patience-gym/patience/env/all"
+	// Each search package registers itself in its init.
 	_ "github.com/patience-gym/patience/solver/cromwell"
+	_ "github.com/patience-gym/patience/solver/fifteen"
+	_ "github.com/patience-gym/patience/solver/fourquarters"
+	_ "github.com/patience-gym/patience/solver/ladder"
+	_ "github.com/patience-gym/patience/solver/royalparade"
 )
