@@ -196,6 +196,26 @@ func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 	g.hash = g.fullHash()
 }
 
+// runLen returns the length of the descending same-suit run at the top of fan
+// f (0 for an empty fan).
+func (g *Game) runLen(f int) int {
+	n := int(g.n[f])
+	if n == 0 {
+		return 0
+	}
+	k := 1
+	for k < n && follows(g.fans[f][n-k-1], g.fans[f][n-k]) {
+		k++
+	}
+	return k
+}
+
+// follows reports that card up, lying on card down, continues a run: the
+// same suit, one rank lower.
+func follows(down, up cards.Card) bool {
+	return down.Suit() == up.Suit() && down.Rank() == up.Rank()+1
+}
+
 // SetFans lays out fans from lists of cards, deepest first, for tests. Fans
 // not given are empty.
 func (g *Game) SetFans(fans ...[]cards.Card) {

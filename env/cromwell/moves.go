@@ -8,26 +8,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// runLen returns the length of the descending same-suit run at the top of fan
-// f (0 for an empty fan).
-func (g *Game) runLen(f int) int {
-	n := int(g.n[f])
-	if n == 0 {
-		return 0
-	}
-	k := 1
-	for k < n && follows(g.fans[f][n-k-1], g.fans[f][n-k]) {
-		k++
-	}
-	return k
-}
-
-// follows reports that card up, lying on card down, continues a run: the
-// same suit, one rank lower.
-func follows(down, up cards.Card) bool {
-	return down.Suit() == up.Suit() && down.Rank() == up.Rank()+1
-}
-
 // layoutCounts returns the number of cards in the fans and how many of them
 // have each code.
 func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {

@@ -71,6 +71,16 @@ func init() {
 	variantSpecs = map[string]*env.Spec{VariantHub: &s}
 }
 
+var _ env.Varianter = (*Game)(nil)
+
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if v := variantSpecs[g.variant]; v != nil {
+		return v
+	}
+	return spec
+}
+
 // Variants returns the variants besides the default rules: "hub".
 func (g *Game) Variants() []string { return []string{VariantHub} }
 

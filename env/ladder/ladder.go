@@ -433,3 +433,11 @@ func (g *Game) Determinize(rng *cards.Rand) {
 	copy(g.waste[:nw], hidden[k:])
 	g.hash = g.fullHash()
 }
+
+// topOf returns the last card of s, or None.
+func topOf(s []cards.Card) cards.Card {
+	if len(s) == 0 {
+		return cards.None
+	}
+	return s[len(s)-1]
+}

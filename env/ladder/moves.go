@@ -7,9 +7,9 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// fits reports whether c may lie on on in a row: one rank lower and of the
+// buildsOn reports whether c may lie on on in a row: one rank lower and of the
 // other colour (rule 4).
-func fits(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
+func buildsOn(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
 
 // runLen returns the length of the run at the outer end of row r: the
 // longest outer stretch descending by one in alternating colours (0 for an
@@ -20,7 +20,7 @@ func (g *Game) runLen(r int) int {
 		return 0
 	}
 	k := 1
-	for k < n && fits(g.rows[r][n-k], g.rows[r][n-k-1]) {
+	for k < n && buildsOn(g.rows[r][n-k], g.rows[r][n-k-1]) {
 		k++
 	}
 	return k
@@ -94,7 +94,7 @@ func (g *Game) Legal(m *env.Mask) {
 				m.Set(ActBuild + NumRows*s + d)
 			}
 		}
-		if wtop != cards.None && fits(wtop, t) {
+		if wtop != cards.None && buildsOn(wtop, t) {
 			m.Set(ActWaste + d)
 		}
 	}
@@ -169,7 +169,7 @@ func (g *Game) Explain(a int) error {
 			if c.Rank()+1 == target.Rank() && c.Red() != target.Red() {
 				return nil
 			}
-			if i == 0 || !fits(c, g.rows[s][i-1]) {
+			if i == 0 || !buildsOn(c, g.rows[s][i-1]) {
 				break
 			}
 		}
@@ -189,7 +189,7 @@ func (g *Game) Explain(a int) error {
 			return env.Reasonf("row %d has only %d card(s), not %d", s+1, n, k)
 		}
 		for i := n - k + 1; i < n; i++ {
-			if !fits(g.rows[s][i], g.rows[s][i-1]) {
+			if !buildsOn(g.rows[s][i], g.rows[s][i-1]) {
 				return env.Reasonf("the last %d cards of row %d are not a run: %v does not go on %v", k, s+1, g.rows[s][i], g.rows[s][i-1])
 			}
 		}

@@ -68,9 +68,6 @@ func (g *Game) Legal(m *env.Mask) {
 	}
 }
 
-// decode splits a move id into its source (0..31) and destination cell.
-func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMove) % NumCells }
-
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of docs/rules/royalparade.md directly.
 func (g *Game) Explain(a int) error {

@@ -72,7 +72,7 @@ import (
 	"github.com/patience-gym/patience/env/zobrist"
 )
 
-// Layout constants.
+// Sizes, action ids and observation offsets.
 const (
 	Rows      = 3
 	Cols      = 8
@@ -186,6 +186,9 @@ func RowOf(r cards.Rank) int { return int(r-2) % 3 }
 
 // IsBase reports whether rank r is a base rank (2, 3 or 4).
 func IsBase(r cards.Rank) bool { return r >= 2 && r <= 4 }
+
+// decode splits a move id into its source (0..31) and destination cell.
+func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMove) % NumCells }
 
 // NextOnPile returns the card that builds on a base pile with top c (same
 // suit, three ranks higher).
