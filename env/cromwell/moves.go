@@ -245,24 +245,20 @@ func (g *Game) moveCards(from, to, k int) {
 	}
 }
 
+// push lays c on fan f, keeping the run on top and the hash.
 func (g *Game) push(f int, c cards.Card) {
-	k := int(g.n[f])
-	if k > 0 && g.fans[f][k-1] == c+1 && c.Rank() != cards.King {
+	if k := g.n[f]; k > 0 && g.fans[f][k-1] == c+1 && c.Rank() != cards.King {
 		g.run[f]++ // c continues the run: same suit, one rank lower
 	} else {
 		g.run[f] = 1
 	}
-	g.fans[f][k] = c
-	g.n[f]++
-	g.hash ^= cardKey(f, k, c)
+	g.hash ^= keysCard.Push(g.fans[f][:], &g.n[f], f*MaxDepth, c)
 }
 
+// pop takes the top card off fan f, keeping the run on top and the hash.
 func (g *Game) pop(f int) cards.Card {
-	g.n[f]--
-	k := int(g.n[f])
-	c := g.fans[f][k]
-	g.fans[f][k] = cards.None
-	g.hash ^= cardKey(f, k, c)
+	c, key := keysCard.Pop(g.fans[f][:], &g.n[f], f*MaxDepth)
+	g.hash ^= key
 	if g.run[f] > 1 {
 		g.run[f]--
 	} else {
@@ -273,9 +269,6 @@ func (g *Game) pop(f int) cards.Card {
 
 // toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	s := c.Suit()
-	g.hash ^= g.found.SuitKey(keysFound, s)
-	g.found.Put(c)
-	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.hash ^= g.found.PutKey(c, keysFound)
 	g.home++
 }

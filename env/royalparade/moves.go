@@ -152,10 +152,7 @@ func (g *Game) Apply(a int) {
 				g.aces[s]++
 				continue
 			}
-			k := int(g.an[p])
-			g.aux[p][k] = c
-			g.an[p]++
-			g.hash ^= auxKey(p, k, c)
+			g.hash ^= keysAux.Push(g.aux[p][:], &g.an[p], p*MaxAux, c)
 		}
 		return
 	}
@@ -167,11 +164,9 @@ func (g *Game) Apply(a int) {
 		g.cell[s] = cards.None
 	} else {
 		p := s - NumCells
-		g.an[p]--
-		k := int(g.an[p])
-		c = g.aux[p][k]
-		g.aux[p][k] = cards.None
-		g.hash ^= auxKey(p, k, c)
+		var key uint64
+		c, key = keysAux.Pop(g.aux[p][:], &g.an[p], p*MaxAux)
+		g.hash ^= key
 	}
 	old, h := g.cell[d], g.high[d]
 	g.hash ^= cellKey(d, old, h)
