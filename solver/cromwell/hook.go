@@ -207,14 +207,7 @@ func (g *Position) armHook(f1, k1 int, c1 cards.Card, f2, k2 int, c2 cards.Card)
 func (g *Position) hookBuild(x, y int) (int, bool) {
 	h := &g.hook
 	for i := range h.n {
-		p := &h.at[i]
-		if int(p.f) != y || g.FanLen(y) != int(p.k)+1 {
-			continue
-		}
-		q := p.king - 1 // the queen
-		n := g.FanLen(x)
-		top := g.Fans()[x][n-1]
-		if top.Suit() == q.Suit() && top.Rank() <= q.Rank() && int(q.Rank()) < int(top.Rank())+g.RunLen(x) {
+		if p := &h.at[i]; int(p.f) == y && g.FanLen(y) == int(p.k)+1 && g.onHook(x, p.king-1) {
 			return int(i), true
 		}
 	}
