@@ -6,7 +6,9 @@ import "github.com/patience-gym/patience/env"
 // beyond env.Game: it detects each once per search and falls back to the
 // plain rules where a game lacks it, as io.Copy falls back to a loop where
 // a reader is no io.WriterTo. None of them is needed for a correct search;
-// each makes one faster.
+// each makes one faster. A game's rules package implements none of them:
+// a search package beside the solver wraps the rules' game in a position
+// type that does, and registers it (Register).
 
 // SearchEvaluator is implemented by games with an evaluation meant for a
 // search that decides deals rather than for playing: it may cost more than

@@ -12,7 +12,11 @@
 // costs time, never correctness.
 //
 // Game knowledge comes only through the optional interfaces this package
-// declares (knowledge.go); the solver never names a game. Where a game
+// declares (knowledge.go), implemented by a game's search package beside
+// the solver (solver/cromwell, ...), which registers how to wrap the
+// rules' game (Register; import solver/all for every game's). The solver
+// never names a game, and searches the plain rules of a game without a
+// search package. Where a game
 // names a safe move (SafeMover), the search plays it without trying the
 // alternatives; where a game proves a position lost (DeadTester), the
 // search goes no deeper, and a costlier test of the same kind
