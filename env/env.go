@@ -25,16 +25,21 @@
 //
 // # Adding a game
 //
-// A game is one package under env/ that knows nothing of agents, datasets
-// or the command line; everything else finds it through the registry.
+// A game is one package under env/ that holds its rules alone and knows
+// nothing of agents, datasets, the solver or the command line; everything
+// else finds it through the registry.
 //
-//  1. Copy the smallest package with the features you need as a start:
-//     env/fourquarters (hidden stock, classes) or env/cromwell (perfect
-//     information). Keep its file plan: <game>.go (the state, the Spec with
-//     its action ranges and observation segments, Deal, Observe,
-//     Inventory, Hash, Clone), moves.go (Legal, Explain, Apply), names.go
-//     (ActionString, ParseActions), render.go (Render), eval.go (Evaluate,
-//     optional) and <game>_test.go.
+//  1. Copy env/fifteen as a start: the smallest rules package (about 930
+//     lines), perfect information, no variant. Borrow from the others what
+//     yours needs: a hidden stock and Determinize from env/royalparade,
+//     words for how a game ended (Class) from env/fourquarters, a variant
+//     of the rules (variant.go) from env/cromwell. Keep the file plan:
+//     <game>.go (the state, the Spec with its action ranges and
+//     observation segments, Deal, Observe, Inventory, Hash, Clone, and the
+//     small helpers every file reads), moves.go (Legal, Explain, Apply),
+//     names.go (ActionString, ParseActions), render.go (Render), eval.go
+//     (Evaluate, optional), layout.go (Layout) and <game>_test.go. Let the
+//     files depend one way: <game>.go uses no other file of the package.
 //  2. Implement the Game core. Add Determinizer if the Spec says Hidden
 //     (Register refuses a hidden game without it), Classifier if the game
 //     has words for its ends, Evaluator if it can score a position better
@@ -43,7 +48,9 @@
 //  3. Register it in the package's init: env.Register(spec, func() env.Game
 //     { return New() }), with a lower-case name of letters and digits.
 //  4. Give its Zobrist tables seeds of their own (0xGAME_000n with a
-//     prefix no other game uses) and hash cards with zobrist.CardKeys.
+//     prefix no other game uses), hash cards with zobrist.CardKeys, keep a
+//     pile's cards and hash together with CardKeys.Push and Pop, and send a
+//     card home with cards.Foundations.PutKey.
 //  5. Add the package to env/all.
 //  6. In its tests, call envtest.Check (the property checker: card
 //     conservation, exact masks, clones, hashes, reproducible deals,
@@ -56,8 +63,21 @@
 //  8. For pictures, implement Layouter in layout.go: where each card a
 //     player sees lies; the render tests check every game that has one.
 //
-// The command line, the datasets, the agents, the benchmark, the pictures
-// and the Python package then offer the game with nothing more to change.
+// The command line, the datasets, the agents, the benchmark, the pictures,
+// the solver and the Python package then offer the game with nothing more
+// to change: the solver searches its plain rules.
+//
+// Search knowledge is optional, and lives beside the solver, never in the
+// rules package. To let the solver decide deals faster (safe moves, dead
+// tests, pruning: the optional interfaces of package solver), add a
+// package solver/<game> whose Position type embeds the rules' Game,
+// overrides Clone and CopyFrom, implements those interfaces and reads the
+// rules through exported accessors of the game (see env/cromwell's
+// position.go); register it in its init with solver.Register(name, wrap)
+// and add it to solver/all (solver/fifteen is the smallest example). State
+// why each rule never costs a win, test that it never changes a verdict
+// on many small positions (solver/rules_test.go), and pin its searches in
+// solver/all's TestSearchesPinned.
 package env
 
 import (

@@ -115,17 +115,17 @@ type Flags uint8
 
 // The flags.
 const (
-	// Picked marks a card chosen by a move under way (Cromwell's first
-	// swap pick).
+	// Picked marks a card chosen by a move under way (the first card of
+	// a move that picks two).
 	Picked Flags = 1 << iota
-	// Paired marks a card paired onto the card it lies on (Limited).
+	// Paired marks a card paired onto the card it lies on.
 	Paired
-	// Complete marks a finished pile (Royal Parade's J, Q or K on top).
+	// Complete marks a finished pile: one that takes no more cards.
 	Complete
-	// Locked marks a card that may only go home (Ladder's inner king).
+	// Locked marks a card that may only go home.
 	Locked
-	// Dim marks a slot that is out of use now (Limited's privileged row in
-	// the first deal).
+	// Dim marks a slot that is out of use now (a row not yet in play, for
+	// example).
 	Dim
 )
 
@@ -140,7 +140,8 @@ const (
 	// MarkFrame draws a rounded outline around the box, with Text as its
 	// caption above the top left corner.
 	MarkFrame
-	// MarkArea fills the box faintly (Four Quarters' arms and empty hub).
+	// MarkArea fills the box faintly (an area of the table, such as an
+	// empty place cards are dealt to).
 	MarkArea
 	// MarkLine draws a line from (X, Y) to (X+W, Y+H).
 	MarkLine

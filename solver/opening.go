@@ -10,14 +10,14 @@ import (
 )
 
 // The opening pass (Pass.Opening) of a game with a move allowed once
-// (env.OnceMover, Cromwell's swap): every form of that move is made at the
-// start (every form that the game's pruning (env.Pruner) keeps at the start
+// (OnceMover, Cromwell's swap): every form of that move is made at the
+// start (every form that the game's pruning (Pruner) keeps at the start
 // of a search), and each position it leads to, a game without the move, is
 // searched on its own with a small node budget, by a plain depth-first
 // search (no limited passes: with budgets this small it finds these wins in
 // the fewest nodes, and it can prove a form lost). The forms are ranked like
 // any children, by the evaluation of the positions they lead to; a form
-// whose position the game proves lost (env.DeadTester) is dropped. The pass
+// whose position the game proves lost (DeadTester) is dropped. The pass
 // runs in rounds: round r searches the best openingFirst·4^r forms with
 // openingBudget·2^r nodes each, so that a form ranked low, or one that needs
 // a longer search, is reached once the easier ones have failed; each round
@@ -92,7 +92,7 @@ var errOpeningDone = errors.New("opening pass done")
 // usesOpening reports whether g offers the opening pass: its once-allowed
 // move is still available.
 func usesOpening(g env.Game) bool {
-	om, ok := g.(env.OnceMover)
+	om, ok := g.(OnceMover)
 	return ok && om.OnceAvailable()
 }
 
@@ -197,7 +197,7 @@ func (s *Solver) rootRound(rt *openRoot, base env.Game) (bool, error) {
 		for _, a := range f.actions[:f.n] {
 			pos.Apply(int(a))
 		}
-		res := s.sub.Solve(s.ctx, pos)
+		res := s.sub.search(s.ctx, pos, pos)
 		s.res.Nodes += res.Nodes
 		s.res.SafeMoves += res.SafeMoves
 		s.res.Dead += res.Dead
@@ -245,7 +245,7 @@ func (s *Solver) listRoots(g env.Game) {
 	for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
 		c.CopyFrom(g)
 		c.Apply(a)
-		if s.midway(c) || !c.(env.OnceMover).OnceAvailable() {
+		if s.midway(c) || !c.(OnceMover).OnceAvailable() {
 			continue // the once-allowed move: the start's forms
 		}
 		s.addRoot(openRoot{action: a, score: float32(s.score(c))})
@@ -304,7 +304,7 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 	if s.usePrun {
 		// Each root is the start of its own searches: the game prunes
 		// there as at the start of a search (no moves before it).
-		at.(env.Pruner).Prune(nil, mask)
+		at.(Pruner).Prune(nil, mask)
 	}
 	next := s.openState(depth)
 	for a := mask.Next(0); a >= 0; a = mask.Next(a + 1) {
@@ -315,7 +315,7 @@ func (s *Solver) addOpenings(at env.Game, f *opening, depth int) {
 		switch {
 		case s.midway(next):
 			s.addOpenings(next, f, depth+1)
-		case next.(env.OnceMover).OnceAvailable():
+		case next.(OnceMover).OnceAvailable():
 			// an ordinary move: not a form of the once-allowed move
 		default:
 			o := *f

@@ -14,6 +14,7 @@ import (
 	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all"
 )
 
 // The game knowledge the solver uses (safe moves, dead tests, pruning) must

@@ -2,7 +2,7 @@
 // depth-first search over any env.Game.
 //
 // The search tries the legal moves of a position best first, by the
-// evaluation of the positions they lead to (env.SearchEvaluator where a game
+// evaluation of the positions they lead to (SearchEvaluator where a game
 // has one, env.Evaluator otherwise, else progress), and remembers every
 // position it has visited in a transposition table keyed by the game's
 // full-state hash. The table has a fixed size (Options.TableBits); a full
@@ -11,19 +11,24 @@
 // detected. A position evicted after its search may be searched again: that
 // costs time, never correctness.
 //
-// Game knowledge comes only through optional interfaces of package env; the
-// solver never names a game. Where a game names a safe move
-// (env.SafeMover), the search plays it without trying the alternatives;
-// where a game proves a position lost (env.DeadTester), the search goes no
-// deeper, and a costlier test of the same kind (env.StartDeadTester) runs
-// once, on the position a search starts from; where a game knows moves
-// that a win never needs (env.Pruner), the search leaves them out; where a move of the rules takes several actions (env.Staged), its
+// Game knowledge comes only through the optional interfaces this package
+// declares (knowledge.go), implemented by a game's search package beside
+// the solver (solver/cromwell, ...), which registers how to wrap the
+// rules' game (Register; import solver/all for every game's). The solver
+// never names a game, and searches the plain rules of a game without a
+// search package. Where a game
+// names a safe move (SafeMover), the search plays it without trying the
+// alternatives; where a game proves a position lost (DeadTester), the
+// search goes no deeper, and a costlier test of the same kind
+// (StartDeadTester) runs once, on the position a search starts from; where
+// a game knows moves that a win never needs (Pruner), the search leaves
+// them out; where a move of the rules takes several actions (Staged), its
 // parts are ranked by the positions they complete; where the test at the
 // start makes the search's copy play a form of the game of its own
-// (env.LineMapper: Cromwell's hooked swap), the line found is mapped to
-// the rules before it is replayed. Each game states its
-// rules, with their reasons, in its package documentation, and the tests
-// check on many small positions that they never change a verdict.
+// (LineMapper: Cromwell's hooked swap), the line found is mapped to the
+// rules before it is replayed. Each game states its rules, with their
+// reasons, where it implements them, and the tests check on many small
+// positions that they never change a verdict.
 //
 // A search runs in passes (DefaultPasses). The limited passes leave out the
 // moves beyond a limit: a discrepancy pass allows few moves that are not the
@@ -32,11 +37,11 @@
 // what is left of the budget. The last pass has no limit and alone can prove
 // a deal unsolvable. Wins are mostly found by the limited passes: Cromwell's
 // by discrepancy passes, The Fifteen's by slack passes. In a game with a
-// move the rules allow once (env.OnceMover, Cromwell's swap), an opening
+// move the rules allow once (OnceMover, Cromwell's swap), an opening
 // pass also makes each form of that move at the start and searches the game
 // without it that follows, with small budgets, best forms first, and in a
 // new order each round (Options.Jitter; opening.go); and where the game lets
-// a search hold that move back (env.LateOnceMover), a late pass searches as
+// a search hold that move back (LateOnceMover), a late pass searches as
 // if it were spent and makes it only where the game without it is lost
 // (Pass.Late).
 //
@@ -67,6 +72,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/patience-gym/patience/env"
@@ -105,11 +111,11 @@ type Options struct {
 	// TableBits sets the transposition table to 2^TableBits entries of 16
 	// bytes (0 = DefaultTableBits; 10 to 30).
 	TableBits int
-	// NoSafeMoves ignores the game's safe moves (env.SafeMover).
+	// NoSafeMoves ignores the game's safe moves (SafeMover).
 	NoSafeMoves bool
-	// NoDeadTest ignores the game's dead test (env.DeadTester).
+	// NoDeadTest ignores the game's dead test (DeadTester).
 	NoDeadTest bool
-	// NoPrune ignores the game's pruning of moves (env.Pruner).
+	// NoPrune ignores the game's pruning of moves (Pruner).
 	NoPrune bool
 	// NoTable searches without a transposition table, remembering only the
 	// positions on the current path (to avoid cycles): an exhaustive search
@@ -138,13 +144,13 @@ type Pass struct {
 	// Limit is the most such moves allowed (0 to 126).
 	Limit int
 	// Opening makes the pass an opening pass (Limit and Discrepancy
-	// unused): in a game with a move allowed once (env.OnceMover) that is
+	// unused): in a game with a move allowed once (OnceMover) that is
 	// still available, each form of that move is made at the start and
 	// the position after it searched with a small budget, in rounds of
 	// more forms and larger budgets. Other games skip the pass.
 	Opening bool
 	// Late makes the pass hold back a move allowed once
-	// (env.LateOnceMover) while it is available: the pass searches as if
+	// (LateOnceMover) while it is available: the pass searches as if
 	// it were spent, with that game's safe moves and dead test, and makes
 	// it only where that dead test fires or nothing else is legal. Such a
 	// pass proves nothing. Games without such a move search as usual.
@@ -306,14 +312,14 @@ type Solver struct {
 	path    []frame
 	line    []int
 	res     Result
-	useSafe bool // the game is an env.SafeMover and safe moves are on
-	useDead bool // the game is an env.DeadTester and the test is on
+	useSafe bool // the game is an SafeMover and safe moves are on
+	useDead bool // the game is an DeadTester and the test is on
 	useEval bool // the game is an env.Evaluator
-	useSrch bool // the game is an env.SearchEvaluator
-	usePrun bool // the game is an env.Pruner and pruning is on
-	useStag bool // the game is an env.Staged
-	useBoth bool // the game is an env.DeadEvaluator, with both of its tests on
-	useLate bool // the game is an env.LateOnceMover
+	useSrch bool // the game is an SearchEvaluator
+	usePrun bool // the game is an Pruner and pruning is on
+	useStag bool // the game is an Staged
+	useBoth bool // the game is an DeadEvaluator, with both of its tests on
+	useLate bool // the game is an LateOnceMover
 	late    bool // this pass holds the once-allowed move back (Pass.Late)
 	// useCache keeps scores and dead tests in the score cache; noCache
 	// (for tests) turns the cache off here and in the opening pass.
@@ -381,8 +387,17 @@ const openingShare = 2
 var errPassCap = errors.New("pass cap")
 
 // Solve searches the position g (which it does not change) and returns the
-// verdict. A cancelled ctx stops the search with an Unknown verdict.
+// verdict. It searches g wrapped in its game's search knowledge where a
+// package registered one (Register), and the plain rules otherwise. A
+// cancelled ctx stops the search with an Unknown verdict.
 func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
+	return s.search(ctx, g, Wrap(g))
+}
+
+// search searches g, which is orig (the position as the rules see it) or
+// a copy of it wrapped in its game's search knowledge; a winning line
+// found is replayed from orig.
+func (s *Solver) search(ctx context.Context, orig, g env.Game) Result {
 	s.start = time.Now()
 	s.ctx = ctx
 	s.res = Result{Clairvoyant: g.Spec().Hidden}
@@ -393,13 +408,12 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 		s.res.Line = []int{}
 		return s.finish()
 	}
-	orig := g // the position as the rules see it
-	if _, ok := g.(env.StartDeadTester); ok && !s.opts.NoDeadTest {
+	if _, ok := g.(StartDeadTester); ok && !s.opts.NoDeadTest {
 		// The test may note what it learns in the state it looks at: it
 		// looks at the search's own copy, which the search then starts
 		// from.
 		g = g.Clone()
-		if g.(env.StartDeadTester).DeadAtStart() {
+		if g.(StartDeadTester).DeadAtStart() {
 			// Proved lost before any search: the start is the one node.
 			s.res.Verdict = Unsolvable
 			s.res.Nodes, s.res.Dead, s.res.Best = 1, 1, g.Progress()
@@ -414,7 +428,7 @@ func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
 	switch {
 	case errors.Is(err, errFound):
 		line := s.shorten(g, s.line)
-		if lm, ok := g.(env.LineMapper); ok {
+		if lm, ok := g.(LineMapper); ok {
 			line = lm.RulesLine(line)
 		}
 		if err := VerifyEnv(orig, 0, line); err != nil {
@@ -465,7 +479,7 @@ func (s *Solver) sequence(g env.Game, passes []Pass) error {
 		if i < len(passes) {
 			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
 			if passes[i].Late {
-				if !s.useLate || !g.(env.OnceMover).OnceAvailable() {
+				if !s.useLate || !g.(OnceMover).OnceAvailable() {
 					continue // nothing to hold back: the other passes cover it
 				}
 				s.late = true
@@ -516,7 +530,7 @@ func (s *Solver) finish() Result {
 // bind detects the game's optional interfaces and sizes the buffers.
 func (s *Solver) bind(g env.Game) {
 	spec := g.Spec()
-	if s.spec != spec || len(s.states) == 0 {
+	if s.spec != spec || len(s.states) == 0 || reflect.TypeOf(s.scratch) != reflect.TypeOf(g) {
 		s.spec = spec
 		s.states = s.states[:0]
 		s.scratch = g.Clone()
@@ -527,17 +541,17 @@ func (s *Solver) bind(g env.Game) {
 		s.openStates = s.openStates[:0]
 		s.openMasks = s.openMasks[:0]
 	}
-	_, s.useSafe = g.(env.SafeMover)
-	_, s.useDead = g.(env.DeadTester)
+	_, s.useSafe = g.(SafeMover)
+	_, s.useDead = g.(DeadTester)
 	_, s.useEval = g.(env.Evaluator)
-	_, s.useSrch = g.(env.SearchEvaluator)
-	_, s.usePrun = g.(env.Pruner)
-	_, s.useStag = g.(env.Staged)
-	_, s.useLate = g.(env.LateOnceMover)
+	_, s.useSrch = g.(SearchEvaluator)
+	_, s.usePrun = g.(Pruner)
+	_, s.useStag = g.(Staged)
+	_, s.useLate = g.(LateOnceMover)
 	s.usePrun = s.usePrun && !s.opts.NoPrune
 	s.useSafe = s.useSafe && !s.opts.NoSafeMoves
 	s.useDead = s.useDead && !s.opts.NoDeadTest
-	_, both := g.(env.DeadEvaluator)
+	_, both := g.(DeadEvaluator)
 	s.useBoth = both && s.useSrch && s.useDead
 	// Only a search evaluation costs enough to be worth the cache.
 	s.useCache = s.useSrch && !s.noCache
@@ -649,13 +663,13 @@ func (s *Solver) enter(d int, a int, slack uint8) error {
 	s.tt.insert(k0.hash, k0.check, slack, true)
 	fr := frame{keys: [2]key{k0}, nkeys: 1}
 	if s.useSafe {
-		sm := st.(env.SafeMover)
+		sm := st.(SafeMover)
 		p0 := st.Progress()
 		limit := 4 * s.spec.Cards // safe moves make progress; this only guards a faulty game
 		for n := 0; n < limit; n++ {
 			var m int
 			if s.holding(st) {
-				m = st.(env.LateOnceMover).LateSafeMove()
+				m = st.(LateOnceMover).LateSafeMove()
 			} else {
 				m = sm.SafeMove()
 			}
@@ -727,19 +741,19 @@ const (
 // holding reports whether this pass holds back the once-allowed move of g,
 // which is still available.
 func (s *Solver) holding(g env.Game) bool {
-	return s.late && g.(env.OnceMover).OnceAvailable()
+	return s.late && g.(OnceMover).OnceAvailable()
 }
 
 // midway reports whether g is inside a move of several actions.
 func (s *Solver) midway(g env.Game) bool {
-	return s.useStag && g.(env.Staged).Midway()
+	return s.useStag && g.(Staged).Midway()
 }
 
 // score is the evaluation the search ranks a position by.
 func (s *Solver) score(g env.Game) float64 {
 	if !s.useCache {
 		if s.useSrch {
-			return g.(env.SearchEvaluator).SearchEvaluate()
+			return g.(SearchEvaluator).SearchEvaluate()
 		}
 		if s.useEval {
 			return g.(env.Evaluator).Evaluate()
@@ -754,13 +768,13 @@ func (s *Solver) score(g env.Game) float64 {
 	switch {
 	case s.useBoth:
 		var dead bool
-		e.score, dead = g.(env.DeadEvaluator).SearchEvaluateDead()
+		e.score, dead = g.(DeadEvaluator).SearchEvaluateDead()
 		e.flags |= cachedScore | cachedDeadKnown
 		if dead {
 			e.flags |= cachedDead
 		}
 	default:
-		e.score = g.(env.SearchEvaluator).SearchEvaluate()
+		e.score = g.(SearchEvaluator).SearchEvaluate()
 		e.flags |= cachedScore
 	}
 	return e.score
@@ -773,15 +787,15 @@ func (s *Solver) dead(g env.Game) bool {
 }
 
 // lateDead runs the game's dead test as if its once-allowed move were spent
-// (env.LateOnceMover), or takes its answer from the score cache.
+// (LateOnceMover), or takes its answer from the score cache.
 func (s *Solver) lateDead(g env.Game) bool {
 	return s.cachedTest(g, cachedLateKnown, cachedLateDead, lateDeadTest)
 }
 
 // The tests that cachedTest keeps.
 var (
-	deadTest     = func(g env.Game) bool { return g.(env.DeadTester).Dead() }
-	lateDeadTest = func(g env.Game) bool { return g.(env.LateOnceMover).LateDead() }
+	deadTest     = func(g env.Game) bool { return g.(DeadTester).Dead() }
+	lateDeadTest = func(g env.Game) bool { return g.(LateOnceMover).LateDead() }
 )
 
 // cachedTest returns test(g), from the score cache where it is kept: the
@@ -803,7 +817,7 @@ func (s *Solver) cachedTest(g env.Game, known, yes uint8, test func(env.Game) bo
 // scoreCacheBits sizes a Solver's score cache: 2^16 entries of 24 bytes.
 const scoreCacheBits = 16
 
-// scoreCache remembers the search evaluations (env.SearchEvaluator) and
+// scoreCache remembers the search evaluations (SearchEvaluator) and
 // dead tests of positions by their hash, direct-mapped (a new position
 // takes the slot of the one there). A search asks about the same
 // positions again and again: each
@@ -832,7 +846,7 @@ const (
 	cachedScore     = 1 << iota // score holds the position's score
 	cachedDeadKnown             // the dead test's answer is known
 	cachedDead                  // ... and it is dead
-	cachedLateKnown             // the late dead test's answer is known (env.LateOnceMover)
+	cachedLateKnown             // the late dead test's answer is known (LateOnceMover)
 	cachedLateDead              // ... and it is dead without the once-allowed move
 )
 
@@ -883,21 +897,21 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 	// A late pass makes the held move where the game needs it, not where
 	// the pruner would move it to (it proves nothing, so it may).
 	if s.usePrun && !(s.late && (mode != lateOff || s.midway(st))) {
-		st.(env.Pruner).Prune(s.line, &s.mask)
+		st.(Pruner).Prune(s.line, &s.mask)
 	}
 	switch mode {
 	case lateHold:
-		lm := st.(env.LateOnceMover)
+		lm := st.(LateOnceMover)
 		lm.LateMask(&s.mask, false)
 		if s.mask.Count() == 0 { // nothing else is legal
 			st.Legal(&s.mask)
 			lm.LateMask(&s.mask, true)
 		}
 	case lateNow:
-		st.(env.LateOnceMover).LateMask(&s.mask, true)
+		st.(LateOnceMover).LateMask(&s.mask, true)
 	default:
 		if s.late && s.midway(st) {
-			st.(env.LateOnceMover).LatePick(&s.mask)
+			st.(LateOnceMover).LatePick(&s.mask)
 		}
 	}
 	lo := len(s.moves)

@@ -1,4 +1,4 @@
-package solver
+package solver_test
 
 import (
 	"context"
@@ -15,14 +15,16 @@ import (
 	"github.com/patience-gym/patience/env/fourquarters"
 	"github.com/patience-gym/patience/env/ladder"
 	"github.com/patience-gym/patience/env/royalparade"
+	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all"
 )
 
-func newSolver(t testing.TB, o Options) *Solver {
+func newSolver(t testing.TB, o solver.Options) *solver.Solver {
 	t.Helper()
 	if o.TableBits == 0 {
 		o.TableBits = 16
 	}
-	s, err := New(o)
+	s, err := solver.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func newSolver(t testing.TB, o Options) *Solver {
 // solve searches g and checks what every result must satisfy: a Solved
 // verdict's line replays to a win through env.Env, and a verdict other
 // than Unknown means the budget was not exhausted.
-func solve(t testing.TB, s *Solver, g env.Game) Result {
+func solve(t testing.TB, s *solver.Solver, g env.Game) solver.Result {
 	t.Helper()
 	before := g.Hash()
 	r := s.Solve(context.Background(), g)
@@ -40,12 +42,12 @@ func solve(t testing.TB, s *Solver, g env.Game) Result {
 		t.Fatal("Solve changed the position it was given")
 	}
 	switch r.Verdict {
-	case Solved:
-		if err := VerifyEnv(g, 0, r.Line); err != nil {
+	case solver.Solved:
+		if err := solver.VerifyEnv(g, 0, r.Line); err != nil {
 			t.Fatalf("the winning line does not replay: %v\n%s", err, g.Render())
 		}
-	case Unknown:
-		if r.Stop == NotStopped {
+	case solver.Unknown:
+		if r.Stop == solver.NotStopped {
 			t.Fatal("unknown verdict without a reason")
 		}
 	}
@@ -57,7 +59,7 @@ func solve(t testing.TB, s *Solver, g env.Game) Result {
 
 // exhaustive is a search with no table, no safe moves, no dead test, no
 // pruning and no limited passes: every path, for tiny positions.
-var exhaustive = Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []Pass{}}
+var exhaustive = solver.Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}}
 
 func cromwellPos(t testing.TB, variant string, found map[cards.Suit][2]cards.Rank, fans ...string) *cromwell.Game {
 	t.Helper()
@@ -139,50 +141,50 @@ func TestKnownAnswers(t *testing.T) {
 	tests := []struct {
 		name  string
 		game  func(t *testing.T) env.Game
-		want  Verdict
+		want  solver.Verdict
 		moves int // the length of the winning line, when it is forced
 	}{
 		{"cromwell two home", func(t *testing.T) env.Game {
 			return cromwellPos(t, "noswap", spades(cards.Jack, cards.King), "KS QS")
-		}, Solved, 2},
+		}, solver.Solved, 2},
 		{"cromwell king on its queen", func(t *testing.T) env.Game {
 			return cromwellPos(t, "noswap", spades(cards.Jack, cards.King), "QS KS")
-		}, Unsolvable, 0},
+		}, solver.Unsolvable, 0},
 		{"cromwell king on its queen, swap used", func(t *testing.T) env.Game {
 			return cromwellPos(t, "", spades(cards.Jack, cards.King), "QS KS")
-		}, Unsolvable, 0},
+		}, solver.Unsolvable, 0},
 		{"cromwell king on its queen, swap unused", func(t *testing.T) env.Game {
 			g := cromwellPos(t, "", spades(cards.Jack, cards.King), "QS KS")
 			g.SetSwapUsed(false)
 			return g
-		}, Solved, 5},
+		}, solver.Solved, 5},
 		{"cromwell run onto its card, then home", func(t *testing.T) env.Game {
 			return cromwellPos(t, "noswap", spades(9, cards.King), "KS JS", "QS", "TS")
-		}, Solved, 0},
+		}, solver.Solved, 0},
 		{"cromwell the queens under the kings", func(t *testing.T) env.Game {
 			// Each queen lies under a king of its suit: neither king can
 			// go home first.
 			return cromwellPos(t, "noswap", spades(cards.Jack, cards.Jack), "QS KS", "QS KS")
-		}, Unsolvable, 0},
-		{"fifteen king up, ace down", func(t *testing.T) env.Game { return fifteenPos() }, Solved, 2},
-		{"fourquarters one pair", func(t *testing.T) env.Game { return fq(map[int]string{0: "5S", 1: "5H"}, "") }, Solved, 1},
+		}, solver.Unsolvable, 0},
+		{"fifteen king up, ace down", func(t *testing.T) env.Game { return fifteenPos() }, solver.Solved, 2},
+		{"fourquarters one pair", func(t *testing.T) env.Game { return fq(map[int]string{0: "5S", 1: "5H"}, "") }, solver.Solved, 1},
 		{"fourquarters an odd card", func(t *testing.T) env.Game {
 			return fq(map[int]string{0: "5S", 1: "5H", 2: "5D", 12: "5C"}, "")
-		}, Unsolvable, 0},
+		}, solver.Unsolvable, 0},
 		{"fourquarters pair after closing up", func(t *testing.T) env.Game {
 			return fq(map[int]string{0: "5S", 10: "5H"}, "")
-		}, Solved, 2},
+		}, solver.Solved, 2},
 		{"fourquarters stock card completes a pair", func(t *testing.T) env.Game {
 			return fq(map[int]string{0: "5S", 1: "5H", 2: "9D", 4: "6C", 5: "6D", 6: "6S", 7: "6H",
 				8: "8C", 9: "8D", 10: "8S", 11: "8H"}, "9C")
-		}, Solved, 0},
-		{"ladder two home", func(t *testing.T) env.Game { return ladderPos() }, Solved, 2},
-		{"royalparade one build", func(t *testing.T) env.Game { return rpPos(t) }, Solved, 1},
+		}, solver.Solved, 0},
+		{"ladder two home", func(t *testing.T) env.Game { return ladderPos() }, solver.Solved, 2},
+		{"royalparade one build", func(t *testing.T) env.Game { return rpPos(t) }, solver.Solved, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := tc.game(t)
-			for _, o := range []Options{{}, {NoSafeMoves: true, NoDeadTest: true, NoPrune: true}, exhaustive} {
+			for _, o := range []solver.Options{{}, {NoSafeMoves: true, NoDeadTest: true, NoPrune: true}, exhaustive} {
 				o.Nodes = 1_000_000
 				r := solve(t, newSolver(t, o), g)
 				if r.Verdict != tc.want {
@@ -215,7 +217,7 @@ func TestDealsSolveAndReplay(t *testing.T) {
 	for _, name := range env.Names() {
 		t.Run(name, func(t *testing.T) {
 			g, _ := env.NewGame(name)
-			s := newSolver(t, Options{Nodes: 20000})
+			s := newSolver(t, solver.Options{Nodes: 20000})
 			for seed := uint64(0); seed < uint64(deals); seed++ {
 				g.Deal(seed)
 				r := solve(t, s, g)
@@ -234,9 +236,9 @@ func TestNodeBudgetExact(t *testing.T) {
 	g, _ := env.NewGame("cromwell:noswap")
 	g.Deal(12) // not decided in a few thousand nodes
 	for _, budget := range []int64{1, 7, 1000, 3000} {
-		r1 := solve(t, newSolver(t, Options{Nodes: budget}), g)
-		r2 := solve(t, newSolver(t, Options{Nodes: budget}), g)
-		if r1.Verdict != Unknown || r1.Stop != NodeBudget || r1.Nodes != budget {
+		r1 := solve(t, newSolver(t, solver.Options{Nodes: budget}), g)
+		r2 := solve(t, newSolver(t, solver.Options{Nodes: budget}), g)
+		if r1.Verdict != solver.Unknown || r1.Stop != solver.NodeBudget || r1.Nodes != budget {
 			t.Errorf("budget %d: %v (%v) after %d nodes", budget, r1.Verdict, r1.Stop, r1.Nodes)
 		}
 		if r1.Nodes != r2.Nodes || r1.Verdict != r2.Verdict || r1.Best != r2.Best {
@@ -244,9 +246,9 @@ func TestNodeBudgetExact(t *testing.T) {
 		}
 	}
 	g.Deal(5) // solved in a few hundred nodes
-	r1 := solve(t, newSolver(t, Options{Nodes: 100000}), g)
-	r2 := solve(t, newSolver(t, Options{Nodes: 100000}), g)
-	if r1.Verdict != Solved || !slices.Equal(r1.Line, r2.Line) || r1.Nodes != r2.Nodes {
+	r1 := solve(t, newSolver(t, solver.Options{Nodes: 100000}), g)
+	r2 := solve(t, newSolver(t, solver.Options{Nodes: 100000}), g)
+	if r1.Verdict != solver.Solved || !slices.Equal(r1.Line, r2.Line) || r1.Nodes != r2.Nodes {
 		t.Errorf("deal 5: %v in %d nodes, then %v in %d nodes, lines equal %v", r1.Verdict, r1.Nodes, r2.Verdict, r2.Nodes, slices.Equal(r1.Line, r2.Line))
 	}
 }
@@ -257,12 +259,12 @@ func TestNodeBudgetExact(t *testing.T) {
 func TestDeadAtStart(t *testing.T) {
 	g := cromwell.New()
 	g.Deal(500194)
-	r := solve(t, newSolver(t, Options{Nodes: 100000}), g)
-	if r.Verdict != Unsolvable || r.Nodes != 1 || r.Dead != 1 {
+	r := solve(t, newSolver(t, solver.Options{Nodes: 100000}), g)
+	if r.Verdict != solver.Unsolvable || r.Nodes != 1 || r.Dead != 1 {
 		t.Errorf("with the dead tests: %v in %d nodes, %d cut", r.Verdict, r.Nodes, r.Dead)
 	}
-	r = solve(t, newSolver(t, Options{Nodes: 100000, NoDeadTest: true}), g)
-	if r.Verdict != Unknown {
+	r = solve(t, newSolver(t, solver.Options{Nodes: 100000, NoDeadTest: true}), g)
+	if r.Verdict != solver.Unknown {
 		t.Errorf("without the dead tests: %v in %d nodes", r.Verdict, r.Nodes)
 	}
 }
@@ -273,21 +275,21 @@ func TestDeadAtStart(t *testing.T) {
 func TestTimeBudgetAndCancel(t *testing.T) {
 	g, _ := env.NewGame("cromwell:noswap")
 	g.Deal(12)
-	r := solve(t, newSolver(t, Options{Time: 20 * time.Millisecond}), g)
-	if r.Verdict != Unknown || r.Stop != TimeBudget {
+	r := solve(t, newSolver(t, solver.Options{Time: 20 * time.Millisecond}), g)
+	if r.Verdict != solver.Unknown || r.Stop != solver.TimeBudget {
 		t.Errorf("time budget: %v (%v)", r.Verdict, r.Stop)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r = newSolver(t, Options{}).Solve(ctx, g)
-	if r.Verdict != Unknown || r.Stop != Cancelled {
+	r = newSolver(t, solver.Options{}).Solve(ctx, g)
+	if r.Verdict != solver.Unknown || r.Stop != solver.Cancelled {
 		t.Errorf("cancelled: %v (%v)", r.Verdict, r.Stop)
 	}
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, o := range []Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []Pass{{Limit: 127}}}, {Passes: []Pass{{Limit: -1}}}} {
-		if _, err := New(o); err == nil {
+	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}} {
+		if _, err := solver.New(o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}
 	}
@@ -296,8 +298,8 @@ func TestBadOptions(t *testing.T) {
 // TestSolvedPositionIsSolved: a won position needs no move.
 func TestSolvedPositionIsSolved(t *testing.T) {
 	g := cromwellPos(t, "noswap", nil)
-	r := solve(t, newSolver(t, Options{}), g)
-	if r.Verdict != Solved || len(r.Line) != 0 {
+	r := solve(t, newSolver(t, solver.Options{}), g)
+	if r.Verdict != solver.Solved || len(r.Line) != 0 {
 		t.Errorf("%v with %d moves", r.Verdict, len(r.Line))
 	}
 }
@@ -306,14 +308,14 @@ func TestSolvedPositionIsSolved(t *testing.T) {
 // the same verdicts (evicted positions are searched again; positions on
 // the path are never evicted, so cycles are still caught).
 func TestTableEviction(t *testing.T) {
-	small := newSolver(t, Options{Nodes: 30000, TableBits: 10})
-	big := newSolver(t, Options{Nodes: 30000, TableBits: 18})
+	small := newSolver(t, solver.Options{Nodes: 30000, TableBits: 10})
+	big := newSolver(t, solver.Options{Nodes: 30000, TableBits: 18})
 	for _, name := range []string{"cromwell", "fifteen"} {
 		g, _ := env.NewGame(name)
 		for seed := uint64(0); seed < 3; seed++ {
 			g.Deal(seed)
 			r1, r2 := solve(t, small, g), solve(t, big, g)
-			if r1.Verdict != Unknown && r2.Verdict != Unknown && r1.Verdict != r2.Verdict {
+			if r1.Verdict != solver.Unknown && r2.Verdict != solver.Unknown && r1.Verdict != r2.Verdict {
 				t.Errorf("%s deal %d: %v with a small table, %v with a big one", name, seed, r1.Verdict, r2.Verdict)
 			}
 		}
@@ -321,10 +323,10 @@ func TestTableEviction(t *testing.T) {
 }
 
 func TestVerdictStrings(t *testing.T) {
-	if Solved.String() != "solved" || Unsolvable.String() != "unsolvable" || Unknown.String() != "unknown" {
+	if solver.Solved.String() != "solved" || solver.Unsolvable.String() != "unsolvable" || solver.Unknown.String() != "unknown" {
 		t.Error("verdict names")
 	}
-	if NodeBudget.String() != "nodes" || TimeBudget.String() != "time" || Cancelled.String() != "cancelled" {
+	if solver.NodeBudget.String() != "nodes" || solver.TimeBudget.String() != "time" || solver.Cancelled.String() != "cancelled" {
 		t.Error("stop names")
 	}
 }
@@ -332,7 +334,7 @@ func TestVerdictStrings(t *testing.T) {
 // TestLinesAreNotReused: a result's line is the caller's, untouched by
 // the next search of the same Solver.
 func TestLinesAreNotReused(t *testing.T) {
-	s := newSolver(t, Options{Nodes: 20000})
+	s := newSolver(t, solver.Options{Nodes: 20000})
 	var lines [][]int
 	var copies [][]int
 	for _, name := range []string{"cromwell:noswap", "cromwell", "fifteen"} {
@@ -340,7 +342,7 @@ func TestLinesAreNotReused(t *testing.T) {
 		for seed := uint64(0); seed < 3; seed++ {
 			g.Deal(seed)
 			r := s.Solve(context.Background(), g)
-			if r.Verdict == Solved {
+			if r.Verdict == solver.Solved {
 				lines = append(lines, r.Line)
 				copies = append(copies, slices.Clone(r.Line))
 			}
@@ -365,9 +367,9 @@ func TestScoreCacheChangesNoSearch(t *testing.T) {
 		deals = deals[:2]
 	}
 	g, _ := env.NewGame("cromwell")
-	cached := newSolver(t, Options{Nodes: 30000})
-	plain := newSolver(t, Options{Nodes: 30000})
-	plain.noCache = true
+	cached := newSolver(t, solver.Options{Nodes: 30000})
+	plain := newSolver(t, solver.Options{Nodes: 30000})
+	plain.NoScoreCache()
 	for _, seed := range deals {
 		g.Deal(seed)
 		a, b := solve(t, cached, g), solve(t, plain, g)
@@ -376,7 +378,7 @@ func TestScoreCacheChangesNoSearch(t *testing.T) {
 				seed, a.Verdict, a.Nodes, a.Best, a.Passes, b.Verdict, b.Nodes, b.Best, b.Passes)
 		}
 	}
-	if !cached.useCache || plain.useCache || plain.sub != nil && plain.sub.useCache {
+	if !cached.UsesScoreCache() || plain.UsesScoreCache() {
 		t.Error("the cache is not on where it should be, or on where it should not")
 	}
 }

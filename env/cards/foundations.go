@@ -116,6 +116,16 @@ func (f *Foundations) SuitKey(keys []uint64, s Suit) uint64 {
 	return keys[i*14+int(f[i])] ^ keys[(i+1)*14+int(f[i+1])]
 }
 
+// PutKey places c, which must fit, on its suit's foundation (Put), and
+// returns how the foundations' key changed (SuitKey before XOR after), for
+// a game to XOR into its Zobrist hash.
+func (f *Foundations) PutKey(c Card, keys []uint64) uint64 {
+	s := c.Suit()
+	before := f.SuitKey(keys, s)
+	f.Put(c)
+	return before ^ f.SuitKey(keys, s)
+}
+
 // Key returns the XOR of SuitKey over the four suits.
 func (f *Foundations) Key(keys []uint64) uint64 {
 	var h uint64

@@ -52,3 +52,21 @@ func TestFoundations(t *testing.T) {
 		t.Errorf("String = %q", f.String())
 	}
 }
+
+// TestPutKey: PutKey places the card as Put does and returns the change of
+// the foundations' key.
+func TestPutKey(t *testing.T) {
+	keys := make([]uint64, 8*14)
+	for i := range keys {
+		keys[i] = uint64(i+1) * 0x9e3779b97f4a7c15
+	}
+	var f, g Foundations
+	f.Set(Spades, 3, 2)
+	g = f
+	before := f.Key(keys)
+	d := f.PutKey(MustParse("3S"), keys)
+	g.Put(MustParse("3S"))
+	if f != g || d != before^f.Key(keys) {
+		t.Errorf("PutKey: %v, key change %x, want %v and %x", f.String(), d, g.String(), before^f.Key(keys))
+	}
+}

@@ -50,49 +50,12 @@
 // on. Its Spec has Variant "noswap" and rules "v1+noswap"; the default game
 // is unchanged.
 //
-// # Solver
+// # Search
 //
-// The game gives the solver (package solver) six kinds of knowledge, each
-// with its reason in the method's documentation:
-//   - safe moves (SafeMove): once the swap is no longer available, a top
-//     card goes home without trying alternatives when it is an ace or both
-//     copies of the card one rank below it are home;
-//   - a dead test (Dead): once the swap is no longer available, a relaxed
-//     game in which nothing is ever lost must still get every card home,
-//     and the kings must be able to go home in some order, each when one
-//     or both copies of every lower card of its suit lie beneath no king
-//     still in the fans (kings never move but home, so what lies beneath
-//     one waits for it);
-//   - a dead test for the start of a search (DeadAtStart): with the swap
-//     unused, the same king order must exist after some swap made at some
-//     point of the game. Where the kings lock cards that only the swap can
-//     free, it also lists the few swaps that get past this test; the
-//     search then offers only those, and Dead gives up a position where
-//     none of them can be made any more. It also runs the pin test
-//     (pinlock.go), too costly for every position: each step of the king
-//     order is checked with the relaxed game, the cards beneath kings
-//     still in the fans frozen, and where a copy of a card is frozen the
-//     second copies of the higher cards of its suit are followed (one
-//     that never gets home stays on a copy of the next card, which then
-//     cannot get home either);
-//   - pruning (Prune): a swap is offered only at the start of a search or
-//     right after a move from fan to fan, with one of that move's cards;
-//     every swap can be moved back to such a point. Once the swap is spent,
-//     only the moves of a stubborn set are kept (stubborn.go): those that
-//     lead to sending one chosen card home, or could get in their way;
-//     every other move can wait. Nor is a fan that is one run moved whole
-//     onto another: that uncovers nothing, and no shortest win makes such
-//     a move. Where every allowed swap exchanges two
-//     cards the kings hold in place, the swap is made at the start only,
-//     hooked (hook.go): until a move touches one of its places, the card in
-//     a king's place also takes that king's queen, so the game after it
-//     holds every line that makes the swap later, and RulesLine maps its
-//     winning lines back to the rules;
-//   - the swap is one move of three actions (Midway), and positions are
-//     ranked for search by SearchEvaluate;
-//   - the swap is allowed once (OnceAvailable), so the solver's opening
-//     pass tries each swap at the start, where the game that follows has
-//     no swap and its safe moves and dead test apply.
+// What a search knows of Cromwell beyond these rules (safe moves, dead
+// tests, pruning, the hooked swap) lives beside the solver, in package
+// solver/cromwell, which reads the position through the accessors of
+// position.go.
 package cromwell
 
 import (
@@ -166,56 +129,43 @@ type Game struct {
 	run   [NumFans]uint8 // length of the descending same-suit run on top of each fan
 	found cards.Foundations
 	home  int
-	swap  uint8 // swapUnused, swapFirst, swapSecond or swapDone
-	pick  int16 // the first pick in stage swapSecond: 16*fan + depth, else -1
-	// built is the depth, in its fan, of the card the latest move from fan
-	// to fan built on (Prune reads it right after such a move). It is not
-	// part of the position: Hash leaves it out.
-	built uint8
-	// hook is the state of a hooked swap (hook.go): only a search's own
-	// game, after DeadAtStart, has one.
-	hook hookState
-	hash uint64
+	swap  SwapStage
+	pick  int16 // the first pick in stage SwapSecond: 16*fan + depth, else -1
+	hash  uint64
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.
 	noswap bool
-	// allow lists the swaps that can still win, once a search has found
-	// them (DeadAtStart); nil offers every swap.
-	allow *swapAllow
-	// lockMemo keeps the king-lock test's verdicts for a search, from
-	// DeadAtStart on (nil: none kept).
-	lockMemo *lockMemo
 }
 
 var (
 	keysCard  = zobrist.NewCardKeys(0xc401_0001, NumFans*MaxDepth)
 	keysFound = zobrist.Table(0xc401_0002, Foundations*14)
-	keysSwap  = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
-	// keysKingsHome mix the kings home in each suit (0 to 2) into the
-	// lock memo's hash (kingLocked).
-	keysKingsHome = zobrist.Table(0xc401_0004, cards.NumSuits*3)
+	// keysSwap: [0] stage SwapFirst, [1] SwapDone, [3+pick] SwapSecond
+	// with its first pick; [2] is not used (kept, so that no hash changes).
+	keysSwap = zobrist.Table(0xc401_0003, 3+NumFans*SwapDepth)
 )
+
+// SwapStage is the stage of the swap of rule 7, as the observation's swap
+// segment shows it.
+type SwapStage uint8
 
 // The stages of the swap.
 const (
-	swapUnused uint8 = iota
-	swapFirst
-	swapSecond
-	swapDone
+	// SwapUnused: the swap may still be made.
+	SwapUnused SwapStage = iota
+	// SwapFirst: the swap is begun, its first card is being picked.
+	SwapFirst
+	// SwapSecond: the first card is picked (FirstPick), the second is
+	// being picked.
+	SwapSecond
+	// SwapDone: the swap is made, or, in the variant noswap, never offered.
+	SwapDone
 )
 
 func cardKey(f, d int, c cards.Card) uint64 { return keysCard.Key(f*MaxDepth+d, c) }
 
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{pick: -1} }
-
-// Spec returns the game's description (the variant's, in a variant).
-func (g *Game) Spec() *env.Spec {
-	if g.noswap {
-		return specNoSwap
-	}
-	return spec
-}
 
 // Deal sets up deal number seed.
 func (g *Game) Deal(seed uint64) {
@@ -230,7 +180,7 @@ func (g *Game) Deal(seed uint64) {
 func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 	*g = Game{pick: -1, noswap: g.noswap}
 	if g.noswap {
-		g.swap = swapDone
+		g.swap = SwapDone
 	}
 	for f := range NumFans {
 		for k := 0; k < depth && k < MaxDepth; k++ {
@@ -244,6 +194,26 @@ func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 		g.run[f] = uint8(g.runLen(f))
 	}
 	g.hash = g.fullHash()
+}
+
+// runLen returns the length of the descending same-suit run at the top of fan
+// f (0 for an empty fan).
+func (g *Game) runLen(f int) int {
+	n := int(g.n[f])
+	if n == 0 {
+		return 0
+	}
+	k := 1
+	for k < n && follows(g.fans[f][n-k-1], g.fans[f][n-k]) {
+		k++
+	}
+	return k
+}
+
+// follows reports that card up, lying on card down, continues a run: the
+// same suit, one rank lower.
+func follows(down, up cards.Card) bool {
+	return down.Suit() == up.Suit() && down.Rank() == up.Rank()+1
 }
 
 // SetFans lays out fans from lists of cards, deepest first, for tests. Fans
@@ -262,19 +232,17 @@ func (g *Game) SetFans(fans ...[]cards.Card) {
 func (g *Game) SetFoundation(s cards.Suit, a, b cards.Rank) {
 	g.found.Set(s, a, b)
 	g.home = g.found.Count()
-	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 
 // SetSwapUsed marks the swap used (or unused), for tests. In the variant
 // without the swap it stays used.
 func (g *Game) SetSwapUsed(used bool) {
-	g.swap = swapUnused
+	g.swap = SwapUnused
 	if used || g.noswap {
-		g.swap = swapDone
+		g.swap = SwapDone
 	}
 	g.pick = -1
-	g.allow, g.lockMemo = nil, nil
 	g.hash = g.fullHash()
 }
 
@@ -283,7 +251,7 @@ func (g *Game) SetSwapUsed(used bool) {
 func (g *Game) Fan(f int) []cards.Card { return g.fans[f][:g.n[f]] }
 
 // SwapUsed reports whether the swap has been made.
-func (g *Game) SwapUsed() bool { return g.swap == swapDone }
+func (g *Game) SwapUsed() bool { return g.swap == SwapDone }
 
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
@@ -296,8 +264,8 @@ func (g *Game) Observe(dst []uint8) {
 	// The fans array is laid out exactly like the segment: one copy.
 	copy(dst[ObsFans:ObsFans+NumFans*MaxDepth], unsafe.Slice((*uint8)(unsafe.Pointer(&g.fans)), NumFans*MaxDepth))
 	g.found.Observe(dst[ObsFoundations:])
-	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = g.swap, 0, 0
-	if g.swap == swapSecond {
+	dst[ObsSwap], dst[ObsSwap+1], dst[ObsSwap+2] = uint8(g.swap), 0, 0
+	if g.swap == SwapSecond {
 		dst[ObsSwap+1] = uint8(g.pick/SwapDepth) + 1
 		dst[ObsSwap+2] = uint8(g.pick%SwapDepth) + 1
 	}
@@ -323,19 +291,16 @@ func (g *Game) fullHash() uint64 {
 	}
 	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()
-	if g.hook.on {
-		h ^= hookKey()
-	}
 	return h
 }
 
 func (g *Game) swapKey() uint64 {
 	switch g.swap {
-	case swapFirst:
+	case SwapFirst:
 		return keysSwap[0]
-	case swapSecond:
+	case SwapSecond:
 		return keysSwap[3+int(g.pick)]
-	case swapDone:
+	case SwapDone:
 		return keysSwap[1]
 	}
 	return 0

@@ -38,7 +38,7 @@ func (g *Game) Evaluate() float64 {
 	}
 	// Quarters and halves add up exactly in any order.
 	score -= 0.5*float64(kings) + 0.25*float64(pairs)
-	if g.swap == swapUnused {
+	if g.swap == SwapUnused {
 		score += 2
 	}
 	return score

@@ -30,11 +30,11 @@ func (g *Game) Layout(t *env.Table) {
 	var swap string
 	strong := false
 	switch g.swap {
-	case swapDone:
+	case SwapDone:
 		swap = "swap used"
-	case swapFirst:
+	case SwapFirst:
 		swap, strong = "swap: pick the first card", true
-	case swapSecond:
+	case SwapSecond:
 		swap, strong = "swap: pick the second card", true
 	default:
 		swap = "swap unused"
@@ -54,7 +54,7 @@ func (g *Game) Layout(t *env.Table) {
 		step := env.Step(n, fanRoom, env.CardHeight, fanStep)
 		for k := range n {
 			p := t.Card(x, y+float64(k)*step, g.fans[f][k], place, k)
-			if g.swap == swapSecond && int(g.pick) == f*SwapDepth+k {
+			if g.swap == SwapSecond && int(g.pick) == f*SwapDepth+k {
 				p.Flags |= env.Picked
 			}
 		}

@@ -8,26 +8,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// runLen returns the length of the descending same-suit run at the top of fan
-// f (0 for an empty fan).
-func (g *Game) runLen(f int) int {
-	n := int(g.n[f])
-	if n == 0 {
-		return 0
-	}
-	k := 1
-	for k < n && follows(g.fans[f][n-k-1], g.fans[f][n-k]) {
-		k++
-	}
-	return k
-}
-
-// follows reports that card up, lying on card down, continues a run: the
-// same suit, one rank lower.
-func follows(down, up cards.Card) bool {
-	return down.Suit() == up.Suit() && down.Rank() == up.Rank()+1
-}
-
 // layoutCounts returns the number of cards in the fans and how many of them
 // have each code.
 func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
@@ -44,7 +24,7 @@ func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
 	switch g.swap {
-	case swapFirst:
+	case SwapFirst:
 		total, count := g.layoutCounts()
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
@@ -54,7 +34,7 @@ func (g *Game) Legal(m *env.Mask) {
 			}
 		}
 		return
-	case swapSecond:
+	case SwapSecond:
 		first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
@@ -83,7 +63,7 @@ func (g *Game) Legal(m *env.Mask) {
 			cover[s][r] |= 1 << f
 			r++
 		}
-		if g.swap == swapUnused && !swappable {
+		if g.swap == SwapUnused && !swappable {
 			for _, c := range g.fans[f][:n] {
 				if distinct == cards.None {
 					distinct = c
@@ -109,23 +89,6 @@ func (g *Game) Legal(m *env.Mask) {
 	}
 	if swappable {
 		m.Set(ActSwapBegin)
-	}
-	if g.hook.on {
-		// Builds on a hook (hook.go): the run from the hook king's queen
-		// down, onto the card in the king's place when it is on top.
-		for i := range g.hook.n {
-			p := &g.hook.at[i]
-			if int(g.n[p.f]) != int(p.k)+1 {
-				continue
-			}
-			q := p.king - 1
-			srcs := cover[q.Suit()][q.Rank()] &^ (1 << p.f)
-			for srcs != 0 {
-				s := bits.TrailingZeros32(srcs)
-				srcs &= srcs - 1
-				m.Set(ActMove + s*NumFans + int(p.f))
-			}
-		}
 	}
 }
 
@@ -153,11 +116,11 @@ func (g *Game) Explain(a int) error {
 	switch {
 	case g.noswap && (kind == ActSwap || kind == ActSwapBegin):
 		return errors.New("this variant (noswap) has no swap")
-	case (g.swap == swapFirst || g.swap == swapSecond) && kind != ActSwap:
+	case (g.swap == SwapFirst || g.swap == SwapSecond) && kind != ActSwap:
 		return errors.New("a swap is under way: pick its cards first")
-	case kind == ActSwap && g.swap == swapUnused:
+	case kind == ActSwap && g.swap == SwapUnused:
 		return errors.New("begin the swap first (the move \"swap\")")
-	case kind == ActSwap && g.swap == swapDone, kind == ActSwapBegin && g.swap != swapUnused:
+	case kind == ActSwap && g.swap == SwapDone, kind == ActSwapBegin && g.swap != SwapUnused:
 		return errors.New("the swap has been used")
 	}
 	switch kind {
@@ -213,7 +176,7 @@ func (g *Game) Explain(a int) error {
 			return env.Reasonf("fan %d has no card %d", x+1, y+1)
 		}
 		c := g.fans[x][y]
-		if g.swap == swapSecond {
+		if g.swap == SwapSecond {
 			first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 			if c == first {
 				return env.Reasonf("%v is the same card as the first pick (%v): swapping them changes nothing", c, first)
@@ -235,55 +198,31 @@ func (g *Game) Explain(a int) error {
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
 	kind, x, y := decode(a)
-	g.hook.last = false
 	switch kind {
 	case ActFoundation:
-		g.hook.arm = false
-		if g.hook.on && g.touches(x, int(g.n[x])-1, int(g.n[x])-1) {
-			g.hookOff()
-		}
 		c := g.pop(x)
 		g.toFoundation(c)
 	case ActMove:
-		g.hook.arm = false
 		target := g.fans[y][g.n[y]-1]
 		top := g.fans[x][g.n[x]-1]
-		if g.hook.on {
-			if i, ok := g.hookBuild(x, y); ok {
-				target = g.hook.at[i].king
-				g.hook.last = true
-			}
-		}
-		k := int(target.Rank()) - 1 - int(top.Rank()) + 1 // cards that move
-		n := int(g.n[x])
-		if g.hook.on && (!g.hook.last && g.touches(y, int(g.n[y])-1, int(g.n[y])-1) || g.touches(x, n-k, n-1)) {
-			g.hookOff()
-		}
-		g.built = g.n[y] - 1
-		for i := n - k; i < n; i++ {
-			g.push(y, g.fans[x][i])
-		}
-		for range k {
-			g.pop(x)
-		}
+		g.moveCards(x, y, int(target.Rank())-int(top.Rank())) // x's run from the card one rank below target up
 	case ActSwapBegin:
-		g.setSwap(swapFirst, -1)
+		g.setSwap(SwapFirst, -1)
 	default:
-		if g.swap == swapFirst {
-			g.setSwap(swapSecond, int16(x*SwapDepth+y))
+		if g.swap == SwapFirst {
+			g.setSwap(SwapSecond, int16(x*SwapDepth+y))
 			return
 		}
 		f1, k1 := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
 		c1, c2 := g.fans[f1][k1], g.fans[x][y]
 		g.set(f1, k1, c2)
 		g.set(x, y, c1)
-		g.setSwap(swapDone, -1)
-		g.armHook(f1, k1, c1, x, y, c2)
+		g.setSwap(SwapDone, -1)
 	}
 }
 
 // setSwap moves the swap to a stage, keeping the hash.
-func (g *Game) setSwap(stage uint8, pick int16) {
+func (g *Game) setSwap(stage SwapStage, pick int16) {
 	g.hash ^= g.swapKey()
 	g.swap, g.pick = stage, pick
 	g.hash ^= g.swapKey()
@@ -295,24 +234,31 @@ func (g *Game) set(f, k int, c cards.Card) {
 	g.run[f] = uint8(g.runLen(f))
 }
 
+// moveCards moves the top k cards of fan from onto fan to.
+func (g *Game) moveCards(from, to, k int) {
+	n := int(g.n[from])
+	for i := n - k; i < n; i++ {
+		g.push(to, g.fans[from][i])
+	}
+	for range k {
+		g.pop(from)
+	}
+}
+
+// push lays c on fan f, keeping the run on top and the hash.
 func (g *Game) push(f int, c cards.Card) {
-	k := int(g.n[f])
-	if k > 0 && g.fans[f][k-1] == c+1 && c.Rank() != cards.King {
+	if k := g.n[f]; k > 0 && g.fans[f][k-1] == c+1 && c.Rank() != cards.King {
 		g.run[f]++ // c continues the run: same suit, one rank lower
 	} else {
 		g.run[f] = 1
 	}
-	g.fans[f][k] = c
-	g.n[f]++
-	g.hash ^= cardKey(f, k, c)
+	g.hash ^= keysCard.Push(g.fans[f][:], &g.n[f], f*MaxDepth, c)
 }
 
+// pop takes the top card off fan f, keeping the run on top and the hash.
 func (g *Game) pop(f int) cards.Card {
-	g.n[f]--
-	k := int(g.n[f])
-	c := g.fans[f][k]
-	g.fans[f][k] = cards.None
-	g.hash ^= cardKey(f, k, c)
+	c, key := keysCard.Pop(g.fans[f][:], &g.n[f], f*MaxDepth)
+	g.hash ^= key
 	if g.run[f] > 1 {
 		g.run[f]--
 	} else {
@@ -323,9 +269,6 @@ func (g *Game) pop(f int) cards.Card {
 
 // toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	s := c.Suit()
-	g.hash ^= g.found.SuitKey(keysFound, s)
-	g.found.Put(c)
-	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.hash ^= g.found.PutKey(c, keysFound)
 	g.home++
 }

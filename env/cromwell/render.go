@@ -12,15 +12,15 @@ func (g *Game) Render() string {
 	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
 	fmt.Fprintf(&sb, "\nHome: %d/104   Swap: ", g.home)
 	switch g.swap {
-	case swapDone:
+	case SwapDone:
 		if g.noswap {
 			sb.WriteString("none (variant noswap)")
 		} else {
 			sb.WriteString("used")
 		}
-	case swapFirst:
+	case SwapFirst:
 		sb.WriteString("under way: pick the first card (pick fan:card)")
-	case swapSecond:
+	case SwapSecond:
 		f, k := int(g.pick)/SwapDepth, int(g.pick)%SwapDepth
 		fmt.Fprintf(&sb, "under way: first card %v at %d:%d, pick the second", g.fans[f][k], f+1, k+1)
 	default:

@@ -85,13 +85,10 @@
 // = 30, since the rule is used once per game. The bound is met: six cards
 // over an ace, then 2..K..2, A of its suit (TestMaxHeightReachable).
 //
-// # Solver
+// # Search
 //
-// Safe moves (SafeMove, used by package solver): a card goes to its suit's
-// up pile without trying alternatives when the down pile already holds its
-// rank and the rank below, and to the down pile when the up pile already
-// holds its rank and the rank above. The method's documentation gives the
-// reason.
+// What a search knows of The Fifteen beyond these rules (its safe moves)
+// lives beside the solver, in package solver/fifteen.
 package fifteen
 
 import (
@@ -280,6 +277,14 @@ func (g *Game) Up(s cards.Suit) cards.Rank { return cards.Rank(g.up[s]) }
 
 // Down returns the top rank of suit s's down pile (0 = empty).
 func (g *Game) Down(s cards.Suit) cards.Rank { return cards.Rank(g.down[s]) }
+
+// UpTakes returns the rank suit s's up pile takes next (14 once it is
+// finished).
+func (g *Game) UpTakes(s cards.Suit) cards.Rank { return cards.Rank(upNext(g.up[s])) }
+
+// DownTakes returns the rank suit s's down pile takes next: a king while
+// it is empty, 0 once it is finished.
+func (g *Game) DownTakes(s cards.Suit) cards.Rank { return cards.Rank(downNext(g.down[s])) }
 
 // EmergencyUsed reports whether the emergency rule has been used.
 func (g *Game) EmergencyUsed() bool { return g.emergency }

@@ -256,19 +256,15 @@ func (g *Game) toDown(c cards.Card) {
 	g.home++
 }
 
+// push lays x on column c, keeping the hash.
 func (g *Game) push(c int, x cards.Card) {
-	k := int(g.n[c])
-	g.cols[c][k] = x
-	g.n[c]++
-	g.hash ^= cardKey(c, k, x)
+	g.hash ^= keysCard.Push(g.cols[c][:], &g.n[c], c*MaxHeight, x)
 }
 
+// pop takes the top card off column c, keeping the hash.
 func (g *Game) pop(c int) cards.Card {
-	g.n[c]--
-	k := int(g.n[c])
-	x := g.cols[c][k]
-	g.cols[c][k] = cards.None
-	g.hash ^= cardKey(c, k, x)
+	x, key := keysCard.Pop(g.cols[c][:], &g.n[c], c*MaxHeight)
+	g.hash ^= key
 	return x
 }
 

@@ -79,13 +79,12 @@
 // the default rules. Its Spec has Variant "hub" and rules "v1+hub"; the
 // default game is unchanged. See SetVariant.
 //
-// # Solver
+// # Search
 //
-// A dead test (Dead, used by package solver): a position is lost when, for
-// some rank, more quarters hold an odd number of cards of that rank than
-// there are cards of that rank left in the stock. The solver sees the stock:
-// its verdicts are upper bounds on what a player can do. No move is declared
-// safe: removing a pair changes how the next close-up slides the files.
+// What a search knows of Four Quarters beyond these rules (a dead test)
+// lives beside the solver, in package solver/fourquarters. No move is
+// safe to play without trying the others: removing a pair changes how the
+// next close-up slides the files.
 package fourquarters
 
 import (
@@ -285,14 +284,6 @@ func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 // New returns an empty game; call Deal before playing.
 func New() *Game { return &Game{} }
 
-// Spec returns the game's description (the variant's, in a variant).
-func (g *Game) Spec() *env.Spec {
-	if v := variantSpecs[g.variant]; v != nil {
-		return v
-	}
-	return spec
-}
-
 // Deal sets up deal number seed: deal cards 0…47 into cells 0…47, the rest
 // into the stock in deal order.
 func (g *Game) Deal(seed uint64) {
@@ -350,6 +341,10 @@ func (g *Game) finish() {
 // aliases the game.
 func (g *Game) Cells() []cards.Card { return g.cells[:] }
 
+// Stock returns the cards of the stock, the next to be drawn first: hidden
+// cards, for tools and a clairvoyant search. The slice aliases the game.
+func (g *Game) Stock() []cards.Card { return g.stock[g.next:] }
+
 // StockLeft returns the number of cards in the stock.
 func (g *Game) StockLeft() int { return StockSize - int(g.next) }
 
@@ -361,30 +356,6 @@ func (g *Game) Progress() int { return int(g.removed) }
 
 // Won reports the first-class win: every card removed.
 func (g *Game) Won() bool { return g.removed == cards.DeckSize }
-
-// Class returns "first-class" when every card is removed, "second-class" when
-// no move is left with 2 or 4 cards on the cross, and "" otherwise (while the
-// game runs, and at an ordinary loss).
-//
-// Why the cards left sit "in the inner corners of the cross", as the text
-// says: the game ends only when closing up would change nothing. With at
-// most 4 cards on the cross there are empty cells, so the stock must be empty
-// (it would refill them) and every file packed toward the hub (a card would
-// slide). Each card left therefore lies at the hub end of its file: with one
-// card per file they all sit at d = 0, in the eight cells N1, N2, E1, E2, S1,
-// S2, W1 and W2 that flank the four inner corners. A file may also keep two
-// cards or more (d = 0, 1, …) whose touching neighbours differ in rank, so
-// the place describes the usual end rather than a condition: the class
-// counts the cards only.
-func (g *Game) Class() string {
-	switch {
-	case g.removed == cards.DeckSize:
-		return "first-class"
-	case g.removed >= cards.DeckSize-4 && !g.anyMove():
-		return "second-class"
-	}
-	return ""
-}
 
 // Observe writes the observation into dst.
 func (g *Game) Observe(dst []uint8) {

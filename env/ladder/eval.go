@@ -37,7 +37,7 @@ func (g *Game) Evaluate() float64 {
 		breaks := 0
 		for i := n - 1; i >= 0; i-- {
 			c := row[i]
-			if i < n-1 && !fits(row[i+1], c) {
+			if i < n-1 && !buildsOn(row[i+1], c) {
 				breaks++
 				if row[i+1].Rank() == cards.King {
 					breaks++

@@ -85,13 +85,10 @@
 // remembers every turned card knows more (the waste's order, and after the
 // redeal the stock's); the observation leaves that memory to the agent.
 //
-// # Solver
+// # Search
 //
-// Safe moves (SafeMove, used by package solver): an available card goes
-// home without trying alternatives when it is an ace, or when both copies of
-// the card below it in its suit and all four cards that could be built on it
-// are home. The method's documentation gives the reason. The solver sees the
-// hidden cards: its verdicts are upper bounds on what a player can do.
+// What a search knows of Ladder beyond these rules (its safe moves) lives
+// beside the solver, in package solver/ladder.
 package ladder
 
 import (
@@ -334,6 +331,9 @@ func (g *Game) Waste() []cards.Card { return g.waste[:g.wn] }
 // RedealUsed reports whether the redeal has been made.
 func (g *Game) RedealUsed() bool { return g.redealt }
 
+// Foundations returns the foundations.
+func (g *Game) Foundations() cards.Foundations { return g.found }
+
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
 
@@ -432,4 +432,12 @@ func (g *Game) Determinize(rng *cards.Rand) {
 	k += copy(g.stock[:g.sn], hidden[k:])
 	copy(g.waste[:nw], hidden[k:])
 	g.hash = g.fullHash()
+}
+
+// topOf returns the last card of s, or None.
+func topOf(s []cards.Card) cards.Card {
+	if len(s) == 0 {
+		return cards.None
+	}
+	return s[len(s)-1]
 }

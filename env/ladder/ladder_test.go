@@ -327,8 +327,8 @@ func TestRule7Ladder(t *testing.T) {
 	g.SetLadder(cs("5S AC 7C"))
 	play(t, g, "L>2")
 	rowIs(t, g, 2, "7C")
-	if top(g.Ladder()) != cards.MustParse("AC") {
-		t.Fatalf("next ladder card %v, want A♣ face up", top(g.Ladder()))
+	if topOf(g.Ladder()) != cards.MustParse("AC") {
+		t.Fatalf("next ladder card %v, want A♣ face up", topOf(g.Ladder()))
 	}
 	obs := make([]uint8, ObsLen)
 	g.Observe(obs)
@@ -336,7 +336,7 @@ func TestRule7Ladder(t *testing.T) {
 		t.Errorf("observed ladder %d with %d face down", obs[ObsLadder], obs[ObsLadderDown])
 	}
 	play(t, g, "L>F")
-	if top(g.Ladder()) != cards.MustParse("5S") || g.Progress() != 1 {
+	if topOf(g.Ladder()) != cards.MustParse("5S") || g.Progress() != 1 {
 		t.Errorf("ladder %v, progress %d", g.Ladder(), g.Progress())
 	}
 	// A card that came from the ladder is an ordinary row card.
@@ -397,8 +397,8 @@ func TestRule9Redeal(t *testing.T) {
 	// Not shuffled: the first card that went onto the waste comes first.
 	for _, want := range cs("4C 9D 2H") {
 		play(t, g, "turn")
-		if top(g.Waste()) != want {
-			t.Fatalf("turned %v, want %v", top(g.Waste()), want)
+		if topOf(g.Waste()) != want {
+			t.Fatalf("turned %v, want %v", topOf(g.Waste()), want)
 		}
 	}
 	envtest.Refused(t, g, "redeal", "only once")

@@ -121,11 +121,11 @@ func (g *Game) ActionSpots(a int) (from, to env.Spot) {
 	home := func(c cards.Card) env.Spot { return env.Spot{Place: "F", Pos: env.FoundationPos(&g.found, c)} }
 	switch kind {
 	case ActRowHome:
-		return env.Whole(env.PlaceNames[s]), home(top(g.rows[s][:g.rn[s]]))
+		return env.Whole(env.PlaceNames[s]), home(topOf(g.rows[s][:g.rn[s]]))
 	case ActWasteHome:
-		return env.Whole("W"), home(top(g.waste[:g.wn]))
+		return env.Whole("W"), home(topOf(g.waste[:g.wn]))
 	case ActLadderHome:
-		return env.Whole("L"), home(top(g.ladder[:g.ln]))
+		return env.Whole("L"), home(topOf(g.ladder[:g.ln]))
 	case ActBuild:
 		return env.Whole(env.PlaceNames[s]), env.Whole(env.PlaceNames[d])
 	case ActEmpty:

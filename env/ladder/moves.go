@@ -7,9 +7,9 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// fits reports whether c may lie on on in a row: one rank lower and of the
+// buildsOn reports whether c may lie on on in a row: one rank lower and of the
 // other colour (rule 4).
-func fits(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
+func buildsOn(c, on cards.Card) bool { return c.Rank()+1 == on.Rank() && c.Red() != on.Red() }
 
 // runLen returns the length of the run at the outer end of row r: the
 // longest outer stretch descending by one in alternating colours (0 for an
@@ -20,7 +20,7 @@ func (g *Game) runLen(r int) int {
 		return 0
 	}
 	k := 1
-	for k < n && fits(g.rows[r][n-k], g.rows[r][n-k-1]) {
+	for k < n && buildsOn(g.rows[r][n-k], g.rows[r][n-k-1]) {
 		k++
 	}
 	return k
@@ -94,7 +94,7 @@ func (g *Game) Legal(m *env.Mask) {
 				m.Set(ActBuild + NumRows*s + d)
 			}
 		}
-		if wtop != cards.None && fits(wtop, t) {
+		if wtop != cards.None && buildsOn(wtop, t) {
 			m.Set(ActWaste + d)
 		}
 	}
@@ -169,7 +169,7 @@ func (g *Game) Explain(a int) error {
 			if c.Rank()+1 == target.Rank() && c.Red() != target.Red() {
 				return nil
 			}
-			if i == 0 || !fits(c, g.rows[s][i-1]) {
+			if i == 0 || !buildsOn(c, g.rows[s][i-1]) {
 				break
 			}
 		}
@@ -189,7 +189,7 @@ func (g *Game) Explain(a int) error {
 			return env.Reasonf("row %d has only %d card(s), not %d", s+1, n, k)
 		}
 		for i := n - k + 1; i < n; i++ {
-			if !fits(g.rows[s][i], g.rows[s][i-1]) {
+			if !buildsOn(g.rows[s][i], g.rows[s][i-1]) {
 				return env.Reasonf("the last %d cards of row %d are not a run: %v does not go on %v", k, s+1, g.rows[s][i], g.rows[s][i-1])
 			}
 		}
@@ -270,13 +270,8 @@ func (g *Game) Apply(a int) {
 		// (rule 7): nothing else changes.
 		g.pushRow(d, g.popLadder())
 	case ActTurn:
-		g.sn--
-		c := g.stock[g.sn]
-		g.stock[g.sn] = cards.None
-		g.hash ^= keysStock.Key(int(g.sn), c)
-		g.waste[g.wn] = c
-		g.hash ^= keysWaste.Key(int(g.wn), c)
-		g.wn++
+		c, key := keysStock.Pop(g.stock[:], &g.sn, 0)
+		g.hash ^= key ^ keysWaste.Push(g.waste[:], &g.wn, 0, c)
 	default: // ActRedeal: the waste turned over, its first card on top.
 		for i := range int(g.wn) {
 			g.stock[i] = g.waste[int(g.wn)-1-i]
@@ -300,43 +295,34 @@ func (g *Game) moveRun(s, d, k int) {
 	g.rn[s] -= uint8(k)
 }
 
+// pushRow lays c at the outer end of row r, keeping the hash.
 func (g *Game) pushRow(r int, c cards.Card) {
-	i := int(g.rn[r])
-	g.rows[r][i] = c
-	g.rn[r]++
-	g.hash ^= rowKey(r, i, c)
+	g.hash ^= keysRow.Push(g.rows[r][:], &g.rn[r], r*MaxRow, c)
 }
 
+// popRow takes the outer card off row r, keeping the hash.
 func (g *Game) popRow(r int) cards.Card {
-	g.rn[r]--
-	i := int(g.rn[r])
-	c := g.rows[r][i]
-	g.rows[r][i] = cards.None
-	g.hash ^= rowKey(r, i, c)
+	c, key := keysRow.Pop(g.rows[r][:], &g.rn[r], r*MaxRow)
+	g.hash ^= key
 	return c
 }
 
+// popWaste takes the waste's top card, keeping the hash.
 func (g *Game) popWaste() cards.Card {
-	g.wn--
-	c := g.waste[g.wn]
-	g.waste[g.wn] = cards.None
-	g.hash ^= keysWaste.Key(int(g.wn), c)
+	c, key := keysWaste.Pop(g.waste[:], &g.wn, 0)
+	g.hash ^= key
 	return c
 }
 
+// popLadder takes the ladder's face-up card, keeping the hash.
 func (g *Game) popLadder() cards.Card {
-	g.ln--
-	c := g.ladder[g.ln]
-	g.ladder[g.ln] = cards.None
-	g.hash ^= keysLadder.Key(int(g.ln), c)
+	c, key := keysLadder.Pop(g.ladder[:], &g.ln, 0)
+	g.hash ^= key
 	return c
 }
 
 // toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	s := c.Suit()
-	g.hash ^= g.found.SuitKey(keysFound, s)
-	g.found.Put(c)
-	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.hash ^= g.found.PutKey(c, keysFound)
 	g.home++
 }

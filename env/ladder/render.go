@@ -3,8 +3,6 @@ package ladder
 import (
 	"fmt"
 	"strings"
-
-	"github.com/patience-gym/patience/env/cards"
 )
 
 // Render draws the counters, the foundations and the eight rows as they lie
@@ -13,13 +11,13 @@ import (
 func (g *Game) Render() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Foundations:  %s", &g.found)
-	fmt.Fprintf(&sb, "\nHome: %d/104   Stock: %d   Waste (W): %d, top %v   Redeal: ", g.home, g.sn, g.wn, top(g.waste[:g.wn]))
+	fmt.Fprintf(&sb, "\nHome: %d/104   Stock: %d   Waste (W): %d, top %v   Redeal: ", g.home, g.sn, g.wn, topOf(g.waste[:g.wn]))
 	if g.redealt {
 		sb.WriteString("used")
 	} else {
 		sb.WriteString("unused")
 	}
-	fmt.Fprintf(&sb, "\nLadder (L): %v, %d face down\n", top(g.ladder[:g.ln]), max(int(g.ln)-1, 0))
+	fmt.Fprintf(&sb, "\nLadder (L): %v, %d face down\n", topOf(g.ladder[:g.ln]), max(int(g.ln)-1, 0))
 	// The left rows end at the ladder column; the right rows start there
 	// too while the lines stay under 100 columns, else at the left margin.
 	width, right := 0, 0
@@ -49,12 +47,4 @@ func (g *Game) Render() string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
-}
-
-// top returns the last card of s, or None.
-func top(s []cards.Card) cards.Card {
-	if len(s) == 0 {
-		return cards.None
-	}
-	return s[len(s)-1]
 }

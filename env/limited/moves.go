@@ -278,10 +278,9 @@ func (g *Game) Apply(a int) {
 	case s < NumCols:
 		k = g.popCol(s)
 	case s == SrcWaste:
-		g.nw--
-		k = g.waste[g.nw]
-		g.waste[g.nw] = cards.None
-		g.hash ^= wasteKey(int(g.nw), k)
+		var key uint64
+		k, key = keysWaste.Pop(g.waste[:], &g.nw, 0)
+		g.hash ^= key
 	case s < SrcFifth:
 		i := s - SrcPriv
 		k = g.priv[i]
@@ -305,19 +304,14 @@ func (g *Game) Apply(a int) {
 		g.paired |= 1 << c
 		g.hash ^= keysPaired[c]
 	}
-	g.hash ^= colKey(c, int(g.n[c]), k)
-	g.cols[c][g.n[c]] = k
-	g.n[c]++
+	g.hash ^= keysCol.Push(g.cols[c][:], &g.n[c], c*Height, k)
 }
 
 // popCol takes the top card of column c; a pair's upper card leaving makes
 // the lower one single again.
 func (g *Game) popCol(c int) cards.Card {
-	g.n[c]--
-	n := int(g.n[c])
-	k := g.cols[c][n]
-	g.cols[c][n] = cards.None
-	g.hash ^= colKey(c, n, k)
+	k, key := keysCol.Pop(g.cols[c][:], &g.n[c], c*Height)
+	g.hash ^= key
 	if g.paired&(1<<c) != 0 {
 		g.paired &^= 1 << c
 		g.hash ^= keysPaired[c]
@@ -325,18 +319,16 @@ func (g *Game) popCol(c int) cards.Card {
 	return k
 }
 
+// popPack takes the pile's next card, keeping the hash.
 func (g *Game) popPack() cards.Card {
-	g.np--
-	k := g.pack[g.np]
-	g.pack[g.np] = cards.None
-	g.hash ^= packKey(int(g.np), k)
+	k, key := keysPack.Pop(g.pack[:], &g.np, 0)
+	g.hash ^= key
 	return k
 }
 
+// pushWaste lays k on the waste, keeping the hash.
 func (g *Game) pushWaste(k cards.Card) {
-	g.waste[g.nw] = k
-	g.hash ^= wasteKey(int(g.nw), k)
-	g.nw++
+	g.hash ^= keysWaste.Push(g.waste[:], &g.nw, 0, k)
 }
 
 // secondDeal turns the waste over into the pile, the first card that went
@@ -363,9 +355,6 @@ func (g *Game) secondDeal() {
 
 // toFoundation puts c on its foundation.
 func (g *Game) toFoundation(c cards.Card) {
-	s := c.Suit()
-	g.hash ^= g.found.SuitKey(keysFound, s)
-	g.found.Put(c)
-	g.hash ^= g.found.SuitKey(keysFound, s)
+	g.hash ^= g.found.PutKey(c, keysFound)
 	g.home++
 }

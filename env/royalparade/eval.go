@@ -40,14 +40,14 @@ func (g *Game) Evaluate() float64 {
 				room[r]++
 			case h == 0:
 				loose++
-				if isBase(c.Rank()) {
+				if IsBase(c.Rank()) {
 					score += evalWaiting
 				}
 			default:
 				bases++
 				if h < PileCards {
 					score += evalPileCard * float64(h)
-					want[next(c)] = true
+					want[NextOnPile(c)] = true
 				}
 			}
 		}
@@ -80,7 +80,7 @@ func (g *Game) Evaluate() float64 {
 			if k < n-1 && want[c] {
 				score -= evalBuried * float64(n-1-k)
 			}
-			ch := int(c.Suit())*Rows + rowOf(c.Rank())
+			ch := int(c.Suit())*Rows + RowOf(c.Rank())
 			if low[ch] != 0 && low[ch] < c.Rank() {
 				score -= evalChainLock
 			}

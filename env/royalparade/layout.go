@@ -24,23 +24,26 @@ var _ env.Layouter = (*Game)(nil)
 
 // Place names, made once.
 var (
-	cellNames [NumCells]string
-	auxNames  [NumAux]string
+	cellNames = func() (n [NumCells]string) {
+		for i := range n {
+			n[i] = cellName(i)
+		}
+		return n
+	}()
+	auxNames = func() (n [NumAux]string) {
+		for p := range n {
+			n[p] = auxName(p)
+		}
+		return n
+	}()
 	rowTitles = [Rows][2]string{{"r1  2s", "2 5 8 J"}, {"r2  3s", "3 6 9 Q"}, {"r3  4s", "4 7 10 K"}}
-	colTitles [Cols]string
+	colTitles = func() (n [Cols]string) {
+		for c := range n {
+			n[c] = "c" + env.PlaceNames[c]
+		}
+		return n
+	}()
 )
-
-func init() {
-	for i := range cellNames {
-		cellNames[i] = cellName(i)
-	}
-	for p := range auxNames {
-		auxNames[p] = auxName(p)
-	}
-	for c := range colTitles {
-		colTitles[c] = "c" + env.PlaceNames[c]
-	}
-}
 
 // Layout describes the table (see env.Layouter): cells are places
 // "r1c1".."r3c8" (a base pile drawn as its top card with the pile's height

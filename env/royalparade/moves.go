@@ -11,10 +11,6 @@ import (
 // rowMask is the set of cells of each row, one bit per cell.
 var rowMask = [Rows]uint32{0xff, 0xff << Cols, 0xff << (2 * Cols)}
 
-// next returns the card that builds on a base pile with top c (same suit,
-// three ranks higher).
-func next(c cards.Card) cards.Card { return c + 3 }
-
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
@@ -27,7 +23,7 @@ func (g *Game) Legal(m *env.Mask) {
 		case c == cards.None:
 			empty |= 1 << i
 		case h > 0 && h < PileCards:
-			fit[next(c)] |= 1 << i
+			fit[NextOnPile(c)] |= 1 << i
 		}
 	}
 	// Where a 2/3/4 of each row may go into an empty cell (rule 6).
@@ -52,8 +48,8 @@ func (g *Game) Legal(m *env.Mask) {
 			continue
 		}
 		dst := fit[c]
-		if r := c.Rank(); isBase(r) {
-			to := wait[rowOf(r)]
+		if r := c.Rank(); IsBase(r) {
+			to := wait[RowOf(r)]
 			if s < NumCells {
 				// A waiting card moving to another empty cell of its row
 				// changes nothing: the cells of a row are alike.
@@ -71,9 +67,6 @@ func (g *Game) Legal(m *env.Mask) {
 		m.Set(ActDeal)
 	}
 }
-
-// decode splits a move id into its source (0..31) and destination cell.
-func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMove) % NumCells }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of docs/rules/royalparade.md directly.
@@ -140,7 +133,7 @@ func (g *Game) Explain(a int) error {
 		return env.Reasonf("the pile at %s is complete (%v on top) and takes nothing more", cellName(d), t)
 	}
 	if c.Suit() != t.Suit() || c.Rank() != t.Rank()+3 {
-		return env.Reasonf("%v does not go on %v: it takes only %v (three higher, same suit)", c, t, next(t))
+		return env.Reasonf("%v does not go on %v: it takes only %v (three higher, same suit)", c, t, NextOnPile(t))
 	}
 	return nil
 }
@@ -159,10 +152,7 @@ func (g *Game) Apply(a int) {
 				g.aces[s]++
 				continue
 			}
-			k := int(g.an[p])
-			g.aux[p][k] = c
-			g.an[p]++
-			g.hash ^= auxKey(p, k, c)
+			g.hash ^= keysAux.Push(g.aux[p][:], &g.an[p], p*MaxAux, c)
 		}
 		return
 	}
@@ -174,11 +164,9 @@ func (g *Game) Apply(a int) {
 		g.cell[s] = cards.None
 	} else {
 		p := s - NumCells
-		g.an[p]--
-		k := int(g.an[p])
-		c = g.aux[p][k]
-		g.aux[p][k] = cards.None
-		g.hash ^= auxKey(p, k, c)
+		var key uint64
+		c, key = keysAux.Pop(g.aux[p][:], &g.an[p], p*MaxAux)
+		g.hash ^= key
 	}
 	old, h := g.cell[d], g.high[d]
 	g.hash ^= cellKey(d, old, h)
@@ -188,7 +176,7 @@ func (g *Game) Apply(a int) {
 		if h == PileCards {
 			g.full++
 		}
-	case rowOf(c.Rank()) == d/Cols: // a 2/3/4 into its own row: a base
+	case RowOf(c.Rank()) == d/Cols: // a 2/3/4 into its own row: a base
 		h = 1
 	default: // a 2/3/4 waiting in another row
 		h = 0

@@ -57,13 +57,11 @@
 //
 // The stock order is the only hidden information.
 //
-// # Solver
+// # Search
 //
-// Safe moves (SafeMove, used by package solver): a card is built on its base
-// pile without trying alternatives when its twin is built already or both
-// of its piles take it now. The method's documentation gives the reason. The
-// solver sees the stock: its verdicts are upper bounds on what a player can
-// do.
+// What a search knows of Royal Parade beyond these rules (its safe moves)
+// lives beside the solver, in package solver/royalparade. The solver sees
+// the stock: its verdicts are upper bounds on what a player can do.
 package royalparade
 
 import (
@@ -74,7 +72,7 @@ import (
 	"github.com/patience-gym/patience/env/zobrist"
 )
 
-// Layout constants.
+// Sizes, action ids and observation offsets.
 const (
 	Rows      = 3
 	Cols      = 8
@@ -182,12 +180,19 @@ func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 // baseRank returns the rank of the base of row r (0-based): 2, 3 or 4.
 func baseRank(r int) cards.Rank { return cards.Rank(r + 2) }
 
-// rowOf returns the row (0-based) a card of rank r (2..13) is built in:
+// RowOf returns the row (0-based) a card of rank r (2..13) is built in:
 // 2-5-8-J row 0, 3-6-9-Q row 1, 4-7-10-K row 2.
-func rowOf(r cards.Rank) int { return int(r-2) % 3 }
+func RowOf(r cards.Rank) int { return int(r-2) % 3 }
 
-// isBase reports whether rank r is a base rank (2, 3 or 4).
-func isBase(r cards.Rank) bool { return r >= 2 && r <= 4 }
+// IsBase reports whether rank r is a base rank (2, 3 or 4).
+func IsBase(r cards.Rank) bool { return r >= 2 && r <= 4 }
+
+// decode splits a move id into its source (0..31) and destination cell.
+func decode(a int) (src, dst int) { return (a - ActMove) / NumCells, (a - ActMove) % NumCells }
+
+// NextOnPile returns the card that builds on a base pile with top c (same
+// suit, three ranks higher).
+func NextOnPile(c cards.Card) cards.Card { return c + 3 }
 
 // New returns an empty game (no cards anywhere, the stock empty); call Deal
 // before playing.
@@ -214,7 +219,7 @@ func (g *Game) place(i int, c cards.Card) {
 	switch {
 	case c.Rank() == cards.Ace:
 		g.aces[c.Suit()]++
-	case isBase(c.Rank()) && rowOf(c.Rank()) == i/Cols:
+	case IsBase(c.Rank()) && RowOf(c.Rank()) == i/Cols:
 		g.cell[i], g.high[i] = c, 1
 	default:
 		g.cell[i], g.high[i] = c, 0
@@ -256,12 +261,12 @@ func (g *Game) SetCell(i int, top cards.Card, base bool) error {
 	case top.Rank() == cards.Ace:
 		return fmt.Errorf("%v is dead: aces never lie in the rectangle", top)
 	case base:
-		if rowOf(top.Rank()) != row {
+		if RowOf(top.Rank()) != row {
 			return fmt.Errorf("%v is not built in row %d", top, row+1)
 		}
 		g.cell[i], g.high[i] = top, uint8((top.Rank()-baseRank(row))/3+1)
 	default:
-		if isBase(top.Rank()) && rowOf(top.Rank()) == row {
+		if IsBase(top.Rank()) && RowOf(top.Rank()) == row {
 			return fmt.Errorf("%v in row %d is a base, not a loose card", top, row+1)
 		}
 		g.cell[i], g.high[i] = top, 0

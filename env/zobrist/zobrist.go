@@ -4,7 +4,9 @@
 //
 // A game hashes a state as the XOR of one key per fact: a card in a place
 // (CardKeys), a foundation's height, a flag (Table). Each table of a game
-// has a seed of its own; games choose theirs as 0xGAME_000n.
+// has a seed of its own; games choose theirs as 0xGAME_000n. A pile of
+// cards whose every position is a place keeps its part of the hash with
+// CardKeys.Push and Pop.
 package zobrist
 
 import "github.com/patience-gym/patience/env/cards"
@@ -32,3 +34,24 @@ func NewCardKeys(seed uint64, places int) CardKeys { return Table(seed, places*F
 
 // Key returns the key of card c (1..52) in place p.
 func (k CardKeys) Key(p int, c cards.Card) uint64 { return k[p*Faces+int(c)-1] }
+
+// Push lays card c on top of a pile and returns c's key there, for the
+// caller to XOR into its hash. The pile holds *n cards, pile[0] at the
+// bottom, and its positions are the places base, base+1, ... of k.
+func (k CardKeys) Push(pile []cards.Card, n *uint8, base int, c cards.Card) uint64 {
+	i := int(*n)
+	pile[i] = c
+	*n = uint8(i + 1)
+	return k.Key(base+i, c)
+}
+
+// Pop takes the top card off a pile (as for Push), leaving None in its
+// place, and returns it with its key there, for the caller to XOR into its
+// hash.
+func (k CardKeys) Pop(pile []cards.Card, n *uint8, base int) (cards.Card, uint64) {
+	i := int(*n) - 1
+	c := pile[i]
+	pile[i] = cards.None
+	*n = uint8(i)
+	return c, k.Key(base+i, c)
+}

@@ -7,40 +7,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-var _ env.DeadTester = (*Game)(nil)
-
-// Dead reports a position from which no first-class win (every card
-// removed) is possible: for some rank, more arms hold an odd number of
-// cards of that rank than there are cards of that rank left in the stock. A
-// pair is two cards of one rank in one arm, and a card never leaves its arm
-// except in a pair, so an arm with an odd number of cards of a rank keeps
-// one of them unless a card of that rank comes from the stock into it; each
-// stock card comes into one arm. It reads the stock (the test serves
-// clairvoyant search). In the variant hub, where cards next to the hub pair
-// across quarters, it proves nothing.
-func (g *Game) Dead() bool {
-	if g.variant == VariantHub {
-		return false // cards next to the hub pair across quarters
-	}
-	var stock [14]uint8
-	for _, c := range g.stock[g.next:] {
-		stock[rankOf[c]]++
-	}
-	var odd [14]uint8 // bit a: arm a holds an odd number of the rank
-	for i, c := range g.cells {
-		if c != 0 {
-			odd[rankOf[c]] ^= 1 << (i / ArmCells)
-		}
-	}
-	for r := 1; r <= 13; r++ {
-		n := odd[r]&1 + odd[r]>>1&1 + odd[r]>>2&1 + odd[r]>>3&1
-		if n > stock[r] {
-			return true
-		}
-	}
-	return false
-}
-
 // VariantHub names the variant of Four Quarters in which the eight cells
 // next to the hub also pair across quarters (see SetVariant).
 const VariantHub = "hub"
@@ -106,6 +72,14 @@ func init() {
 }
 
 var _ env.Varianter = (*Game)(nil)
+
+// Spec returns the game's description (the variant's, in a variant).
+func (g *Game) Spec() *env.Spec {
+	if v := variantSpecs[g.variant]; v != nil {
+		return v
+	}
+	return spec
+}
 
 // Variants returns the variants besides the default rules: "hub".
 func (g *Game) Variants() []string { return []string{VariantHub} }

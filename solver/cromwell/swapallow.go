@@ -5,6 +5,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
 // The swaps the king-lock test lets through. Where the kings lock cards
@@ -21,9 +22,9 @@ import (
 // start, and a search of 10 s runs a median 1.4 times as many nodes.
 
 // numPlaces is the number of places a swap can pick from: 16 a fan.
-const numPlaces = NumFans * SwapDepth
+const numPlaces = rules.NumFans * rules.SwapDepth
 
-// placeSet is a set of places (bit f*SwapDepth+k).
+// placeSet is a set of places (bit f*rules.SwapDepth+k).
 type placeSet [(numPlaces + 63) / 64]uint64
 
 func (p *placeSet) add(i int)      { p[i>>6] |= 1 << (i & 63) }
@@ -50,9 +51,9 @@ type swapAllow struct {
 	reach kingSets // the sets of kings that can go home without the swap
 	kings [8]cards.Card
 	// n holds the fans' sizes at the start: intact places lie below.
-	n     [NumFans]uint8
-	king  [NumFans][SwapDepth]int8  // the king at each place (-1 none)
-	above [NumFans][SwapDepth]uint8 // the kings above each place
+	n     [rules.NumFans]uint8
+	king  [rules.NumFans][rules.SwapDepth]int8  // the king at each place (-1 none)
+	above [rules.NumFans][rules.SwapDepth]uint8 // the kings above each place
 	// pairs[p] has the places q such that the cards at p and q, both in
 	// intact places, may be swapped (tried with no king home: see
 	// swapLocked).
@@ -87,9 +88,9 @@ type withTable struct {
 // nothing that needs the swap, or a fan is deeper than a fan can be while
 // the swap is unused (a position set up by hand). empty reports that no
 // swap passes: the position is lost.
-func (g *Game) buildAllow() (a *swapAllow, empty bool) {
-	for f := range NumFans {
-		if g.n[f] > SwapDepth {
+func (g *Position) buildAllow() (a *swapAllow, empty bool) {
+	for f := range rules.NumFans {
+		if g.FanLen(f) > rules.SwapDepth {
 			return nil, false // not from a real game: the swap is spent by then
 		}
 	}
@@ -101,16 +102,16 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 	if l.reach(&a.reach, false) {
 		return nil, false
 	}
-	for f := range NumFans {
-		a.n[f] = g.n[f]
-		for k := range int(g.n[f]) {
+	a.n = g.FanLens()
+	for f := range rules.NumFans {
+		for k := range g.FanLen(f) {
 			a.king[f][k] = -1
 		}
 	}
 	for i := range l.n {
 		f, d := int(l.at[i][0]), int(l.at[i][1])
 		a.king[f][d] = int8(i)
-		a.kings[i] = g.fans[f][d]
+		a.kings[i] = g.Fans()[f][d]
 		for k := range d {
 			a.above[f][k] |= 1 << i
 		}
@@ -119,8 +120,8 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 	a.eachSwap(g, func(set uint32, p, q place, y cards.Card) {
 		empty = false
 		if q.f >= 0 {
-			a.pairs[p.f*SwapDepth+p.k].add(q.f*SwapDepth + q.k)
-			a.pairs[q.f*SwapDepth+q.k].add(p.f*SwapDepth + p.k)
+			a.pairs[p.f*rules.SwapDepth+p.k].add(q.f*rules.SwapDepth + q.k)
+			a.pairs[q.f*rules.SwapDepth+q.k].add(p.f*rules.SwapDepth + p.k)
 			return
 		}
 		t := a.with[set]
@@ -128,7 +129,7 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 			t = &withTable{}
 			a.with[set] = t
 		}
-		t.at[p.f*SwapDepth+p.k] |= 1 << y
+		t.at[p.f*rules.SwapDepth+p.k] |= 1 << y
 		t.any |= 1 << y
 	})
 	a.pairsOnly = true
@@ -140,13 +141,13 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 	for i := range numPlaces {
 		for j := i + 1; j < numPlaces; j++ {
 			if a.pairs[i].has(j) {
-				a.pairList = append(a.pairList, [2]place{{i / SwapDepth, i % SwapDepth}, {j / SwapDepth, j % SwapDepth}})
+				a.pairList = append(a.pairList, [2]place{{i / rules.SwapDepth, i % rules.SwapDepth}, {j / rules.SwapDepth, j % rules.SwapDepth}})
 			}
 		}
 	}
 	a.hooked = a.pairsOnly && len(a.pairList) > 0
 	for _, pq := range a.pairList {
-		x, y := g.fans[pq[0].f][pq[0].k], g.fans[pq[1].f][pq[1].k]
+		x, y := g.Fans()[pq[0].f][pq[0].k], g.Fans()[pq[1].f][pq[1].k]
 		if x.Suit() == y.Suit() && (x.Rank() == cards.King || y.Rank() == cards.King) {
 			a.hooked = false
 		}
@@ -157,7 +158,7 @@ func (g *Game) buildAllow() (a *swapAllow, empty bool) {
 
 // countIntact fills intactAt and pairsAt from pairs, for g's position (the
 // one a was built from).
-func (a *swapAllow) countIntact(g *Game) {
+func (a *swapAllow) countIntact(g *Position) {
 	for set := range uint32(256) {
 		a.pairsAt[set] = false
 		if !a.reach.has(set) {
@@ -165,11 +166,11 @@ func (a *swapAllow) countIntact(g *Game) {
 		}
 		var in placeSet
 		cnt := new([cards.NumCodes]uint8)
-		for f := range NumFans {
-			for k := range int(g.n[f]) {
+		for f := range rules.NumFans {
+			for k := range g.FanLen(f) {
 				if a.intact(f, k, set) {
-					in.add(f*SwapDepth + k)
-					cnt[g.fans[f][k]]++
+					in.add(f*rules.SwapDepth + k)
+					cnt[g.Fans()[f][k]]++
 				}
 			}
 		}
@@ -187,14 +188,14 @@ func (a *swapAllow) countIntact(g *Game) {
 // after which the hooked game fails the pin test (pinlock.go), and reports
 // that none is left: the position is lost. The hooked game after a swap
 // can be won exactly when a line of the rules that makes the swap can.
-func (a *swapAllow) dropPinned(g *Game) (empty bool) {
+func (a *swapAllow) dropPinned(g *Position) (empty bool) {
 	kept := a.pairList[:0:0]
 	var drop [][2]place
 	for _, pq := range a.pairList {
-		c := g.Clone().(*Game)
-		c.Apply(ActSwapBegin)
-		c.Apply(ActSwap + pq[0].f*SwapDepth + pq[0].k)
-		c.Apply(ActSwap + pq[1].f*SwapDepth + pq[1].k)
+		c := g.Clone().(*Position)
+		c.Apply(rules.ActSwapBegin)
+		c.Apply(rules.ActSwap + pq[0].f*rules.SwapDepth + pq[0].k)
+		c.Apply(rules.ActSwap + pq[1].f*rules.SwapDepth + pq[1].k)
 		if c.pinLocked() {
 			drop = append(drop, pq)
 		} else {
@@ -205,7 +206,7 @@ func (a *swapAllow) dropPinned(g *Game) (empty bool) {
 		return false
 	}
 	for _, pq := range drop {
-		i, j := pq[0].f*SwapDepth+pq[0].k, pq[1].f*SwapDepth+pq[1].k
+		i, j := pq[0].f*rules.SwapDepth+pq[0].k, pq[1].f*rules.SwapDepth+pq[1].k
 		a.pairs[i].remove(j)
 		a.pairs[j].remove(i)
 	}
@@ -223,9 +224,10 @@ type place struct{ f, k int }
 // intact place (y None), or q.f = -1 and y the code of the card elsewhere
 // that p's card is swapped with. Swaps of two intact places are tried with
 // no king home only: see swapLocked for why that loses none.
-func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.Card)) {
+func (a *swapAllow) eachSwap(g *Position, pass func(set uint32, p, q place, y cards.Card)) {
 	l := &a.locks
 	full := uint32(1)<<l.n - 1
+	n := g.FanLens()
 	var intact []place
 	for set := uint32(0); set <= full; set++ {
 		if !a.reach.has(set) {
@@ -234,12 +236,12 @@ func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.
 		// The position at the swap, as far as it is known: intact places
 		// hold their cards, the others None; free[c] counts the copies of
 		// c elsewhere in the fans.
-		var base [NumFans][MaxDepth]cards.Card
+		var base [rules.NumFans][rules.MaxDepth]cards.Card
 		var free [cards.NumCodes]uint8
 		intact = intact[:0]
-		for f := range NumFans {
-			for k := range int(g.n[f]) {
-				c := g.fans[f][k]
+		for f := range rules.NumFans {
+			for k := range g.FanLen(f) {
+				c := g.Fans()[f][k]
 				switch i := a.king[f][k]; {
 				case i >= 0 && set&(1<<i) != 0:
 					// a king home
@@ -266,7 +268,7 @@ func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.
 			if !elsewhere {
 				post[q.f][q.k] = x
 			}
-			m.build(&post, &g.n)
+			m.build(&post, &n)
 			if elsewhere && x.Rank() == cards.King {
 				m.suit[m.n] = uint8(x.Suit())
 				m.ofSuit[x.Suit()] |= 1 << m.n
@@ -275,10 +277,10 @@ func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.
 			return m.feasible()
 		}
 		for n, p := range intact {
-			x := g.fans[p.f][p.k]
+			x := g.Fans()[p.f][p.k]
 			if set == 0 {
 				for _, q := range intact[n+1:] {
-					if y := g.fans[q.f][q.k]; y != x && try(p, y, q, false) {
+					if y := g.Fans()[q.f][q.k]; y != x && try(p, y, q, false) {
 						pass(set, p, q, cards.None)
 					}
 				}
@@ -295,11 +297,11 @@ func (a *swapAllow) eachSwap(g *Game, pass func(set uint32, p, q place, y cards.
 // homeKings returns the set of the kings of a that are home in g (gone
 // from their places: before the swap a king leaves its place only for
 // home).
-func (a *swapAllow) homeKings(g *Game) uint32 {
+func (a *swapAllow) homeKings(g *Position) uint32 {
 	var h uint32
 	for i := range a.locks.n {
 		f, d := a.locks.at[i][0], a.locks.at[i][1]
-		if g.n[f] <= d || g.fans[f][d] != a.kings[i] {
+		if g.FanLen(int(f)) <= int(d) || g.Fans()[f][d] != a.kings[i] {
 			h |= 1 << i
 		}
 	}
@@ -335,18 +337,18 @@ type view struct {
 
 // look fills v from g. It reports false when the kings home could not have
 // gone home without the swap (no swap helps then).
-func (a *swapAllow) look(g *Game, v *view) bool {
+func (a *swapAllow) look(g *Position, v *view) bool {
 	v.home = a.homeKings(g)
 	if !a.reach.has(v.home) {
 		return false
 	}
 	v.with = a.with[v.home]
-	for f := range NumFans {
-		for k := range int(g.n[f]) {
+	for f := range rules.NumFans {
+		for k := range g.FanLen(f) {
 			if a.intact(f, k, v.home) {
-				v.intact.add(f*SwapDepth + k)
+				v.intact.add(f*rules.SwapDepth + k)
 			} else {
-				v.away |= 1 << g.fans[f][k]
+				v.away |= 1 << g.Fans()[f][k]
 			}
 		}
 	}
@@ -355,25 +357,25 @@ func (a *swapAllow) look(g *Game, v *view) bool {
 
 // canPick reports whether the card at place (f, k) can be one of an allowed
 // swap's two cards.
-func (a *swapAllow) canPick(g *Game, v *view, f, k int) bool {
-	i := f*SwapDepth + k
+func (a *swapAllow) canPick(g *Position, v *view, f, k int) bool {
+	i := f*rules.SwapDepth + k
 	if v.intact.has(i) {
 		return a.pairs[i].meets(&v.intact) || v.with != nil && v.with.at[i]&v.away != 0
 	}
-	return v.with != nil && v.with.any&(1<<g.fans[f][k]) != 0
+	return v.with != nil && v.with.any&(1<<g.Fans()[f][k]) != 0
 }
 
-// canSwap reports whether the cards at places i and j (f*SwapDepth+k) make
+// canSwap reports whether the cards at places i and j (f*rules.SwapDepth+k) make
 // an allowed swap.
-func (a *swapAllow) canSwap(g *Game, v *view, i, j int) bool {
+func (a *swapAllow) canSwap(g *Position, v *view, i, j int) bool {
 	ii, ji := v.intact.has(i), v.intact.has(j)
 	switch {
 	case ii && ji:
 		return a.pairs[i].has(j)
 	case ii:
-		return v.with != nil && v.with.at[i]&(1<<g.fans[j/SwapDepth][j%SwapDepth]) != 0
+		return v.with != nil && v.with.at[i]&(1<<g.Fans()[j/rules.SwapDepth][j%rules.SwapDepth]) != 0
 	case ji:
-		return v.with != nil && v.with.at[j]&(1<<g.fans[i/SwapDepth][i%SwapDepth]) != 0
+		return v.with != nil && v.with.at[j]&(1<<g.Fans()[i/rules.SwapDepth][i%rules.SwapDepth]) != 0
 	}
 	return false
 }
@@ -381,7 +383,7 @@ func (a *swapAllow) canSwap(g *Game, v *view, i, j int) bool {
 // anyAllowed reports whether some allowed swap can still be made in g: a
 // swap of two intact places, or of an intact place with a card elsewhere
 // that is still in the fans (a copy neither home nor intact).
-func (a *swapAllow) anyAllowed(g *Game) bool {
+func (a *swapAllow) anyAllowed(g *Position) bool {
 	h := a.homeKings(g)
 	if !a.reach.has(h) {
 		return false
@@ -394,14 +396,15 @@ func (a *swapAllow) anyAllowed(g *Game) bool {
 		return false
 	}
 	in := a.intactAt[h]
+	found := g.Foundations()
 	for want := uint64(t.any); want != 0; want &= want - 1 {
 		c := cards.Card(bits.TrailingZeros64(want))
 		s, r := 2*int(c.Suit()), uint8(c.Rank())
 		home := uint8(0)
-		if g.found[s] >= r {
+		if found[s] >= r {
 			home++
 		}
-		if g.found[s+1] >= r {
+		if found[s+1] >= r {
 			home++
 		}
 		if home+in[c] < 2 {
@@ -413,8 +416,8 @@ func (a *swapAllow) anyAllowed(g *Game) bool {
 
 // swapsGone reports a position, with the swap unused, in which none of the
 // swaps DeadAtStart listed can be made any more: it cannot be won.
-func (g *Game) swapsGone() bool {
-	return g.swap == swapUnused && g.allow != nil && !g.allow.anyAllowed(g)
+func (g *Position) swapsGone() bool {
+	return g.Stage() == rules.SwapUnused && g.allow != nil && !g.allow.anyAllowed(g)
 }
 
 // pairsDead reports a position, with the swap unused, that the relaxed game
@@ -436,13 +439,13 @@ func (g *Game) swapsGone() bool {
 // its place. Every move after the swap is a move of the relaxed game as
 // for Dead. So if the relaxed game cannot get every card home, no line that
 // makes this swap, now or later, wins.
-func (g *Game) pairsDead() bool {
+func (g *Position) pairsDead() bool {
 	a := g.allow
-	if g.swap != swapUnused || a == nil || !a.pairsOnly {
+	if g.Stage() != rules.SwapUnused || a == nil || !a.pairsOnly {
 		return false
 	}
 	h := a.homeKings(g)
-	fans := g.fans
+	fans := *g.Fans() // a copy, with each pair exchanged in turn
 	for _, pq := range a.pairList {
 		if !a.pairIntact(pq, h) {
 			continue
@@ -455,7 +458,7 @@ func (g *Game) pairsDead() bool {
 		for _, pl := range pq {
 			// The king that left pl counts as seen there once it is
 			// uncovered.
-			if c := g.fans[pl.f][pl.k]; c.Rank() == cards.King {
+			if c := g.Fans()[pl.f][pl.k]; c.Rank() == cards.King {
 				r.hooks[r.nhooks] = relaxHook{int8(pl.f), int8(pl.k), c}
 				r.nhooks++
 			}
@@ -472,34 +475,34 @@ func (g *Game) pairsDead() bool {
 // restrictSwap clears from m the swap actions that lead to no allowed swap:
 // the swap's beginning when none can be made, and the picks that make
 // none.
-func (g *Game) restrictSwap(m *env.Mask) {
+func (g *Position) restrictSwap(m *env.Mask) {
 	a := g.allow
 	if a == nil {
 		return
 	}
-	switch g.swap {
-	case swapUnused:
-		if m.Has(ActSwapBegin) && !a.anyAllowed(g) {
-			m.Unset(ActSwapBegin)
+	switch g.Stage() {
+	case rules.SwapUnused:
+		if m.Has(rules.ActSwapBegin) && !a.anyAllowed(g) {
+			m.Unset(rules.ActSwapBegin)
 		}
-	case swapFirst:
+	case rules.SwapFirst:
 		var v view
 		ok := a.look(g, &v)
-		for f := range NumFans {
-			for k := 0; k < int(g.n[f]) && k < SwapDepth; k++ {
+		for f := range rules.NumFans {
+			for k := 0; k < g.FanLen(f) && k < rules.SwapDepth; k++ {
 				if !ok || !a.canPick(g, &v, f, k) {
-					m.Unset(ActSwap + f*SwapDepth + k)
+					m.Unset(rules.ActSwap + f*rules.SwapDepth + k)
 				}
 			}
 		}
-	case swapSecond:
+	case rules.SwapSecond:
 		var v view
 		ok := a.look(g, &v)
-		first := int(g.pick)
-		for f := range NumFans {
-			for k := 0; k < int(g.n[f]) && k < SwapDepth; k++ {
-				if !ok || !a.canSwap(g, &v, first, f*SwapDepth+k) {
-					m.Unset(ActSwap + f*SwapDepth + k)
+		first := g.FirstPick()
+		for f := range rules.NumFans {
+			for k := 0; k < g.FanLen(f) && k < rules.SwapDepth; k++ {
+				if !ok || !a.canSwap(g, &v, first, f*rules.SwapDepth+k) {
+					m.Unset(rules.ActSwap + f*rules.SwapDepth + k)
 				}
 			}
 		}

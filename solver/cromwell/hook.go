@@ -1,6 +1,11 @@
 package cromwell
 
-import "github.com/patience-gym/patience/env/cards"
+import (
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/env/zobrist"
+)
 
 // Hooked swaps: in a deal whose allowed swaps all exchange two intact
 // places (swapAllow.pairsOnly), a search need not play the game before the
@@ -71,17 +76,118 @@ type hookPlace struct {
 	king cards.Card
 }
 
-// hookKey is the key mixed into the hash while the hook is on.
-func hookKey() uint64 { return keysSwap[2] }
+// hookKey is the key mixed into the hash while the hook is on: the key of
+// the rules' swap table (seed 0xc401_0003) that the rules leave unused, so
+// that hashes, and with them a search's jittered move order, are those of
+// the searches measured when the hook lived in the rules' game.
+var hookKey = zobrist.Table(0xc401_0003, 3)[2]
+
+// Hash returns the hash of the position: the rules' hash, with hookKey
+// mixed in while the hook is on.
+func (g *Position) Hash() uint64 {
+	if g.hook.on {
+		return g.Game.Hash() ^ hookKey
+	}
+	return g.Game.Hash()
+}
+
+// Legal writes the legal actions into m: the rules' actions, and while the
+// hook is on, the builds on a hook (the run from the hook king's queen
+// down, onto the card in the king's place when it is on top).
+func (g *Position) Legal(m *env.Mask) {
+	g.Game.Legal(m)
+	if !g.hook.on {
+		return
+	}
+	for i := range g.hook.n {
+		p := &g.hook.at[i]
+		if g.FanLen(int(p.f)) != int(p.k)+1 {
+			continue
+		}
+		for x := range rules.NumFans {
+			if x != int(p.f) && g.FanLen(x) > 0 && g.onHook(x, p.king-1) {
+				m.Set(rules.ActMove + x*rules.NumFans + int(p.f))
+			}
+		}
+	}
+}
+
+// onHook reports whether the run on top of fan x (not empty) holds the
+// queen q, so that it can be built on q's king.
+func (g *Position) onHook(x int, q cards.Card) bool {
+	top := g.Fans()[x][g.FanLen(x)-1]
+	return top.Suit() == q.Suit() && top.Rank() <= q.Rank() && int(q.Rank()) < int(top.Rank())+g.RunLen(x)
+}
+
+// Explain says why action a is illegal, or returns nil: a build on a hook
+// is legal (see Legal), and every other action as the rules say.
+func (g *Position) Explain(a int) error {
+	if kind, x, y := rules.Decode(a); kind == rules.ActMove && g.hook.on && x != y && g.FanLen(x) > 0 {
+		if _, ok := g.hookBuild(x, y); ok {
+			return nil
+		}
+	}
+	return g.Game.Explain(a)
+}
+
+// Apply plays legal action a: as the rules do, but for a build on a hook,
+// which builds on the card in the king's place as on the king; and it
+// keeps the hook (turned off by the first move that involves a swapped
+// place, armed by a swap of an allowed pair at the armed start) and built.
+func (g *Position) Apply(a int) {
+	kind, x, y := rules.Decode(a)
+	h := &g.hook
+	h.last = false
+	switch kind {
+	case rules.ActFoundation:
+		h.arm = false
+		if h.on && g.touches(x, g.FanLen(x)-1, g.FanLen(x)-1) {
+			h.on = false
+		}
+	case rules.ActMove:
+		h.arm = false
+		nx, ny := g.FanLen(x), g.FanLen(y)
+		g.built = uint8(ny - 1)
+		if !h.on {
+			break
+		}
+		fans := g.Fans()
+		target, top := fans[y][ny-1], fans[x][nx-1]
+		i, build := g.hookBuild(x, y)
+		if build {
+			target = h.at[i].king
+			h.last = true
+		}
+		k := int(target.Rank()) - int(top.Rank()) // the cards that move
+		if !build && g.touches(y, ny-1, ny-1) || g.touches(x, nx-k, nx-1) {
+			h.on = false
+		}
+		if build {
+			g.MoveCards(x, y, k)
+			return
+		}
+	case rules.ActSwap:
+		if g.Stage() != rules.SwapSecond {
+			break
+		}
+		f1, k1 := g.FirstPick()/rules.SwapDepth, g.FirstPick()%rules.SwapDepth
+		fans := g.Fans()
+		c1, c2 := fans[f1][k1], fans[x][y]
+		g.Game.Apply(a)
+		g.armHook(f1, k1, c1, x, y, c2)
+		return
+	}
+	g.Game.Apply(a)
+}
 
 // armHook completes a swap of the places (f1, k1) and (f2, k2), whose cards
 // before it were c1 and c2, as a hooked swap where it may be one: the
 // position is the armed start, and the pair is allowed in a hooked deal.
-func (g *Game) armHook(f1, k1 int, c1 cards.Card, f2, k2 int, c2 cards.Card) {
+func (g *Position) armHook(f1, k1 int, c1 cards.Card, f2, k2 int, c2 cards.Card) {
 	arm := g.hook.arm
 	g.hook.arm = false
 	a := g.allow
-	if !arm || a == nil || !a.hooked || !a.pairs[f1*SwapDepth+k1].has(f2*SwapDepth+k2) {
+	if !arm || a == nil || !a.hooked || !a.pairs[f1*rules.SwapDepth+k1].has(f2*rules.SwapDepth+k2) {
 		return
 	}
 	h := &g.hook
@@ -93,25 +199,15 @@ func (g *Game) armHook(f1, k1 int, c1 cards.Card, f2, k2 int, c2 cards.Card) {
 			h.n++
 		}
 	}
-	if h.n > 0 {
-		h.on = true
-		g.hash ^= hookKey()
-	}
+	h.on = h.n > 0
 }
 
 // hookBuild reports whether moving from fan x onto fan y is a build on a
 // hook (the hook on), and returns that hook's index in hook.at.
-func (g *Game) hookBuild(x, y int) (int, bool) {
+func (g *Position) hookBuild(x, y int) (int, bool) {
 	h := &g.hook
 	for i := range h.n {
-		p := &h.at[i]
-		if int(p.f) != y || int(g.n[y]) != int(p.k)+1 {
-			continue
-		}
-		q := p.king - 1 // the queen
-		n := int(g.n[x])
-		top := g.fans[x][n-1]
-		if top.Suit() == q.Suit() && top.Rank() <= q.Rank() && int(q.Rank()) < int(top.Rank())+int(g.run[x]) {
+		if p := &h.at[i]; int(p.f) == y && g.FanLen(y) == int(p.k)+1 && g.onHook(x, p.king-1) {
 			return int(i), true
 		}
 	}
@@ -120,7 +216,7 @@ func (g *Game) hookBuild(x, y int) (int, bool) {
 
 // touches reports whether the cards of fan f from depth lo to hi hold one
 // of the swapped places.
-func (g *Game) touches(f, lo, hi int) bool {
+func (g *Position) touches(f, lo, hi int) bool {
 	for _, p := range g.hook.pair {
 		if int(p.f) == f && lo <= int(p.k) && int(p.k) <= hi {
 			return true
@@ -129,15 +225,9 @@ func (g *Game) touches(f, lo, hi int) bool {
 	return false
 }
 
-// hookOff turns the hook off.
-func (g *Game) hookOff() {
-	g.hook.on = false
-	g.hash ^= hookKey()
-}
-
 // hookRelax adds the hooks to the relaxed game r: the king a hook stands
 // for counts as seen once its place is uncovered, as in pairsDead.
-func (g *Game) hookRelax(r *relaxation) {
+func (g *Position) hookRelax(r *relaxation) {
 	if !g.hook.on {
 		return
 	}
@@ -151,17 +241,17 @@ func (g *Game) hookRelax(r *relaxation) {
 // hookTop reports whether the top card of fan f lies in a swapped place
 // while the hook is on (no move may treat it as free of the hook: see
 // SafeMove).
-func (g *Game) hookTop(f int) bool {
-	return g.hook.on && g.touches(f, int(g.n[f])-1, int(g.n[f])-1)
+func (g *Position) hookTop(f int) bool {
+	return g.hook.on && g.touches(f, g.FanLen(f)-1, g.FanLen(f)-1)
 }
 
 // RulesLine returns line, which a search found from this position, as a
-// line of the rules (env.LineMapper): where the line begins with a hooked
+// line of the rules (solver.LineMapper): where the line begins with a hooked
 // swap and builds on a hook, the swap moves to just after the last such
 // build, whose builds are then on the kings themselves. Any other line is
 // returned as it is.
-func (g *Game) RulesLine(line []int) []int {
-	if !g.hook.arm || len(line) < 3 || line[0] != ActSwapBegin {
+func (g *Position) RulesLine(line []int) []int {
+	if !g.hook.arm || len(line) < 3 || line[0] != rules.ActSwapBegin {
 		return line
 	}
 	st := *g

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -53,7 +54,7 @@ func TestPinLockedOnHookedGames(t *testing.T) {
 	for range n {
 		// The swaps the king-lock test allows, before DeadAtStart takes
 		// out those the pin test proves lost.
-		var c *Game
+		var c *Position
 		for {
 			c = tinyPosition(rng, 12, 4, false)
 			c.lockMemo = new(lockMemo)
@@ -63,10 +64,10 @@ func TestPinLockedOnHookedGames(t *testing.T) {
 			}
 		}
 		for _, pq := range c.allow.pairList {
-			h := c.Clone().(*Game)
-			h.Apply(ActSwapBegin)
-			h.Apply(ActSwap + pq[0].f*SwapDepth + pq[0].k)
-			h.Apply(ActSwap + pq[1].f*SwapDepth + pq[1].k)
+			h := c.Clone().(*Position)
+			h.Apply(rules.ActSwapBegin)
+			h.Apply(rules.ActSwap + pq[0].f*rules.SwapDepth + pq[0].k)
+			h.Apply(rules.ActSwap + pq[1].f*rules.SwapDepth + pq[1].k)
 			if !h.hook.on {
 				t.Fatalf("the swap %v did not hook", pq)
 			}
@@ -95,31 +96,31 @@ func TestPinLockedOnHookedGames(t *testing.T) {
 // swap: each swap the king-lock test allows leads to a hooked game the pin
 // test proves lost.
 func TestPinLockedOnDeals(t *testing.T) {
-	g := New()
-	if err := g.SetVariant(VariantNoSwap); err != nil {
+	g := newPos()
+	if err := g.SetVariant(rules.VariantNoSwap); err != nil {
 		t.Fatal(err)
 	}
 	g.Deal(500036)
 	if g.Dead() || g.pinTest(false) {
 		t.Fatal("deal 500,036 (no swap) is proved lost without the pins")
 	}
-	if !g.pinLocked() || !g.Clone().(*Game).DeadAtStart() {
+	if !g.pinLocked() || !g.Clone().(*Position).DeadAtStart() {
 		t.Error("deal 500,036 (no swap) is not proved lost at the start")
 	}
 
-	g = New()
+	g = newPos()
 	g.Deal(500408)
-	c := g.Clone().(*Game)
+	c := g.Clone().(*Position)
 	a, empty := c.buildAllow()
 	if empty || a == nil || !a.hooked || len(a.pairList) != 2 {
 		t.Fatalf("deal 500,408: want two hooked swaps from the king-lock test")
 	}
-	if !g.Clone().(*Game).DeadAtStart() {
+	if !g.Clone().(*Position).DeadAtStart() {
 		t.Error("deal 500,408 is not proved lost at the start")
 	}
 	// Deal 501,543's one allowed swap leads to a game the exhaustive pass
 	// needed 865,239 positions to prove lost.
-	g = New()
+	g = newPos()
 	g.Deal(501543)
 	if !g.DeadAtStart() {
 		t.Error("deal 501,543 is not proved lost at the start")

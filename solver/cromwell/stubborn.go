@@ -5,6 +5,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
 // Stubborn sets: once the swap is spent, Prune keeps only the moves of a
@@ -78,14 +79,15 @@ const maxPhys = 2 * cards.NumCodes
 
 // stubborn is the working state of one stubborn-set computation.
 type stubborn struct {
-	g *Game
+	g     *Position
+	found cards.Foundations // g's foundations
 	// fanOf[p] and depth[p] give the place of copy p (p = 2·code + i) when
 	// it is in the fans, as cnt[c] counts the copies of code c there (the
 	// first cnt[c] of the code's two).
 	fanOf, depth [maxPhys]int8
 	cnt          [cards.NumCodes]uint8
 	// copyAt[f][k] is the copy index i of the card at each place.
-	copyAt [NumFans][MaxDepth]uint8
+	copyAt [rules.NumFans][rules.MaxDepth]uint8
 	// hs holds the H moves of T (bit p), ms the M moves (bit 2p+j, j the
 	// copy of the target).
 	hs [(maxPhys + 63) / 64]uint64
@@ -134,7 +136,7 @@ func (s *stubborn) swapMoves() {
 		}
 		for _, pl := range pq {
 			f, k := pl.f, pl.k
-			if x := g.fans[f][k]; x.Rank() == cards.King {
+			if x := g.Fans()[f][k]; x.Rank() == cards.King {
 				p := s.copyOf(f, k)
 				s.addH(p)
 				for i := range int(s.cnt[x-1]) {
@@ -150,12 +152,12 @@ func (s *stubborn) swapMoves() {
 }
 
 // index fills the places of the cards from g.
-func (s *stubborn) index(g *Game) {
-	s.g = g
+func (s *stubborn) index(g *Position) {
+	s.g, s.found = g, g.Foundations()
 	s.cnt = [cards.NumCodes]uint8{}
-	for f := range NumFans {
-		for k := range int(g.n[f]) {
-			c := g.fans[f][k]
+	for f := range rules.NumFans {
+		for k := range g.FanLen(f) {
+			c := g.Fans()[f][k]
 			i := s.cnt[c]
 			if i >= 2 {
 				continue // not from a real game: at most two copies
@@ -176,19 +178,19 @@ func (s *stubborn) at(p int) (f, k int) { return int(s.fanOf[p]), int(s.depth[p]
 
 // copyOf returns the copy at place (f, k).
 func (s *stubborn) copyOf(f, k int) int {
-	return 2*int(s.g.fans[f][k]) + int(s.copyAt[f][k])
+	return 2*int(s.g.Fans()[f][k]) + int(s.copyAt[f][k])
 }
 
 // isTop reports that copy p lies on top of its fan.
 func (s *stubborn) isTop(p int) bool {
 	f, k := s.at(p)
-	return k == int(s.g.n[f])-1
+	return k == s.g.FanLen(f)-1
 }
 
 // inRun reports that copy p lies in the run on top of its fan.
 func (s *stubborn) inRun(p int) bool {
 	f, k := s.at(p)
-	return k >= int(s.g.n[f])-int(s.g.run[f])
+	return k >= s.g.FanLen(f)-s.g.RunLen(f)
 }
 
 // onTop returns the copy lying directly on copy p (p not on top).
@@ -201,9 +203,9 @@ func (s *stubborn) onTop(p int) int {
 // (p not in the top run).
 func (s *stubborn) breaker(p int) int {
 	f, k := s.at(p)
-	cs := &s.g.fans[f]
-	for j := k + 1; j < int(s.g.n[f]); j++ {
-		if !follows(cs[j-1], cs[j]) {
+	cs := &s.g.Fans()[f]
+	for j := k + 1; j < s.g.FanLen(f); j++ {
+		if !rules.Follows(cs[j-1], cs[j]) {
 			return s.copyOf(f, j)
 		}
 	}
@@ -274,7 +276,7 @@ func (s *stubborn) newMovesOf(w int) int {
 // closeH adds what H(p) needs to T.
 func (s *stubborn) closeH(p int) {
 	c := card(p)
-	top, ready := s.isTop(p), s.g.found.Fits(c)
+	top, ready := s.isTop(p), s.found.Fits(c)
 	if top && ready {
 		s.count()
 		if c.Rank() != cards.King {
@@ -382,21 +384,21 @@ func (s *stubborn) close(goal, limit int) int {
 // keeps reports whether the legal action a is in T.
 func (s *stubborn) keeps(a int) bool {
 	g := s.g
-	kind, x, d := decode(a)
+	kind, x, d := rules.Decode(a)
 	switch kind {
-	case ActFoundation:
-		return s.inH(s.copyOf(x, int(g.n[x])-1))
-	case ActMove:
+	case rules.ActFoundation:
+		return s.inH(s.copyOf(x, g.FanLen(x)-1))
+	case rules.ActMove:
 		if g.hook.on {
 			if i, ok := g.hookBuild(x, d); ok {
 				return s.inHook(i, s.runCopy(x, g.hook.at[i].king-1))
 			}
 		}
-		y := s.copyOf(d, int(g.n[d])-1)
+		y := s.copyOf(d, g.FanLen(d)-1)
 		want := card(y) - 1
-		n := int(g.n[x])
-		for k := n - 1; k >= n-int(g.run[x]); k-- {
-			if g.fans[x][k] == want {
+		n := g.FanLen(x)
+		for k := n - 1; k >= n-g.RunLen(x); k-- {
+			if g.Fans()[x][k] == want {
 				return s.inM(2*s.copyOf(x, k) + y&1)
 			}
 		}
@@ -408,10 +410,10 @@ func (s *stubborn) keeps(a int) bool {
 // spent, or unused in a deal whose allowed swaps are pairs only), the
 // moves of the smallest stubborn set found, and the swap's first action if
 // m holds it; none when a set keeps no move (the position is lost).
-func (g *Game) pruneStubborn(m *env.Mask) {
+func (g *Position) pruneStubborn(m *env.Mask) {
 	var s stubborn
 	s.index(g)
-	if g.swap == swapUnused {
+	if g.Stage() == rules.SwapUnused {
 		s.pre = true
 		s.home = g.allow.homeKings(g)
 	}
@@ -421,7 +423,7 @@ func (g *Game) pruneStubborn(m *env.Mask) {
 	}
 	// The swap's first action, where offered, is kept with every set.
 	swap := 0
-	if m.Has(ActSwapBegin) {
+	if m.Has(rules.ActSwapBegin) {
 		swap = 1
 	}
 	// The candidates: the copies of the card each foundation takes next,
@@ -430,7 +432,7 @@ func (g *Game) pruneStubborn(m *env.Mask) {
 	var cand [2 * 2 * cards.NumSuits]int
 	nc := 0
 	for suit := range cards.NumSuits {
-		for _, r := range [2]uint8{g.found[2*suit+1], g.found[2*suit]} {
+		for _, r := range [2]uint8{s.found[2*suit+1], s.found[2*suit]} {
 			if r >= uint8(cards.King) {
 				continue
 			}
@@ -439,7 +441,7 @@ func (g *Game) pruneStubborn(m *env.Mask) {
 				cand[nc] = 2*int(c) + i
 				nc++
 			}
-			if g.found[2*suit+1] == g.found[2*suit] {
+			if s.found[2*suit+1] == s.found[2*suit] {
 				break // the same card for both
 			}
 		}
@@ -546,14 +548,14 @@ func (s *stubborn) atPair(p int) bool {
 // swapped place (hook on): moving them ends the hook.
 func (s *stubborn) runHoldsPair(p int) bool {
 	f, k := s.at(p)
-	return s.g.touches(f, k, int(s.g.n[f])-1)
+	return s.g.touches(f, k, s.g.FanLen(f)-1)
 }
 
 // runCopy returns the copy of card c in the run on top of fan x.
 func (s *stubborn) runCopy(x int, c cards.Card) int {
-	n := int(s.g.n[x])
-	for k := n - 1; k >= n-int(s.g.run[x]); k-- {
-		if s.g.fans[x][k] == c {
+	n := s.g.FanLen(x)
+	for k := n - 1; k >= n-s.g.RunLen(x); k-- {
+		if s.g.Fans()[x][k] == c {
 			return s.copyOf(x, k)
 		}
 	}
@@ -567,7 +569,7 @@ func (s *stubborn) closeHook(i, c int) {
 	q := h.king - 1
 	p := 2*int(q) + c
 	y := s.copyOf(int(h.f), int(h.k)) // the card in the hook's place
-	run, top := s.inRun(p), int(g.n[h.f]) == int(h.k)+1
+	run, top := s.inRun(p), g.FanLen(int(h.f)) == int(h.k)+1
 	if run && top {
 		s.count()
 		s.movesOf(p) // p moved elsewhere or home; its other builds
@@ -599,7 +601,7 @@ func (s *stubborn) touchMoves() {
 		// The cards below w that a run through w would start from: the
 		// same whatever lies above w.
 		lo := k
-		for lo > 0 && follows(g.fans[f][lo-1], g.fans[f][lo]) {
+		for lo > 0 && rules.Follows(g.Fans()[f][lo-1], g.Fans()[f][lo]) {
 			lo--
 		}
 		for d := lo; d <= k; d++ {

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/env/zobrist"
 )
 
 // The king-lock test: a second dead test, which follows each copy of a card
@@ -58,7 +60,7 @@ type kingLocks struct {
 // a king goes home (or the swap is made), so a search meets the same few
 // structures again and again: where DeadAtStart left a memo, the verdicts
 // are kept there by a hash of the structure.
-func (g *Game) kingLocked() bool {
+func (g *Position) kingLocked() bool {
 	var l kingLocks
 	if !g.locks(&l) {
 		return false
@@ -69,7 +71,7 @@ func (g *Game) kingLocked() bool {
 	}
 	k := l.key
 	for s := range cards.NumSuits {
-		k ^= keysKingsHome[3*s+int(l.home[s])]
+		k ^= lockKeysHome[3*s+int(l.home[s])]
 	}
 	k |= 1 // 0 marks an empty entry
 	i := k & (lockMemoSize - 1)
@@ -80,6 +82,13 @@ func (g *Game) kingLocked() bool {
 	m.keys[i], m.locked[i] = k, locked
 	return locked
 }
+
+// The keys of the lock memo's hash: a card in a place, and the kings home
+// in each suit (0 to 2).
+var (
+	lockKeysCard = zobrist.NewCardKeys(0xc402_0001, rules.NumFans*rules.MaxDepth)
+	lockKeysHome = zobrist.Table(0xc402_0002, cards.NumSuits*3)
+)
 
 // lockMemoSize is the number of verdicts a lockMemo keeps.
 const lockMemoSize = 1 << 12
@@ -95,9 +104,10 @@ type lockMemo struct {
 
 // locks fills l from the position. It reports false when no card or king
 // lies beneath a king, and every order then works.
-func (g *Game) locks(l *kingLocks) bool {
-	l.countHome(&g.found)
-	return l.build(&g.fans, &g.n)
+func (g *Position) locks(l *kingLocks) bool {
+	found, n := g.Foundations(), g.FanLens()
+	l.countHome(&found)
+	return l.build(g.Fans(), &n)
 }
 
 // countHome counts the kings home on the foundations.
@@ -116,13 +126,13 @@ func (l *kingLocks) countHome(found *cards.Foundations) {
 // for a place to skip) and the cards beneath them, the kings numbered fan
 // by fan from the top down. It reports false when no card or king lies
 // beneath a king.
-func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8) bool {
+func (l *kingLocks) build(fans *[rules.NumFans][rules.MaxDepth]cards.Card, n *[rules.NumFans]uint8) bool {
 	// first[c] holds the kings above the first locked copy of c, so that
 	// the second copy makes a pair.
 	var first [cards.NumCodes]uint8
 	var seen [cards.NumCodes]bool
 	any := false
-	for f := range NumFans {
+	for f := range rules.NumFans {
 		var above uint8
 		for k := int(n[f]) - 1; k >= 0; k-- {
 			c := fans[f][k]
@@ -130,7 +140,7 @@ func (l *kingLocks) build(fans *[NumFans][MaxDepth]cards.Card, n *[NumFans]uint8
 				continue
 			}
 			if c.Rank() == cards.King || above != 0 {
-				l.key ^= cardKey(f, k, c)
+				l.key ^= lockKeysCard.Key(f*rules.MaxDepth+k, c)
 			}
 			if c.Rank() == cards.King {
 				if l.n == len(l.suit) {
@@ -295,7 +305,7 @@ func (l *kingLocks) canGo(set uint8, i int) bool {
 // home, the conditions in the swapped layout are the ones tried with S
 // home, which pass. So every king can go home in the swapped layout: the
 // test with no king home passes.
-func (g *Game) swapLocked() bool {
+func (g *Position) swapLocked() bool {
 	a, empty := g.buildAllow()
 	return a != nil && empty
 }

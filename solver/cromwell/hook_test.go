@@ -7,6 +7,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -56,10 +57,10 @@ func (ss searches) decide(t *testing.T, g, c env.Game, pruning string) (want, go
 // DeadAtStart makes the search's swap hooked: every allowed swap exchanges
 // two intact places. It returns the position as dealt and the search's
 // copy that DeadAtStart looked at.
-func hookedTiny(rng *cards.Rand) (*Game, *Game) {
+func hookedTiny(rng *cards.Rand) (*Position, *Position) {
 	for {
 		g := tinyPosition(rng, 12, 4, false)
-		c := g.Clone().(*Game)
+		c := g.Clone().(*Position)
 		if !c.DeadAtStart() && c.allow != nil && c.allow.hooked {
 			return g, c
 		}
@@ -95,7 +96,7 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 			t.Fatalf("the hooked search's line does not win by the rules: %v\n%s", err, g.Render())
 		}
 		for _, line := range [][]int{got.Line, all.Line} {
-			if i := slices.Index(line, ActSwapBegin); i > 0 {
+			if i := slices.Index(line, rules.ActSwapBegin); i > 0 {
 				late++
 				break
 			}
@@ -105,8 +106,8 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 		// makes after it.
 		start := false
 		for _, pq := range c.allow.pairList {
-			s := g.Clone().(*Game)
-			for _, a := range []int{ActSwapBegin, ActSwap + pq[0].f*SwapDepth + pq[0].k, ActSwap + pq[1].f*SwapDepth + pq[1].k} {
+			s := g.Clone().(*Position)
+			for _, a := range []int{rules.ActSwapBegin, rules.ActSwap + pq[0].f*rules.SwapDepth + pq[0].k, rules.ActSwap + pq[1].f*rules.SwapDepth + pq[1].k} {
 				s.Apply(a)
 			}
 			if ss.every.Solve(context.Background(), s).Verdict == solver.Solved {
@@ -132,19 +133,19 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 // and the hash follows. RulesLine puts the swap after the last build on
 // the hook.
 func TestHookedSwapMoves(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(501543)
 	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
 	if g.DeadAtStart() || g.allow == nil || !g.allow.hooked {
 		t.Fatal("deal 501,543 is no longer hooked")
 	}
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	g.Legal(&m)
 	g.Prune(nil, &m)
-	if m.Count() != 1 || !m.Has(ActSwapBegin) {
+	if m.Count() != 1 || !m.Has(rules.ActSwapBegin) {
 		t.Fatalf("at the start Prune keeps %d actions, want the swap alone", m.Count())
 	}
-	play := func(g *Game, s string) {
+	play := func(g *Position, s string) {
 		t.Helper()
 		a := mustParse(t, g, s)
 		g.Legal(&m)
@@ -152,11 +153,11 @@ func TestHookedSwapMoves(t *testing.T) {
 			t.Fatalf("%s is not legal\n%s", s, g.Render())
 		}
 		g.Apply(a)
-		if g.hash != g.fullHash() {
+		if !g.Midway() && g.Hash() != fullHash(g) {
 			t.Fatalf("after %s the hash is not the position's", s)
 		}
 	}
-	start := g.Clone().(*Game)
+	start := g.Clone().(*Position)
 	for _, s := range []string{"swap", "pick 1:1", "pick 7:4"} {
 		play(g, s)
 	}
@@ -165,15 +166,15 @@ func TestHookedSwapMoves(t *testing.T) {
 	}
 	// The same swap made by a copy that DeadAtStart did not look at is an
 	// ordinary one.
-	plain := New()
+	plain := newPos()
 	plain.Deal(501543)
 	for _, s := range []string{"swap", "pick 1:1", "pick 7:4"} {
 		play(plain, s)
 	}
-	if plain.hook.on || plain.hash == g.hash {
+	if plain.hook.on || plain.Hash() == g.Hash() {
 		t.Fatal("a swap outside a search is hooked")
 	}
-	hooked := g.Clone().(*Game)
+	hooked := g.Clone().(*Position)
 	play(hooked, "6>7") // Q♦ onto the 9♠, as onto the K♦
 	if got := hooked.Fan(6); len(got) != 5 || got[4] != cards.MustParse("Q♦") || got[3] != cards.MustParse("9♠") {
 		t.Fatalf("fan 7 after the build on the hook: %v", got)
@@ -185,7 +186,7 @@ func TestHookedSwapMoves(t *testing.T) {
 	if m.Has(mustParse(t, plain, "6>7")) {
 		t.Error("an ordinary game lets Q♦ onto 9♠")
 	}
-	line := []int{ActSwapBegin, ActSwap + 0*SwapDepth + 0, ActSwap + 6*SwapDepth + 3, mustParse(t, g, "6>7"), ActFoundation + 10}
+	line := []int{rules.ActSwapBegin, rules.ActSwap + 0*rules.SwapDepth + 0, rules.ActSwap + 6*rules.SwapDepth + 3, mustParse(t, g, "6>7"), rules.ActFoundation + 10}
 	got := start.RulesLine(line)
 	want := []int{line[3], line[0], line[1], line[2], line[4]}
 	if !slices.Equal(got, want) {
@@ -200,12 +201,12 @@ func TestHookedSwapMoves(t *testing.T) {
 // hook.
 func TestHookedPlay(t *testing.T) {
 	rng := cards.NewRand(31)
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	builds, offs := 0, 0
 	for range 300 {
 		_, g := hookedTiny(rng)
 		pq := g.allow.pairList[rng.IntN(len(g.allow.pairList))]
-		for _, a := range []int{ActSwapBegin, ActSwap + pq[0].f*SwapDepth + pq[0].k, ActSwap + pq[1].f*SwapDepth + pq[1].k} {
+		for _, a := range []int{rules.ActSwapBegin, rules.ActSwap + pq[0].f*rules.SwapDepth + pq[0].k, rules.ActSwap + pq[1].f*rules.SwapDepth + pq[1].k} {
 			g.Apply(a)
 		}
 		if g.hook.on != (g.hook.n > 0) {
@@ -224,18 +225,18 @@ func TestHookedPlay(t *testing.T) {
 			var was [2]cards.Card
 			var top [2]bool
 			for i, pl := range pq {
-				if g.n[pl.f] > uint8(pl.k) {
-					was[i] = g.fans[pl.f][pl.k]
+				if g.FanLen(pl.f) > pl.k {
+					was[i] = g.Fans()[pl.f][pl.k]
 				}
-				top[i] = int(g.n[pl.f]) == pl.k+1
+				top[i] = g.FanLen(pl.f) == pl.k+1
 			}
 			on := g.hook.on
 			g.Apply(a)
 			for i, pl := range pq {
-				if int(g.n[pl.f]) <= pl.k || g.fans[pl.f][pl.k] != was[i] {
+				if g.FanLen(pl.f) <= pl.k || g.Fans()[pl.f][pl.k] != was[i] {
 					touched = true // moved or home
 				}
-				if top[i] && int(g.n[pl.f]) > pl.k+1 && !g.hook.last {
+				if top[i] && g.FanLen(pl.f) > pl.k+1 && !g.hook.last {
 					touched = true // built on, not by the hook
 				}
 			}
@@ -251,7 +252,7 @@ func TestHookedPlay(t *testing.T) {
 			if on && !g.hook.on {
 				offs++
 			}
-			if g.hash != g.fullHash() {
+			if g.Hash() != fullHash(g) {
 				t.Fatalf("after %s the hash is not the position's", g.ActionString(a))
 			}
 		}
@@ -267,12 +268,12 @@ func TestHookedPlay(t *testing.T) {
 // as its king would (the rest of the hook's rules need no real swap), and
 // one more place counts as swapped, in half of them with a hook of its own. It returns nil where it finds no such
 // place.
-func hookTiny(rng *cards.Rand) *Game {
+func hookTiny(rng *cards.Rand) *Position {
 	g := tinyPosition(rng, 12, 4, true)
 	var places []hookPlace
-	for f := range NumFans {
-		for k := range int(g.n[f]) {
-			places = append(places, hookPlace{uint8(f), uint8(k), g.fans[f][k]})
+	for f := range rules.NumFans {
+		for k := range g.FanLen(f) {
+			places = append(places, hookPlace{uint8(f), uint8(k), g.Fans()[f][k]})
 		}
 	}
 	if len(places) < 2 {
@@ -305,7 +306,6 @@ func hookTiny(rng *cards.Rand) *Game {
 			}
 		}
 	}
-	g.hash = g.fullHash()
 	return g
 }
 
@@ -336,13 +336,12 @@ func TestStubbornWithHook(t *testing.T) {
 			continue
 		}
 		won++
-		off := g.Clone().(*Game)
+		off := g.Clone().(*Position)
 		off.hook = hookState{}
-		off.hash = off.fullHash()
 		if ss.every.Solve(context.Background(), off).Verdict == solver.Unsolvable {
 			needed++
 		}
-		st := g.Clone().(*Game)
+		st := g.Clone().(*Position)
 		for _, a := range got.Line {
 			st.Apply(a)
 			if st.hook.last {

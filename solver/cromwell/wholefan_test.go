@@ -5,6 +5,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
 // TestWholeFanMovesAreNeverOnAShortestWin checks the reason Prune may drop
@@ -39,7 +40,7 @@ func TestWholeFanMovesAreNeverOnAShortestWin(t *testing.T) {
 				onWinnable++
 				if dist[e.to] >= 0 && dist[e.to] < dist[p] {
 					t.Fatalf("a whole-fan move (%s) is on a shortest win: %d moves to win before it, %d after\n%s",
-						ActionName(e.a), dist[p], dist[e.to], node.g.Render())
+						rules.ActionName(e.a), dist[p], dist[e.to], node.g.Render())
 				}
 			}
 		}
@@ -56,7 +57,7 @@ type stateGraph struct {
 }
 
 type stateNode struct {
-	g   *Game
+	g   *Position
 	won bool
 	out []stateEdge
 }
@@ -67,10 +68,10 @@ type stateEdge struct {
 }
 
 // reachable lays out the positions reachable from g (nil beyond limit).
-func reachable(g *Game, limit int) *stateGraph {
+func reachable(g *Position, limit int) *stateGraph {
 	gr := &stateGraph{}
 	index := map[uint64]int{}
-	add := func(p *Game) int {
+	add := func(p *Position) int {
 		if i, ok := index[p.Hash()]; ok {
 			return i
 		}
@@ -78,9 +79,9 @@ func reachable(g *Game, limit int) *stateGraph {
 		gr.nodes = append(gr.nodes, stateNode{g: p, won: p.Won()})
 		return len(gr.nodes) - 1
 	}
-	add(g.Clone().(*Game))
-	m := env.NewMask(NumActions)
-	whole := env.NewMask(NumActions)
+	add(g.Clone().(*Position))
+	m := env.NewMask(rules.NumActions)
+	whole := env.NewMask(rules.NumActions)
 	for i := 0; i < len(gr.nodes); i++ {
 		if len(gr.nodes) > limit {
 			return nil
@@ -90,7 +91,7 @@ func reachable(g *Game, limit int) *stateGraph {
 		whole.CopyFrom(&m)
 		p.pruneWholeFans(&whole)
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-			q := p.Clone().(*Game)
+			q := p.Clone().(*Position)
 			q.Apply(a)
 			j := add(q)
 			gr.nodes[i].out = append(gr.nodes[i].out, stateEdge{a: a, to: j, wholeFan: !whole.Has(a)})

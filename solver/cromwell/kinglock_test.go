@@ -10,6 +10,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/solver"
 )
@@ -17,21 +18,21 @@ import (
 // kingTiny returns a random position with a few cards of each suit in play
 // (kings among them, so that they lock cards beneath them) in three to
 // five fans, the swap used or not.
-func kingTiny(rng *cards.Rand, swapUsed bool) *Game {
+func kingTiny(rng *cards.Rand, swapUsed bool) *Position {
 	return tinyPosition(rng, 8, 3, swapUsed)
 }
 
 // tinyPosition returns a random position with up to left/2 cards of each
 // suit in play (envtest.TinyCards) in 3 to 2+fanChoices fans, the swap
 // used or not.
-func tinyPosition(rng *cards.Rand, left, fanChoices int, swapUsed bool) *Game {
+func tinyPosition(rng *cards.Rand, left, fanChoices int, swapUsed bool) *Position {
 	tops, rest := envtest.TinyCards(rng, left)
 	fans := make([][]cards.Card, 3+rng.IntN(fanChoices))
 	for _, c := range rest {
 		f := rng.IntN(len(fans))
 		fans[f] = append(fans[f], c)
 	}
-	g := New()
+	g := newPos()
 	g.SetFans(fans...)
 	for s, tp := range tops {
 		g.SetFoundation(cards.Suit(s), tp[0], tp[1])
@@ -80,7 +81,7 @@ func TestKingLockedNeverLosesAWin(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions, %d lost: the king-lock test fired on %d, %d of them alive in the relaxed game", n, lost, fired, beyond)
-	g := New()
+	g := newPos()
 	g.Deal(500194) // king-locked at the start: the order search runs in full
 	g.SetSwapUsed(true)
 	if !g.kingLocked() {
@@ -123,33 +124,35 @@ func TestSwapLockedNeverLosesAWin(t *testing.T) {
 	}
 }
 
-// TestKingLocksOnRealDeals: on the measuring deals of the committed solver
-// runs, no deal won without the swap is king-locked and no deal won with
+// TestKingLocksOnRealDeals: on the measuring deals of two committed solver
+// runs (their verdicts copied from docs/solver/cromwell-noswap.json and
+// cromwell.json into testdata/verdicts.json), no deal won without the swap is king-locked and no deal won with
 // it swap-locked, while the king-lock test proves more than half of the
 // deals lost without the swap.
 func TestKingLocksOnRealDeals(t *testing.T) {
-	read := func(path string) map[uint64]string {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var run struct {
-			Deals []struct {
-				Seed    uint64 `json:"seed"`
-				Verdict string `json:"verdict"`
-			} `json:"results"`
-		}
-		if err := json.Unmarshal(b, &run); err != nil {
-			t.Fatal(err)
-		}
+	b, err := os.ReadFile("testdata/verdicts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The verdicts of two runs of patience solve (their commands in the
+	// file), one letter a deal from seed_start up: s solved, u
+	// unsolvable, ? unknown.
+	var runs map[string]struct {
+		SeedStart uint64 `json:"seed_start"`
+		Verdicts  string `json:"verdicts"`
+	}
+	if err := json.Unmarshal(b, &runs); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) map[uint64]string {
 		out := map[uint64]string{}
-		for _, d := range run.Deals {
-			out[d.Seed] = d.Verdict
+		for i, v := range runs[name].Verdicts {
+			out[runs[name].SeedStart+uint64(i)] = map[rune]string{'s': "solved", 'u': "unsolvable", '?': "unknown"}[v]
 		}
 		return out
 	}
-	g := New()
-	noswap := read("../../docs/solver/cromwell-noswap.json")
+	g := newPos()
+	noswap := read("noswap")
 	won, locked := 0, 0
 	for seed, v := range noswap {
 		g.Deal(seed)
@@ -169,7 +172,7 @@ func TestKingLocksOnRealDeals(t *testing.T) {
 	if locked < len(noswap)/2 {
 		t.Errorf("only %d of %d deals king-locked without the swap", locked, len(noswap))
 	}
-	with := read("../../docs/solver/cromwell.json")
+	with := read("swap")
 	won = 0
 	for seed, v := range with {
 		if v != "solved" {
@@ -208,10 +211,10 @@ func TestSwapAllowNeverLosesAWin(t *testing.T) {
 			continue
 		}
 		restricted++
-		var all, kept env.Mask = env.NewMask(NumActions), env.NewMask(NumActions)
-		c := g.Clone().(*Game)
+		var all, kept env.Mask = env.NewMask(rules.NumActions), env.NewMask(rules.NumActions)
+		c := g.Clone().(*Position)
 		c.DeadAtStart()
-		c.Apply(ActSwapBegin)
+		c.Apply(rules.ActSwapBegin)
 		c.Legal(&all)
 		c.Legal(&kept)
 		c.restrictSwap(&kept)
@@ -242,7 +245,7 @@ func TestSwapAllowNeverLosesAWin(t *testing.T) {
 // sends that king to the bottom of the 7♥'s fan. Checking them costs no
 // allocation.
 func TestSwapAllowOnADeal(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(500169)
 	if g.DeadAtStart() {
 		t.Fatal("deal 500,169 proved lost")
@@ -250,21 +253,21 @@ func TestSwapAllowOnADeal(t *testing.T) {
 	if g.allow == nil {
 		t.Fatal("no swaps listed")
 	}
-	c := g.Clone().(*Game)
-	c.Apply(ActSwapBegin)
-	first, second := env.NewMask(NumActions), env.NewMask(NumActions)
+	c := g.Clone().(*Position)
+	c.Apply(rules.ActSwapBegin)
+	first, second := env.NewMask(rules.NumActions), env.NewMask(rules.NumActions)
 	c.Legal(&first)
 	c.Prune(nil, &first)
 	var got []string
 	for a := first.Next(0); a >= 0; a = first.Next(a + 1) {
-		d := c.Clone().(*Game)
+		d := c.Clone().(*Position)
 		d.Apply(a)
 		d.Legal(&second)
 		d.Prune(nil, &second)
 		for b := second.Next(a + 1); b >= 0; b = second.Next(b + 1) {
-			x, y := (a-ActSwap)/SwapDepth, (a-ActSwap)%SwapDepth
-			u, v := (b-ActSwap)/SwapDepth, (b-ActSwap)%SwapDepth
-			got = append(got, fmt.Sprintf("%v<->%v", g.fans[x][y], g.fans[u][v]))
+			x, y := (a-rules.ActSwap)/rules.SwapDepth, (a-rules.ActSwap)%rules.SwapDepth
+			u, v := (b-rules.ActSwap)/rules.SwapDepth, (b-rules.ActSwap)%rules.SwapDepth
+			got = append(got, fmt.Sprintf("%v<->%v", g.Fans()[x][y], g.Fans()[u][v]))
 		}
 	}
 	if want := []string{"7♥<->K♠", "7♥<->K♠"}; !slices.Equal(got, want) {
@@ -287,27 +290,27 @@ func TestSwapAllowOnADeal(t *testing.T) {
 // deal's swap is hooked, and a search makes it at the start only; the
 // test turns that off, as in a deal whose swaps are not all hooked.)
 func TestSwapOfferedOnlyWithAPick(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(501543)
 	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
 	if g.DeadAtStart() || g.allow == nil || !g.allow.pairsOnly {
 		t.Fatal("deal 501,543 no longer allows its one pair")
 	}
 	g.allow.hooked, g.hook.arm = false, false
-	m, picks := env.NewMask(NumActions), env.NewMask(NumActions)
+	m, picks := env.NewMask(rules.NumActions), env.NewMask(rules.NumActions)
 	g.Legal(&m)
 	offered, moves := 0, 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		if kind, _, _ := decode(a); kind != ActMove {
+		if kind, _, _ := rules.Decode(a); kind != rules.ActMove {
 			continue
 		}
 		moves++
-		c := g.Clone().(*Game)
+		c := g.Clone().(*Position)
 		c.Apply(a)
 		onKing := c.ActionString(a) == "6>7" // Q♦ onto K♦
 		c.Legal(&picks)
 		c.Prune([]int{a}, &picks)
-		if !picks.Has(ActSwapBegin) {
+		if !picks.Has(rules.ActSwapBegin) {
 			if onKing {
 				t.Error("the swap not offered after Q♦ onto K♦")
 			}
@@ -317,9 +320,9 @@ func TestSwapOfferedOnlyWithAPick(t *testing.T) {
 		if !onKing {
 			t.Errorf("the swap offered after %s", c.ActionString(a))
 		}
-		c.Apply(ActSwapBegin)
+		c.Apply(rules.ActSwapBegin)
 		c.Legal(&picks)
-		c.Prune([]int{a, ActSwapBegin}, &picks)
+		c.Prune([]int{a, rules.ActSwapBegin}, &picks)
 		if picks.Empty() {
 			t.Errorf("the swap offered after %s, but no pick left", g.ActionString(a))
 		}
@@ -337,7 +340,7 @@ func TestSwapOfferedOnlyWithAPick(t *testing.T) {
 func TestKingLockMemo(t *testing.T) {
 	memo := new(lockMemo)
 	calls, locked := 0, 0
-	check := func(g *Game) {
+	check := func(g *Position) {
 		g.lockMemo = nil
 		want := g.kingLocked()
 		g.lockMemo = memo
@@ -356,13 +359,13 @@ func TestKingLockMemo(t *testing.T) {
 	for range 500 {
 		check(kingTiny(rng, true))
 	}
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	for deal := range uint64(20) {
-		g := New()
+		g := newPos()
 		g.Deal(500000 + deal)
-		g.Apply(ActSwapBegin)
-		g.Apply(ActSwap + 0*SwapDepth + 3)
-		g.Apply(ActSwap + 1*SwapDepth + 0)
+		g.Apply(rules.ActSwapBegin)
+		g.Apply(rules.ActSwap + 0*rules.SwapDepth + 3)
+		g.Apply(rules.ActSwap + 1*rules.SwapDepth + 0)
 		for range 150 {
 			check(g)
 			g.Legal(&m)
@@ -407,7 +410,7 @@ func TestSwapAllowDeepFan(t *testing.T) {
 	for r := cards.Rank(10); r <= cards.King; r++ {
 		rest = append(rest, cards.New(cards.Spades, r))
 	}
-	g := New()
+	g := newPos()
 	g.SetFans(deep, rest)
 	if g.SetSwapUsed(true); !g.kingLocked() {
 		t.Fatal("the deep fan is not king-locked")
@@ -422,14 +425,14 @@ func TestSwapAllowDeepFan(t *testing.T) {
 // since its last call lists the swaps of the new position, and clears the
 // list where the kings lock nothing that needs the swap.
 func TestSwapAllowRenewed(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(500169)
 	g.DeadAtStart()
 	if g.allow == nil {
 		t.Fatal("deal 500,169: no swaps listed")
 	}
 	old := g.allow
-	free := New()
+	free := newPos()
 	free.Deal(1) // its kings lock nothing that needs the swap
 	g.CopyFrom(free)
 	g.allow = old // a stale list, as a caller's copy could carry

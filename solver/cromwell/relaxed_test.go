@@ -6,15 +6,16 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
 // sweepRelaxed plays the relaxed game of Dead by plain sweeps over the
 // fans until nothing changes, as its documentation states it: the
 // reference that relaxed, which runs by events, must agree with.
-func (g *Game) sweepRelaxed() int {
+func (g *Position) sweepRelaxed() int {
 	var cnt, need [cards.NumSuits][14]uint8
 	for s := range cards.NumSuits {
-		hi, lo := g.found[2*s], g.found[2*s+1]
+		hi, lo := g.Foundations()[2*s], g.Foundations()[2*s+1]
 		cnt[s][0] = 2
 		for r := uint8(1); r <= 13; r++ {
 			if hi >= r {
@@ -26,22 +27,22 @@ func (g *Game) sweepRelaxed() int {
 			need[s][r] = cnt[s][r] + 1
 		}
 	}
-	var top [NumFans]int
+	var top [rules.NumFans]int
 	var seen [cards.NumCodes]bool
 	var free []cards.Card
 	left := 0
-	for f := range NumFans {
-		top[f] = int(g.n[f])
+	for f := range rules.NumFans {
+		top[f] = g.FanLen(f)
 		left += top[f]
 		if top[f] > 0 {
-			seen[g.fans[f][top[f]-1]] = true
+			seen[g.Fans()[f][top[f]-1]] = true
 		}
 	}
 	for changed := true; changed; {
 		changed = false
-		for f := range NumFans {
+		for f := range rules.NumFans {
 			for t := top[f]; t > 0; t = top[f] {
-				c := g.fans[f][t-1]
+				c := g.Fans()[f][t-1]
 				s, r := int(c.Suit()), c.Rank()
 				if cnt[s][r-1] >= need[s][r] {
 					cnt[s][r]++
@@ -49,11 +50,11 @@ func (g *Game) sweepRelaxed() int {
 					top[f] = t - 1
 				} else {
 					b := t - 1
-					for b > 0 && g.fans[f][b-1] == g.fans[f][b]+1 && g.fans[f][b].Rank() != cards.King {
+					for b > 0 && g.Fans()[f][b-1] == g.Fans()[f][b]+1 && g.Fans()[f][b].Rank() != cards.King {
 						b--
 					}
 					for ; b < t; b++ {
-						if x := g.fans[f][b]; x.Rank() != cards.King && seen[x+1] {
+						if x := g.Fans()[f][b]; x.Rank() != cards.King && seen[x+1] {
 							break
 						}
 					}
@@ -61,14 +62,14 @@ func (g *Game) sweepRelaxed() int {
 						break
 					}
 					for k := b; k < t; k++ {
-						free = append(free, g.fans[f][k])
-						seen[g.fans[f][k]] = true
+						free = append(free, g.Fans()[f][k])
+						seen[g.Fans()[f][k]] = true
 					}
 					top[f] = b
 				}
 				changed = true
 				if top[f] > 0 {
-					seen[g.fans[f][top[f]-1]] = true
+					seen[g.Fans()[f][top[f]-1]] = true
 				}
 			}
 		}
@@ -88,45 +89,17 @@ func (g *Game) sweepRelaxed() int {
 	return left
 }
 
-// pairEvaluate is Evaluate as its documentation states it, pair by pair:
-// the reference that Evaluate, which counts with bit masks, must agree
-// with.
-func (g *Game) pairEvaluate() float64 {
-	score := float64(g.home)
-	for f := range NumFans {
-		n := int(g.n[f])
-		for k := 1; k < n; k++ {
-			c := g.fans[f][k]
-			if c.Rank() == cards.King {
-				score -= float64(k) * 0.5
-			}
-			for j := 0; j < k; j++ {
-				if b := g.fans[f][j]; b.Suit() == c.Suit() && b.Rank() < c.Rank() {
-					score -= 0.25
-				}
-			}
-		}
-		if n > 0 && g.found.Fits(g.fans[f][n-1]) {
-			score += 0.5
-		}
-	}
-	if g.swap == swapUnused {
-		score += 2
-	}
-	return score
-}
-
 // TestRelaxedAgreesWithSweeps: on the positions of random play through
 // many deals, before and after the swap, the relaxed game gets exactly as
-// many cards home as the plain sweep does, Evaluate gives exactly the
-// score its pair-by-pair reference gives, and neither allocates.
+// many cards home as the plain sweep does, SearchEvaluateDead agrees with
+// SearchEvaluate and Dead, and the relaxed game does not allocate.
 func TestRelaxedAgreesWithSweeps(t *testing.T) {
 	deals := 300
 	if testing.Short() {
 		deals = 60
 	}
-	g := New()
-	m := env.NewMask(NumActions)
+	g := newPos()
+	m := env.NewMask(rules.NumActions)
 	rng := rand.New(rand.NewPCG(11, 12))
 	positions, stuck := 0, 0
 	for seed := range uint64(deals) {
@@ -135,9 +108,6 @@ func TestRelaxedAgreesWithSweeps(t *testing.T) {
 			got, want := g.relaxed(), g.sweepRelaxed()
 			if got != want {
 				t.Fatalf("deal %d, step %d: relaxed leaves %d cards, the sweep %d\n%s", seed, step, got, want, g.Render())
-			}
-			if got, want := g.Evaluate(), g.pairEvaluate(); got != want {
-				t.Fatalf("deal %d, step %d: Evaluate %v, pair by pair %v\n%s", seed, step, got, want, g.Render())
 			}
 			if score, dead := g.SearchEvaluateDead(); score != g.SearchEvaluate() || dead != g.Dead() {
 				t.Fatalf("deal %d, step %d: SearchEvaluateDead gives %v, %v; SearchEvaluate and Dead %v, %v", seed, step, score, dead, g.SearchEvaluate(), g.Dead())
@@ -156,7 +126,7 @@ func TestRelaxedAgreesWithSweeps(t *testing.T) {
 			}
 			// Mostly moves home and between fans, so that games go deep.
 			a := legal[rng.IntN(len(legal))]
-			if a == ActSwapBegin && rng.IntN(8) != 0 && len(legal) > 1 {
+			if a == rules.ActSwapBegin && rng.IntN(8) != 0 && len(legal) > 1 {
 				a = legal[0]
 			}
 			g.Apply(a)
@@ -166,15 +136,15 @@ func TestRelaxedAgreesWithSweeps(t *testing.T) {
 		t.Errorf("%d of %d positions leave cards out: the test does not tell the two apart", stuck, positions)
 	}
 	g.Deal(1)
-	if n := testing.AllocsPerRun(100, func() { g.relaxed(); g.Evaluate() }); n != 0 {
-		t.Errorf("relaxed or Evaluate allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { g.relaxed() }); n != 0 {
+		t.Errorf("relaxed allocates %v times", n)
 	}
 }
 
-// BenchmarkRelaxed times the relaxed game and Evaluate beside their plain
-// references, on one deal's start.
+// BenchmarkRelaxed times the relaxed game beside its plain reference, and
+// the king-lock test, on one deal's start.
 func BenchmarkRelaxed(b *testing.B) {
-	g := New()
+	g := newPos()
 	g.Deal(500023)
 	for _, bm := range []struct {
 		name string
@@ -182,8 +152,6 @@ func BenchmarkRelaxed(b *testing.B) {
 	}{
 		{"events", func() { g.relaxed() }},
 		{"sweeps", func() { g.sweepRelaxed() }},
-		{"evaluate", func() { g.Evaluate() }},
-		{"evaluate-pairs", func() { g.pairEvaluate() }},
 		{"king-lock", func() { g.kingLocked() }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {

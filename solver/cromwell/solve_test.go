@@ -6,53 +6,16 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"github.com/patience-gym/patience/env/envtest"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
-func TestVariantNoSwap(t *testing.T) {
-	e, err := env.Make("cromwell", env.Options{Variant: "noswap"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := e.Spec()
-	if spec.ID() != "cromwell:noswap" || spec.Rules() != "v1+noswap" || spec.Actions != NumActions || Spec().Variant != "" {
-		t.Fatalf("spec %s %s", spec.ID(), spec.Rules())
-	}
-	def, _ := env.Make("cromwell", env.Options{})
-	for seed := uint64(0); seed < 20; seed++ {
-		e.Reset(seed)
-		def.Reset(seed)
-		if e.Mask().Has(ActSwapBegin) {
-			t.Fatalf("deal %d: the swap is offered", seed)
-		}
-		obs := e.Observation()
-		if obs[ObsSwap] != swapDone {
-			t.Errorf("deal %d: swap stage %d, want %d", seed, obs[ObsSwap], swapDone)
-		}
-		// The same cards in the same places as the default deal.
-		if string(obs[:ObsSwap]) != string(def.Observation()[:ObsSwap]) {
-			t.Errorf("deal %d: the variant deals differently", seed)
-		}
-	}
-	_, _, _, _, _, err = e.Step(ActSwapBegin)
-	if err == nil || !strings.Contains(err.Error(), "cromwell:noswap") || !strings.Contains(err.Error(), "has no swap") {
-		t.Errorf("the swap in the variant: %v", err)
-	}
-	g := New()
-	if err := g.SetVariant("wide"); err == nil {
-		t.Error("unknown variant accepted")
-	}
-}
-
-func TestVariantNoSwapChecks(t *testing.T) { envtest.Check(t, "cromwell:noswap") }
-
 func TestSafeMove(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.SetVariant("noswap")
 	// 7♠ fits (foundations 6 and 6); both sixes home: safe.
 	g.SetFans(cards.MustParseList("KD 7S"))
 	g.SetFoundation(cards.Spades, 6, 6)
-	if a := g.SafeMove(); a != ActFoundation+0 {
+	if a := g.SafeMove(); a != rules.ActFoundation+0 {
 		t.Errorf("7♠ with both sixes home: safe move %d", a)
 	}
 	// Foundations 6 and 5: the other six may still need a place on it.
@@ -63,11 +26,11 @@ func TestSafeMove(t *testing.T) {
 	// An ace is always safe.
 	g.SetFans(cards.MustParseList("KD AS"))
 	g.SetFoundation(cards.Spades, 0, 0)
-	if a := g.SafeMove(); a != ActFoundation+0 {
+	if a := g.SafeMove(); a != rules.ActFoundation+0 {
 		t.Errorf("an ace: safe move %d", a)
 	}
 	// Never while the swap may still be made.
-	d := New()
+	d := newPos()
 	d.SetFans(cards.MustParseList("KD AS"))
 	if a := d.SafeMove(); a != -1 {
 		t.Errorf("swap unused: safe move %s", d.ActionString(a))
@@ -75,7 +38,7 @@ func TestSafeMove(t *testing.T) {
 }
 
 func TestDead(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.SetVariant("noswap")
 	set := func(fans ...string) {
 		var fs [][]cards.Card
@@ -97,7 +60,7 @@ func TestDead(t *testing.T) {
 	if g.Dead() {
 		t.Error("one queen on top: dead")
 	}
-	d := New()
+	d := newPos()
 	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"))
 	if d.Dead() {
 		t.Error("the swap could save it: dead")
@@ -105,33 +68,33 @@ func TestDead(t *testing.T) {
 }
 
 func TestPruneSwaps(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(3)
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	g.Legal(&m)
-	if !m.Has(ActSwapBegin) {
+	if !m.Has(rules.ActSwapBegin) {
 		t.Fatal("no swap at the start")
 	}
 	g.Prune(nil, &m)
-	if !m.Has(ActSwapBegin) {
+	if !m.Has(rules.ActSwapBegin) {
 		t.Error("the swap pruned at the start of a search")
 	}
 	// After a move home, no swap.
 	g.Legal(&m)
-	g.Prune([]int{ActFoundation + 3}, &m)
-	if m.Has(ActSwapBegin) {
+	g.Prune([]int{rules.ActFoundation + 3}, &m)
+	if m.Has(rules.ActSwapBegin) {
 		t.Error("the swap offered after a move home")
 	}
 	// After a move from fan to fan, the first pick is a card moved or the
 	// card built on, not the 6♠ lower in the target's top run: the swap
 	// with it commutes with the move.
-	h := New()
+	h := newPos()
 	h.SetFans(cards.MustParseList("2C 9H"), cards.MustParseList("3D 6S 5S"), cards.MustParseList("KC 4S"))
-	move := ActMove + 2*NumFans + 1 // 4♠ onto 5♠
+	move := rules.ActMove + 2*rules.NumFans + 1 // 4♠ onto 5♠
 	h.Apply(move)
-	h.Apply(ActSwapBegin)
+	h.Apply(rules.ActSwapBegin)
 	h.Legal(&m)
-	h.Prune([]int{move, ActSwapBegin}, &m)
+	h.Prune([]int{move, rules.ActSwapBegin}, &m)
 	var picks []string
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		picks = append(picks, h.ActionString(a))
@@ -146,9 +109,9 @@ func TestPruneSwaps(t *testing.T) {
 // once it is spent); while a swap is under way they say nothing; LateMask
 // parts the swap from the other moves.
 func TestLateOnceMover(t *testing.T) {
-	d := New()
+	d := newPos()
 	d.SetFans(cards.MustParseList("KD AS"))
-	if a := d.LateSafeMove(); a != ActFoundation+0 {
+	if a := d.LateSafeMove(); a != rules.ActFoundation+0 {
 		t.Errorf("swap unused, an ace on top: late safe move %d", a)
 	}
 	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"))
@@ -159,29 +122,29 @@ func TestLateOnceMover(t *testing.T) {
 	if d.Dead() || !d.LateDead() {
 		t.Errorf("queens under their kings, swap unused: Dead %v (want false), LateDead %v (want true)", d.Dead(), d.LateDead())
 	}
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	d.Legal(&m)
-	if !m.Has(ActSwapBegin) {
+	if !m.Has(rules.ActSwapBegin) {
 		t.Fatal("the swap is not legal")
 	}
 	d.LateMask(&m, false)
-	if m.Has(ActSwapBegin) {
+	if m.Has(rules.ActSwapBegin) {
 		t.Error("LateMask(now=false) kept the swap")
 	}
 	d.Legal(&m)
 	d.LateMask(&m, true)
-	if m.Count() != 1 || !m.Has(ActSwapBegin) {
+	if m.Count() != 1 || !m.Has(rules.ActSwapBegin) {
 		t.Errorf("LateMask(now=true) kept %d actions", m.Count())
 	}
-	d.Apply(ActSwapBegin)
+	d.Apply(rules.ActSwapBegin)
 	if d.LateDead() || d.LateSafeMove() != -1 {
 		t.Error("a swap under way: LateDead or LateSafeMove answered")
 	}
 	// With the swap spent, LateSafeMove is SafeMove, and LateDead is Dead
 	// but for the positions only the king-lock test proves lost, on
 	// positions of random play.
-	g := New()
-	g.SetVariant(VariantNoSwap)
+	g := newPos()
+	g.SetVariant(rules.VariantNoSwap)
 	rng := cards.NewRand(3)
 	for seed := uint64(0); seed < 40; seed++ {
 		g.Deal(seed)
@@ -208,7 +171,7 @@ func TestLateOnceMover(t *testing.T) {
 // only the cards the relaxed game leaves in place; the jack of spades,
 // which goes home in it, is left out.
 func TestLatePick(t *testing.T) {
-	d := New()
+	d := newPos()
 	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"), cards.MustParseList("JS"))
 	for s := range cards.NumSuits {
 		d.SetFoundation(cards.Suit(s), cards.King, cards.King)
@@ -217,19 +180,19 @@ func TestLatePick(t *testing.T) {
 	if !d.LateDead() {
 		t.Fatal("queens under their kings: not dead without the swap")
 	}
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	d.Legal(&m)
 	d.LatePick(&m) // not under way: nothing changes
-	if !m.Has(ActSwapBegin) {
+	if !m.Has(rules.ActSwapBegin) {
 		t.Error("LatePick changed the moves of a position without a swap under way")
 	}
-	d.Apply(ActSwapBegin)
+	d.Apply(rules.ActSwapBegin)
 	d.Legal(&m)
 	if m.Count() != 5 {
 		t.Fatalf("%d first picks, want 5", m.Count())
 	}
 	d.LatePick(&m)
-	if m.Count() != 4 || m.Has(ActSwap+2*SwapDepth) {
+	if m.Count() != 4 || m.Has(rules.ActSwap+2*rules.SwapDepth) {
 		t.Errorf("LatePick kept %d picks (want the 4 cards of the two fans, not the jack)", m.Count())
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -62,11 +63,11 @@ func TestStubbornNeverLosesAWin(t *testing.T) {
 // DeadAtStart proves that game lost at once: the search here starts from a
 // copy, which skips it.)
 func TestStubbornOnADeal(t *testing.T) {
-	g := New()
+	g := newPos()
 	g.Deal(501543)
-	g.Apply(ActSwapBegin)
-	g.Apply(ActSwap + 0*SwapDepth + 0)
-	g.Apply(ActSwap + 6*SwapDepth + 3)
+	g.Apply(rules.ActSwapBegin)
+	g.Apply(rules.ActSwap + 0*rules.SwapDepth + 0)
+	g.Apply(rules.ActSwap + 6*rules.SwapDepth + 3)
 	g.lockMemo = new(lockMemo)
 	solve := func(nodes int64, noPrune bool) solver.Result {
 		s, err := solver.New(solver.Options{Nodes: nodes, NoPrune: noPrune, Passes: []solver.Pass{}})
@@ -86,7 +87,7 @@ func TestStubbornOnADeal(t *testing.T) {
 	if r := solve(500000, true); r.Verdict != solver.Unknown {
 		t.Errorf("every move: %v after %d nodes; the deal no longer shows the pruning's use", r.Verdict, r.Nodes)
 	}
-	m := env.NewMask(NumActions)
+	m := env.NewMask(rules.NumActions)
 	g.Legal(&m)
 	if n := testing.AllocsPerRun(100, func() { g.Prune(nil, &m) }); n != 0 {
 		t.Errorf("Prune allocates %v times", n)
@@ -108,10 +109,10 @@ func TestStubbornBeforeTheSwap(t *testing.T) {
 	rng := cards.NewRand(29)
 	ss := threeSearches(t)
 	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0
-	m, kept := env.NewMask(NumActions), env.NewMask(NumActions)
+	m, kept := env.NewMask(rules.NumActions), env.NewMask(rules.NumActions)
 	for range n {
 		g := tinyPosition(rng, 12, 4, false)
-		c := g.Clone().(*Game)
+		c := g.Clone().(*Position)
 		if c.DeadAtStart() || c.allow == nil || !c.allow.pairsOnly {
 			continue
 		}

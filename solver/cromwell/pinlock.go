@@ -2,6 +2,7 @@ package cromwell
 
 import (
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
 
 // The pin test: a third dead test, costlier than the other two, which
@@ -50,7 +51,7 @@ const pinBudget = 50000
 
 // pinTest is the state of one pin test.
 type pinTest struct {
-	g      *Game
+	g      *Position
 	n      int           // kings in the fans
 	kf, kk [8]int8       // each king's fan and depth
 	ks     [8]cards.Card // each king
@@ -64,7 +65,7 @@ type pinTest struct {
 // pinFrozen is a branch of the pin test: the places frozen (the bottom
 // fz[f] cards of each fan) and the caps (limit, as in relaxation).
 type pinFrozen struct {
-	fz    [NumFans]int8
+	fz    [rules.NumFans]int8
 	limit [cards.NumSuits]uint8
 }
 
@@ -77,14 +78,14 @@ func (b *pinFrozen) covered(p place) bool { return p.k < int(b.fz[p.f])-1 }
 
 // pinLocked reports that no order of the kings passes the pin test, so that
 // the position (the swap spent, or hooked) cannot be won.
-func (g *Game) pinLocked() bool { return g.pinTest(true) }
+func (g *Position) pinLocked() bool { return g.pinTest(true) }
 
 // pinTest runs the pin test, or with pins false the king-order game alone.
-func (g *Game) pinTest(pins bool) bool {
+func (g *Position) pinTest(pins bool) bool {
 	t := &pinTest{g: g, noPins: !pins}
-	for f := range NumFans {
-		for k := range int(g.n[f]) {
-			c := g.fans[f][k]
+	for f := range rules.NumFans {
+		for k := range g.FanLen(f) {
+			c := g.Fans()[f][k]
 			if c.Rank() == cards.King {
 				if t.n == len(t.ks) {
 					return false // not from a real game
@@ -189,7 +190,7 @@ func (t *pinTest) pass(set uint32, b *pinFrozen) uint32 {
 		k := t.ks[i]
 		s := int(k.Suit())
 		need := uint8(1)
-		if g.found[2*s] == uint8(cards.King) || g.found[2*s+1] == uint8(cards.King) {
+		if found := g.Foundations(); found[2*s] == uint8(cards.King) || found[2*s+1] == uint8(cards.King) {
 			need = 2
 		}
 		for j := range t.n {

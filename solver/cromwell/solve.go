@@ -1,52 +1,10 @@
 package cromwell
 
 import (
-	"fmt"
-	"math/bits"
-
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/cromwell"
 )
-
-// The variant without the swap: docs/rules/cromwell.md with rule 7 left out. Its
-// observation marks the swap used (stage 3) from the deal on.
-var specNoSwap = func() *env.Spec {
-	s := *spec
-	s.Variant = VariantNoSwap
-	s.Title = "Cromwell (no swap)"
-	s.Summary = "26 open fans of 4, build down in suit, move runs; no swap"
-	return &s
-}()
-
-// VariantNoSwap names the variant of Cromwell without the swap of rule 7.
-const VariantNoSwap = "noswap"
-
-// The interfaces the solver uses.
-var (
-	_ env.Varianter       = (*Game)(nil)
-	_ env.SafeMover       = (*Game)(nil)
-	_ env.DeadTester      = (*Game)(nil)
-	_ env.StartDeadTester = (*Game)(nil)
-)
-
-// Variants returns the variants besides the default: "noswap", Cromwell
-// without its swap.
-func (g *Game) Variants() []string { return []string{VariantNoSwap} }
-
-// SetVariant selects the default rules ("") or the variant "noswap", and
-// empties the game.
-func (g *Game) SetVariant(name string) error {
-	switch name {
-	case "":
-		g.noswap = false
-	case VariantNoSwap:
-		g.noswap = true
-	default:
-		return fmt.Errorf("unknown variant %q", name)
-	}
-	g.Setup(func(int, int) cards.Card { return cards.None }, 0)
-	return nil
-}
 
 // SafeMove returns a fan-to-foundation move that never costs a win, or -1.
 // Once the swap is no longer available (used, or the noswap variant), a
@@ -69,27 +27,28 @@ func (g *Game) SetVariant(name string) error {
 // no such care: a suit has two foundations and two aces.) While the swap is
 // available the argument fails (the line might swap c with a buried card),
 // so no move is declared safe then.
-func (g *Game) SafeMove() int {
-	if g.swap != swapDone {
+func (g *Position) SafeMove() int {
+	if g.Stage() != rules.SwapDone {
 		return -1
 	}
 	return g.safeMove()
 }
 
 // safeMove is SafeMove as if the swap were spent.
-func (g *Game) safeMove() int {
-	for f := range NumFans {
-		n := g.n[f]
+func (g *Position) safeMove() int {
+	fans, found := g.Fans(), g.Foundations()
+	for f := range rules.NumFans {
+		n := g.FanLen(f)
 		if n == 0 {
 			continue
 		}
-		c := g.fans[f][n-1]
-		if !g.found.Fits(c) || g.hookTop(f) {
+		c := fans[f][n-1]
+		if !found.Fits(c) || g.hookTop(f) {
 			continue
 		}
 		// found[2s+1] is the lower of the suit's two foundations.
-		if r := uint8(c.Rank()); r == uint8(cards.Ace) || g.found[2*int(c.Suit())+1] >= r-1 {
-			return ActFoundation + f
+		if r := uint8(c.Rank()); r == uint8(cards.Ace) || found[2*int(c.Suit())+1] >= r-1 {
+			return rules.ActFoundation + f
 		}
 	}
 	return -1
@@ -126,219 +85,23 @@ func (g *Game) safeMove() int {
 // of them exchanges two intact places, a position in which the relaxed
 // game, played with each such pair exchanged, cannot get every card home
 // is lost too (pairsDead).
-func (g *Game) Dead() bool {
-	if g.swap != swapDone {
+func (g *Position) Dead() bool {
+	if g.Stage() != rules.SwapDone {
 		return g.swapsGone() || g.pairsDead()
 	}
 	return g.relaxed() > 0 || g.kingLocked()
 }
 
-// relaxed plays the relaxed game of Dead and returns the number of cards it
-// cannot get home.
-//
-// It runs by events rather than by sweeps: a fan that cannot move on waits
-// for the card that would let it (a copy of its top card's predecessor
-// going home, or a target for a card of its top run being seen), and is
-// looked at again only when that happens; a card that leaves a fan goes
-// home at once when it can, and otherwise waits until the card below it
-// goes home. The game's rules only ever add moves as cards go home or are
-// seen, so the order in which they are made does not change which cards
-// end home (relaxed_test.go compares it with a plain sweep over the fans).
-func (g *Game) relaxed() int {
-	var r relaxation
-	g.hookRelax(&r)
-	g.relax(&r)
-	return r.left
-}
-
-// relax plays the relaxed game of relaxed into r, which must be zero.
-func (g *Game) relax(r *relaxation) {
-	r.fans = &g.fans
-	g.relaxOn(r)
-}
-
-// relaxOn plays the relaxed game into r from the position of g with the
-// fans' cards read from r.fans, which must be set (the rest of r zero but
-// for its hooks).
-func (g *Game) relaxOn(r *relaxation) {
-	for s := range cards.NumSuits {
-		hi, lo := g.found[2*s], g.found[2*s+1]
-		for k := cards.Ace; k <= cards.King; k++ {
-			c := cards.New(cards.Suit(s), k)
-			if hi >= uint8(k) {
-				r.home[c]++
-			}
-			if lo >= uint8(k) {
-				r.home[c]++
-			}
-			if k != cards.Ace { // an ace needs nothing
-				r.need[c] = r.home[c] + 1
-			}
-			if lim := r.limit[s]; lim != 0 && uint8(k) > lim {
-				r.need[c] = 255 // never home
-			}
-		}
-	}
-	for f := range NumFans {
-		n := int(g.n[f])
-		r.top[f] = int8(n)
-		r.left += n
-		if n > 0 {
-			r.seen[r.fans[f][n-1]] = true
-		}
-	}
-	for i := range r.nhooks {
-		r.exposed(int(r.hooks[i].f))
-	}
-	r.dirty = 1<<NumFans - 1
-	for r.dirty != 0 {
-		f := bits.TrailingZeros32(r.dirty)
-		r.dirty &^= 1 << f
-		r.fan(f)
-	}
-}
-
-// relaxation is the state of the relaxed game of Dead. Its tables are
-// indexed by card code (a byte, so that no index is checked): the card
-// one rank lower in its suit is code−1.
-type relaxation struct {
-	fans *[NumFans][MaxDepth]cards.Card // the cards of the fans
-	// home[c] counts the copies of card c home; need[c] is what a copy
-	// in play needs of the card one rank lower (two when its twin is home
-	// at the start, else one; nothing for an ace).
-	home, need [256]uint8
-	top        [NumFans]int8 // cards still in place in each fan
-	seen       [256]bool     // codes available as targets, now or once
-	free       [256]uint8    // cards moved away, not yet home
-	waitSeen   [256]uint32   // fans to look at again when a code is seen
-	waitHome   [256]uint32   // fans to look at again when a code goes home
-	dirty      uint32        // fans to look at
-	left       int           // cards not home
-	// fz[f] counts the cards at the bottom of fan f that never leave (the
-	// pin test's frozen places: see pinlock.go); zero in Dead's game.
-	fz [NumFans]int8
-	// limit[s], where not zero, is the highest rank of suit s that may go
-	// home (the pin test's caps); zero in Dead's game.
-	limit [cards.NumSuits]uint8
-	// hooks name cards to see when a place is uncovered (see pairsDead):
-	// hooks[i].c is seen once fan hooks[i].f has no more than
-	// hooks[i].k+1 cards left in place.
-	hooks  [2]relaxHook
-	nhooks int
-}
-
-// relaxHook is a card the relaxed game sees when a place is uncovered.
-type relaxHook struct {
-	f, k int8
-	c    cards.Card
-}
-
-// exposed sees the cards of the hooks on fan f whose places are
-// uncovered.
-func (r *relaxation) exposed(f int) {
-	for i := range r.nhooks {
-		if h := &r.hooks[i]; int(h.f) == f && r.top[f] <= h.k+1 {
-			r.see(h.c)
-		}
-	}
-}
-
-// ready reports that a copy of card c may go home.
-func (r *relaxation) ready(c cards.Card) bool { return r.home[c-1] >= r.need[c] }
-
-// goHome sends card c home, then the free cards it lets follow.
-func (r *relaxation) goHome(c cards.Card) {
-	r.home[c]++
-	r.left--
-	r.dirty |= r.waitHome[c]
-	r.waitHome[c] = 0
-	if c.Rank() == cards.King {
-		return
-	}
-	for next := c + 1; r.free[next] > 0 && r.ready(next); {
-		r.free[next]--
-		r.goHome(next)
-	}
-}
-
-// see makes card c available as a target.
-func (r *relaxation) see(c cards.Card) {
-	if !r.seen[c] {
-		r.seen[c] = true
-		r.dirty |= r.waitSeen[c]
-		r.waitSeen[c] = 0
-	}
-}
-
-// fan makes the moves of fan f until it waits: its top card goes home when
-// its foundation is ready, and otherwise the lowest card of its top run
-// that has a target moves away with the cards above it.
-func (r *relaxation) fan(f int) {
-	cs := &r.fans[f]
-	floor := int(r.fz[f])
-	for t := int(r.top[f]); t > floor; t = int(r.top[f]) {
-		c := cs[t-1]
-		if r.ready(c) {
-			r.top[f] = int8(t - 1)
-			r.goHome(c)
-			if t > 1 {
-				r.see(cs[t-2])
-			}
-			if r.nhooks > 0 {
-				r.exposed(f)
-			}
-			continue
-		}
-		lo := t - 1
-		for lo > floor && cs[lo-1] == cs[lo]+1 && cs[lo].Rank() != cards.King {
-			lo--
-		}
-		b := lo
-		for ; b < t; b++ {
-			if x := cs[b]; x.Rank() != cards.King && r.seen[x+1] {
-				break
-			}
-		}
-		if b == t {
-			// Wait: for the top card's predecessor to go home, or for a
-			// target of a card of the top run.
-			r.waitHome[c-1] |= 1 << f // not an ace: those are always ready
-			for k := lo; k < t; k++ {
-				if x := cs[k]; x.Rank() != cards.King {
-					r.waitSeen[x+1] |= 1 << f
-				}
-			}
-			return
-		}
-		r.top[f] = int8(b)
-		for k := b; k < t; k++ {
-			x := cs[k]
-			r.see(x)
-			if r.ready(x) {
-				r.goHome(x)
-			} else {
-				r.free[x]++
-			}
-		}
-		if b > 0 {
-			r.see(cs[b-1])
-		}
-		if r.nhooks > 0 {
-			r.exposed(f)
-		}
-	}
-}
-
-// DeadAtStart reports a position that cannot be won (env.StartDeadTester):
+// DeadAtStart reports a position that cannot be won (solver.StartDeadTester):
 // Dead once the swap is spent; while it is unused, the king-lock test of
 // Dead with the swap made at any time (swapLocked), which costs up to
 // about a second. When the position is not proved lost, it notes in the
-// game the swaps that get past that test (swapallow.go): from then on
+// Position the swaps that get past that test (swapallow.go): from then on
 // Prune and LatePick offer only those, and Dead, with the swap unused,
 // reports a position where none of them can be made any more. The note
-// goes with every copy of the game, until a Setup or Set method lays out
+// goes with every copy of the Position, until DeadAtStart looks at
 // another position. So does a memo of the king-lock test's verdicts
-// (kingLocked), which the copies share: a game that DeadAtStart has
+// (kingLocked), which the copies share: a Position that DeadAtStart has
 // looked at, and its copies, belong to one goroutine (a search's own).
 //
 // On a position no DeadAtStart has looked at before (not a copy of one),
@@ -348,15 +111,15 @@ func (r *relaxation) fan(f int) {
 // swap, and the swaps it proves lost are taken off the list. Copies (the
 // roots of the solver's opening pass, searched round after round) skip
 // it.
-func (g *Game) DeadAtStart() bool {
+func (g *Position) DeadAtStart() bool {
 	first := g.lockMemo == nil
 	if first {
 		g.lockMemo = new(lockMemo)
 	}
-	switch g.swap {
-	case swapDone:
+	switch g.Stage() {
+	case rules.SwapDone:
 		return g.Dead() || (first && g.pinLocked())
-	case swapUnused:
+	case rules.SwapUnused:
 		a, empty := g.buildAllow()
 		g.allow = a // replacing any list made for an earlier position
 		g.hook.arm = a != nil && a.hooked
@@ -369,30 +132,30 @@ func (g *Game) DeadAtStart() bool {
 }
 
 // LateMask clears the swap's first action from m (now false), or every
-// other action (now true): see env.LateOnceMover.
-func (g *Game) LateMask(m *env.Mask, now bool) {
+// other action (now true): see solver.LateOnceMover.
+func (g *Position) LateMask(m *env.Mask, now bool) {
 	if !now {
-		m.Unset(ActSwapBegin)
+		m.Unset(rules.ActSwapBegin)
 		return
 	}
-	swap := m.Has(ActSwapBegin)
+	swap := m.Has(rules.ActSwapBegin)
 	m.Clear()
 	if swap {
-		m.Set(ActSwapBegin)
+		m.Set(rules.ActSwapBegin)
 	}
 }
 
 // LatePick clears from m the swaps that DeadAtStart found cannot win, as
 // Prune does, and, while the first card of a swap is being picked, the cards
 // whose swap cannot get every card home in the relaxed game of Dead
-// (env.LateOnceMover): every card but those the relaxed game leaves in
+// (solver.LateOnceMover): every card but those the relaxed game leaves in
 // place. A swap that moves none of those leaves them as stuck as before, and
 // a position that dead is cut off as soon as the swap is made. If no card is
 // left in place (the relaxed game is stuck on cards already moved), m is
 // left as it is.
-func (g *Game) LatePick(m *env.Mask) {
+func (g *Position) LatePick(m *env.Mask) {
 	g.restrictSwap(m)
-	if g.swap != swapFirst {
+	if g.Stage() != rules.SwapFirst {
 		return
 	}
 	var r relaxation
@@ -401,7 +164,7 @@ func (g *Game) LatePick(m *env.Mask) {
 		return
 	}
 	stuck := false
-	for f := range NumFans {
+	for f := range rules.NumFans {
 		if r.top[f] > 0 {
 			stuck = true
 			break
@@ -410,54 +173,48 @@ func (g *Game) LatePick(m *env.Mask) {
 	if !stuck {
 		return
 	}
-	for f := range NumFans {
-		for k := int(r.top[f]); k < int(g.n[f]); k++ {
-			m.Unset(ActSwap + f*SwapDepth + k)
+	for f := range rules.NumFans {
+		for k := int(r.top[f]); k < g.FanLen(f); k++ {
+			m.Unset(rules.ActSwap + f*rules.SwapDepth + k)
 		}
 	}
 }
 
-// LateSafeMove is SafeMove as if the swap were spent (env.LateOnceMover):
+// LateSafeMove is SafeMove as if the swap were spent (solver.LateOnceMover):
 // the same moves, by the same argument, for the game without the swap. It
 // returns -1 while a swap is under way.
-func (g *Game) LateSafeMove() int {
-	if g.swap == swapFirst || g.swap == swapSecond {
+func (g *Position) LateSafeMove() int {
+	if g.Stage() == rules.SwapFirst || g.Stage() == rules.SwapSecond {
 		return -1
 	}
 	return g.safeMove()
 }
 
 // LateDead is the relaxed game's half of Dead as if the swap were spent
-// (env.LateOnceMover): the relaxed game cannot get every card home. It is
+// (solver.LateOnceMover): the relaxed game cannot get every card home. It is
 // false while a swap is under way. It leaves out the king-lock test on
 // purpose: that test fires at the start of half of all deals (their kings
 // lock cards that only the swap can free), and a late pass told to swap
 // there would repeat the opening pass instead of finding the wins that
 // need the swap late in the game. After the swap the late pass uses Dead,
 // king locks included.
-func (g *Game) LateDead() bool {
-	if g.swap == swapFirst || g.swap == swapSecond {
+func (g *Position) LateDead() bool {
+	if g.Stage() == rules.SwapFirst || g.Stage() == rules.SwapSecond {
 		return false
 	}
 	return g.relaxed() > 0
 }
 
-var (
-	_ env.LateOnceMover   = (*Game)(nil)
-	_ env.SearchEvaluator = (*Game)(nil)
-	_ env.Pruner          = (*Game)(nil)
-	_ env.Staged          = (*Game)(nil)
-	_ env.OnceMover       = (*Game)(nil)
-)
-
-// OnceAvailable reports that the swap can still be made (env.OnceMover): it
+// OnceAvailable reports that the swap can still be made (solver.OnceMover): it
 // is neither made nor under way. The solver then tries every swap at the
 // start before searching lines that keep the swap for later.
-func (g *Game) OnceAvailable() bool { return g.swap == swapUnused }
+func (g *Position) OnceAvailable() bool { return g.Stage() == rules.SwapUnused }
 
 // Midway reports that the swap is under way: begun, its picks not both
 // made.
-func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecond }
+func (g *Position) Midway() bool {
+	return g.Stage() == rules.SwapFirst || g.Stage() == rules.SwapSecond
+}
 
 // Prune leaves out the swaps that DeadAtStart found cannot win (see
 // restrictSwap: each leads to a position that the king-lock test of Dead
@@ -470,12 +227,12 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // start of the search or right after a move from fan to fan, never after a
 // move home (no card home takes part in a swap), and offers as the first
 // card of the swap only one of the cards that move moved or the card it
-// built on (the game notes that card's depth: built); a card lower in the
+// built on (the Position notes that card's depth: built); a card lower in the
 // same run was neither. The second card may be any card. Where none of
 // those cards can be the first card of a swap DeadAtStart allows, the swap
 // is not offered at all (canPickAfterMove): begun, it would leave no pick.
 //
-// The reason this keeps every position in reach (the env.Pruner contract):
+// The reason this keeps every position in reach (the solver.Pruner contract):
 // take any line to a position p, every move of it offered by Prune, and a
 // swap of cards x and y at p. Let m be the last move of the line that moved
 // x or y or was built on one of them (or the start, if none). Right after m,
@@ -538,8 +295,8 @@ func (g *Game) Midway() bool { return g.swap == swapFirst || g.swap == swapSecon
 // way, by induction on the length of the shortest winning line, the
 // search meets a won position; and a line without the swap is the case
 // of a stubborn set without swaps.
-func (g *Game) Prune(line []int, m *env.Mask) {
-	if g.swap == swapDone {
+func (g *Position) Prune(line []int, m *env.Mask) {
+	if g.Stage() == rules.SwapDone {
 		g.pruneStubborn(m)
 		if !g.hook.on {
 			g.pruneWholeFans(m)
@@ -547,37 +304,37 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 		return
 	}
 	g.restrictSwap(m)
-	if a := g.allow; a != nil && a.hooked && g.swap == swapUnused {
+	if a := g.allow; a != nil && a.hooked && g.Stage() == rules.SwapUnused {
 		// The hooked swap at the start (hook.go), nothing else. Elsewhere
 		// before the swap (where only a search that proves nothing, such
 		// as the opening pass's roots, goes) the swap alone, where it may
 		// be made as below.
-		swap := m.Has(ActSwapBegin) && (g.hook.arm || len(line) == 0 || g.swapAfterMove(line))
+		swap := m.Has(rules.ActSwapBegin) && (g.hook.arm || len(line) == 0 || g.swapAfterMove(line))
 		m.Clear()
 		if swap {
-			m.Set(ActSwapBegin)
+			m.Set(rules.ActSwapBegin)
 		}
 		return
 	}
 	switch {
-	case g.swap == swapUnused:
-		if len(line) > 0 && m.Has(ActSwapBegin) && !g.swapAfterMove(line) {
-			m.Unset(ActSwapBegin)
+	case g.Stage() == rules.SwapUnused:
+		if len(line) > 0 && m.Has(rules.ActSwapBegin) && !g.swapAfterMove(line) {
+			m.Unset(rules.ActSwapBegin)
 		}
 		if a := g.allow; a != nil && a.pairsOnly {
 			g.pruneStubborn(m)
 		}
-	case g.swap == swapFirst && len(line) > 1:
-		kind, _, d := decode(line[len(line)-2])
-		if kind != ActMove {
+	case g.Stage() == rules.SwapFirst && len(line) > 1:
+		kind, _, d := rules.Decode(line[len(line)-2])
+		if kind != rules.ActMove {
 			return
 		}
 		// Keep the picks among the cards moved and the card built on.
 		lo := int(g.built)
-		for f := range NumFans {
-			for k := 0; k < int(g.n[f]) && k < SwapDepth; k++ {
+		for f := range rules.NumFans {
+			for k := 0; k < g.FanLen(f) && k < rules.SwapDepth; k++ {
 				if f != d || k < lo {
-					m.Unset(ActSwap + f*SwapDepth + k)
+					m.Unset(rules.ActSwap + f*rules.SwapDepth + k)
 				}
 			}
 		}
@@ -587,11 +344,12 @@ func (g *Game) Prune(line []int, m *env.Mask) {
 // pruneWholeFans clears from m the moves from fan to fan that take every
 // card of their fan (the fan is one run, moved whole): see Prune. Only for
 // the game of rules 1-6 and 8 (the swap spent, no hook on).
-func (g *Game) pruneWholeFans(m *env.Mask) {
-	for a := m.Next(ActMove); a >= 0 && a < ActSwapBegin; a = m.Next(a + 1) {
-		_, s, d := decode(a)
-		top, target := g.fans[s][g.n[s]-1], g.fans[d][g.n[d]-1]
-		if int(target.Rank())-int(top.Rank()) == int(g.n[s]) {
+func (g *Position) pruneWholeFans(m *env.Mask) {
+	for a := m.Next(rules.ActMove); a >= 0 && a < rules.ActSwapBegin; a = m.Next(a + 1) {
+		_, s, d := rules.Decode(a)
+		fans := g.Fans()
+		top, target := fans[s][g.FanLen(s)-1], fans[d][g.FanLen(d)-1]
+		if int(target.Rank())-int(top.Rank()) == g.FanLen(s) {
 			m.Unset(a)
 		}
 	}
@@ -599,16 +357,16 @@ func (g *Game) pruneWholeFans(m *env.Mask) {
 
 // swapAfterMove reports whether the swap may begin after the last move of
 // line: a move from fan to fan that leaves a first pick (canPickAfterMove).
-func (g *Game) swapAfterMove(line []int) bool {
-	kind, _, d := decode(line[len(line)-1])
-	return kind == ActMove && g.canPickAfterMove(d)
+func (g *Position) swapAfterMove(line []int) bool {
+	kind, _, d := rules.Decode(line[len(line)-1])
+	return kind == rules.ActMove && g.canPickAfterMove(d)
 }
 
 // canPickAfterMove reports whether one of the cards of fan d from the card
 // the latest move built on up can be the first card of a swap DeadAtStart
 // allows. Right after a move onto fan d, Prune offers only those as the
 // first card, so it does not offer to begin the swap when there is none.
-func (g *Game) canPickAfterMove(d int) bool {
+func (g *Position) canPickAfterMove(d int) bool {
 	a := g.allow
 	if a == nil {
 		return true
@@ -617,7 +375,7 @@ func (g *Game) canPickAfterMove(d int) bool {
 	if !a.look(g, &v) {
 		return false
 	}
-	for k := int(g.built); k < int(g.n[d]) && k < SwapDepth; k++ {
+	for k := int(g.built); k < g.FanLen(d) && k < rules.SwapDepth; k++ {
 		if a.canPick(g, &v, d, k) {
 			return true
 		}
@@ -630,15 +388,15 @@ func (g *Game) canPickAfterMove(d int) bool {
 // (whether or not the swap is still available: a swap that frees them shows
 // as a better position). It costs more than Evaluate and reads nothing
 // hidden (the game has no hidden cards).
-func (g *Game) SearchEvaluate() float64 {
+func (g *Position) SearchEvaluate() float64 {
 	return g.Evaluate() - 2*float64(g.relaxed())
 }
 
 // SearchEvaluateDead returns SearchEvaluate and Dead from one play of the
-// relaxed game (env.DeadEvaluator).
-func (g *Game) SearchEvaluateDead() (float64, bool) {
+// relaxed game (solver.DeadEvaluator).
+func (g *Position) SearchEvaluateDead() (float64, bool) {
 	left := g.relaxed()
-	if g.swap != swapDone {
+	if g.Stage() != rules.SwapDone {
 		return g.Evaluate() - 2*float64(left), g.swapsGone() || g.pairsDead()
 	}
 	return g.Evaluate() - 2*float64(left), left > 0 || g.kingLocked()

@@ -1,0 +1,56 @@
+package solver
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/patience-gym/patience/env"
+)
+
+// A game's search knowledge lives in a package of its own beside the
+// solver (solver/cromwell, for example), never in the game's rules
+// package: that package declares a position type that wraps the rules'
+// game and implements the optional interfaces of knowledge.go, and
+// registers, in its init, how to wrap a game of its name. Solve wraps the
+// game it is given where one is registered and searches the plain rules
+// otherwise. Import solver/all for every game's knowledge.
+
+var (
+	wrapMu   sync.RWMutex
+	wrappers = map[string]func(env.Game) env.Game{}
+)
+
+// Register makes wrap the search knowledge of the game named name (its
+// Spec().Name; every variant of the game goes through the same wrap). wrap
+// is given the game a search is asked to decide and returns a new position
+// of its own type that holds a copy of it, or nil to leave the game as it
+// is (a type it does not know, or a position of its own already). The
+// position it returns plays by the rules of the game it wraps (the same
+// Spec, legal actions, effects, hash and progress), except where it is a
+// LineMapper after DeadAtStart. A search package calls Register from its
+// init, as image/png registers its format with package image; Register
+// panics if name is registered twice.
+func Register(name string, wrap func(g env.Game) env.Game) {
+	wrapMu.Lock()
+	defer wrapMu.Unlock()
+	if _, dup := wrappers[name]; dup {
+		panic(fmt.Sprintf("solver: search knowledge of %q registered twice", name))
+	}
+	wrappers[name] = wrap
+}
+
+// Wrap returns g as a search sees it: a copy of g wrapped in its game's
+// search knowledge where a package registered one (see Register), and g
+// itself otherwise.
+func Wrap(g env.Game) env.Game {
+	wrapMu.RLock()
+	wrap := wrappers[g.Spec().Name]
+	wrapMu.RUnlock()
+	if wrap == nil {
+		return g
+	}
+	if w := wrap(g); w != nil {
+		return w
+	}
+	return g
+}

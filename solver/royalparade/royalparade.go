@@ -1,0 +1,94 @@
+// Package royalparade is the solver's knowledge of Royal Parade (package
+// env/royalparade holds the rules): a position type that wraps the rules'
+// game and adds its safe moves (SafeMove). Importing it registers it with
+// package solver, which then searches every game of Royal Parade through
+// it.
+package royalparade
+
+import (
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/royalparade"
+	"github.com/patience-gym/patience/solver"
+)
+
+func init() { solver.Register(rules.Spec().Name, wrap) }
+
+// wrap wraps a rules game for a search (see solver.Register).
+func wrap(g env.Game) env.Game {
+	if rg, ok := g.(*rules.Game); ok {
+		return New(rg)
+	}
+	return nil
+}
+
+var _ solver.SafeMover = (*Position)(nil)
+
+// Position is a game of Royal Parade as the solver searches it: the rules'
+// game, with its safe moves.
+type Position struct{ rules.Game }
+
+// New returns g's position (a copy of g) for a search.
+func New(g *rules.Game) *Position { return &Position{*g} }
+
+// Clone returns an independent copy.
+func (g *Position) Clone() env.Game { c := *g; return &c }
+
+// CopyFrom makes g a copy of src (a *Position).
+func (g *Position) CopyFrom(src env.Game) { *g = *src.(*Position) }
+
+// SafeMove returns a build that never costs a win, or -1: a card c (the
+// top of an auxiliary pile, or a loose card) that fits a base pile, when
+// its twin is built already or two base piles take c now.
+//
+// Why it is safe: a card other than a 2, 3 or 4 has one use only, to be
+// built on a base pile of its suit in its row, and built cards never move.
+// Building c now frees the place it lay in (a card below it on its pile, or
+// a cell) and moves a pile on. The only thing it could spoil is the twin's
+// chance: if both copies of c wait for the same single pile, which of them
+// goes first decides which place is freed first. When the twin is built
+// already, or when both piles of c's suit in c's row take c now, there is no
+// such contest: take any winning line from the position and play it with c
+// built at once, skipping c's own build; where the line builds the twin, the
+// other pile takes it (the two piles are alike, and c arriving early only
+// fills the place a copy of c would fill). A 2, 3 or 4 is never built (it
+// is a base), so this rule never moves one.
+func (g *Position) SafeMove() int {
+	for s := range rules.NumSources {
+		var c cards.Card
+		if s < rules.NumCells {
+			var h int
+			if c, h = g.Cell(s); h != 0 {
+				continue
+			}
+		} else if aux := g.Aux(s - rules.NumCells); len(aux) > 0 {
+			c = aux[len(aux)-1]
+		}
+		if c == cards.None || rules.IsBase(c.Rank()) {
+			continue
+		}
+		// The base piles of c's suit in c's row: those taking c now, and
+		// those holding c's rank already (the twin).
+		row := rules.RowOf(c.Rank())
+		dst, fit, built := -1, 0, 0
+		for i := row * rules.Cols; i < (row+1)*rules.Cols; i++ {
+			top, h := g.Cell(i)
+			if h == 0 || top.Suit() != c.Suit() {
+				continue
+			}
+			switch {
+			case rules.NextOnPile(top) == c && h < rules.PileCards:
+				fit++
+				if dst < 0 {
+					dst = i
+				}
+			case top.Rank() >= c.Rank():
+				built++
+			}
+		}
+		if dst >= 0 && (built > 0 || fit == 2) {
+			return rules.ActMove + s*rules.NumCells + dst
+		}
+	}
+	return -1
+}
