@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV   ?= $(CURDIR)/.venv
 VPY    := $(VENV)/bin/python
 
-.PHONY: test test-go test-python python bench clean
+.PHONY: test test-go test-python python bench docs clean
 
 test: test-go test-python
 
@@ -32,5 +32,14 @@ test-python: python
 bench: python
 	$(VPY) python/bench/bench.py
 
+# The documentation site: mkdocs with the Material theme and mkdocstrings
+# (pinned in docs/requirements.txt) into .venv, then a strict build into
+# site/ (a broken link, a missing page or a bad API reference fails it).
+# It reads the Python package's source; it needs neither the Go core nor an
+# installed package.
+docs: $(VPY)
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) python/build python/*.egg-info python/patience_gym/libpatience.*
+	rm -rf $(VENV) site python/build python/*.egg-info python/patience_gym/libpatience.*
