@@ -28,7 +28,7 @@ python: $(VPY)
 test-python: python
 	$(VPY) -m pytest -q python/tests
 
-# The speed comparison in the README (installs the peers it compares with).
+# The speed comparison of docs/performance.md (installs the peers it compares with).
 bench: python
 	$(VPY) python/bench/bench.py
 

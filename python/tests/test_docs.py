@@ -294,3 +294,18 @@ def test_front_pages_show_one_headline_table() -> None:
     readme = _headline((ROOT / "README.md").read_text(encoding="utf-8"))
     site = _headline((ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
     assert readme and readme == site, "README.md and docs/index.md must show the same headline tables"
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("page", ["README.md", "results/README.md", "models/README.md"])
+def test_relative_links_outside_the_site_resolve(page: str) -> None:
+    """mkdocs --strict checks the links of docs/; these pages are read on the
+    code host, so their relative links are checked here."""
+    path = ROOT / page
+    for target in LINK.findall(path.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            continue
+        file = (path.parent / target.split("#")[0]).resolve()
+        assert file.exists(), f"{page}: the link {target} leads nowhere"
