@@ -19,7 +19,7 @@ WHEEL_VENV ?= $(CURDIR)/build/wheel-venv
 # manylinux2014 (glibc 2.17, kernel 3.10) promises and manylinux1 does not.
 MANYLINUX ?= manylinux_2_17_$(shell uname -m)
 
-.PHONY: test test-go test-python python tools lint wheel wheel-test bench clean
+.PHONY: test test-go test-python python tools lint wheel wheel-test bench docs clean
 
 test: test-go test-python
 
@@ -79,9 +79,18 @@ wheel-test: wheel
 	if find $(WHEEL_VENV) -name '*.pth' | xargs -r grep -l patience; then echo "wheel-test: a .pth file names patience"; exit 1; fi; \
 	python -m pytest -q -rs -p no:cacheprovider python/tests/test_env.py python/tests/test_vector.py
 
-# The speed comparison in the README (installs the peers it compares with).
+# The speed comparison of docs/performance.md (installs the peers it compares with).
 bench: python
 	$(VPY) python/bench/bench.py
 
+# The documentation site: mkdocs with the Material theme and mkdocstrings
+# (pinned in docs/requirements.txt) into .venv, then a strict build into
+# site/ (a broken link, a missing page or a bad API reference fails it).
+# It reads the Python package's source; it needs neither the Go core nor an
+# installed package.
+docs: $(VPY)
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) build dist python/*.egg-info python/patience_gym/libpatience.*
+	rm -rf $(VENV) build dist site python/*.egg-info python/patience_gym/libpatience.*
