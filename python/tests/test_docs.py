@@ -178,7 +178,7 @@ def run_shell(block: Block, workdir: Path, cli: Path) -> None:
 
 
 def run_python(block: Block) -> None:
-    exec(compile(block.code, block.where, "exec"), {"__name__": "__docs__"})  # noqa: S102  (the page's own code)
+    exec(compile(block.code, block.where, "exec"), {"__name__": "__docs__"})
 
 
 def run_sql(block: Block) -> None:
