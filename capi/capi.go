@@ -437,7 +437,7 @@ func pg_episode(id C.int64_t, i C.int64_t, out *C.int64_t, ret *C.double, class 
 		return status(h, errors.New("pg_episode: null output"))
 	}
 	e := h.v.Env(int(i))
-	in := e.Info()
+	in := h.v.Info(int(i))
 	dst := unsafe.Slice((*int64)(unsafe.Pointer(out)), 6)
 	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = int64(in.Seed), int64(in.Steps), int64(in.Progress), int64(in.Cards), int64(in.Legal), int64(in.Outcome)
 	*ret = C.double(e.Return())

@@ -304,6 +304,18 @@ func (v *Vector) Mask(i int) *Mask { return v.envs[i].Mask() }
 // ObsOf returns environment i's observation in Obs (aliased).
 func (v *Vector) ObsOf(i int) []uint8 { return v.Obs[i*v.obsLen : (i+1)*v.obsLen] }
 
+// Info returns environment i's Info, its Outcome Truncated when refused
+// actions (IllegalNoOp) ran the episode into its step limit while the
+// environment waits for its next-step autoreset (its Env alone would say
+// Running: it never saw the refused actions).
+func (v *Vector) Info(i int) Info {
+	in := v.envs[i].Info()
+	if in.Outcome == Running && v.needsReset[i] {
+		in.Outcome = Truncated
+	}
+	return in
+}
+
 // Seeds returns the deal of each environment's current episode (aliased).
 func (v *Vector) Seeds() []uint64 { return v.seeds }
 

@@ -197,3 +197,29 @@ func BenchmarkVectorPythonBuffers(b *testing.B) {
 		})
 	}
 }
+
+// TestVectorInfoNoOpTruncation checks that an episode that refused actions
+// ran into its step limit reports the outcome Truncated.
+func TestVectorInfoNoOpTruncation(t *testing.T) {
+	v, err := env.NewVector("limited", 1, env.VectorOptions{Options: env.Options{MaxSteps: 3}, Illegal: env.IllegalNoOp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	v.Reset(1)
+	bad := 0
+	for v.Mask(0).Has(bad) {
+		bad++
+	}
+	for range 3 {
+		if err := v.Step([]int{bad}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !v.Truncated[0] {
+		t.Fatal("three refused actions with a limit of 3 did not truncate")
+	}
+	if o := v.Info(0).Outcome; o != env.Truncated {
+		t.Errorf("outcome %v, want truncated", o)
+	}
+}
