@@ -144,7 +144,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         self._mask_i8 = self._mask.view(np.int8)
         self._all = np.ones(n, np.bool_)
         self._seeds = np.zeros(n, np.uint64)
-        self._actions = np.zeros(n, np.int64)
+        self._actions = np.zeros(n, np.int64)  # where step copies actions it was given
+        self._actions_addr = self._actions.ctypes.data
+        self._sampled_addr = self._sampled.ctypes.data
 
         def addr(a: NDArray[Any] | None) -> int | None:
             return None if a is None else a.ctypes.data
@@ -164,6 +166,8 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         )
         self._bufs_ref = ctypes.byref(self._bufs)
         self._step = _lib.lib.pg_step
+        self._sample = _lib.lib.pg_sample
+        self._obs_out = self._one_hot if self._one_hot is not None else self._obs
         self._started = False
         self._same = same
         self._noop = illegal_action == "noop"
@@ -229,18 +233,25 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """Plays actions[i] in environment i (an environment waiting for its
         next-step autoreset ignores its action)."""
         a = actions
-        if type(a) is not np.ndarray or a.dtype != np.int64 or a.shape != (self.num_envs,) or not a.flags.c_contiguous:
-            a = self._coerce(actions)
+        if a is self._sampled:  # sample_legal's array: its address is known
+            addr = self._sampled_addr
+        else:
+            if type(a) is not np.ndarray or a.dtype != np.int64 or a.shape != (self.num_envs,):
+                a = self._coerce(actions)
+            # Copied into an array whose address is known: cheaper than
+            # asking NumPy for the address of every new array.
+            np.copyto(self._actions, a)
+            addr = self._actions_addr
         busy = self._busy
         if not busy.acquire(blocking=False):
             raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
         try:
-            code = self._step(self._h, a.ctypes.data, self.num_envs, self._bufs_ref)
+            code = self._step(self._h, addr, self.num_envs, self._bufs_ref)
             if code < 0:
                 self._failed(code, a)
         finally:
             busy.release()
-        obs = self.observations
+        obs = self._obs_out
         info: dict[str, Any] = {"action_mask": self._mask_i8, "_action_mask": self._all}
         if self._noop:
             info["illegal_action"] = self._illegal
@@ -298,7 +309,6 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         gives the byte mask back."""
         return self._mask_bits
 
-    @_exclusive
     def sample_legal(self) -> NDArray[np.int64]:
         """A uniformly random legal action of every environment, drawn by
         the Go workers in parallel (no mask crosses into Python): an int64
@@ -310,7 +320,15 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         ``copy=True``)."""
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before sample_legal()")
-        _lib.check(_lib.lib.pg_sample(self._h, self._sampled.ctypes.data, self.num_envs), self._h)
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            code = self._sample(self._h, self._sampled_addr, self.num_envs)
+            if code < 0:
+                _lib.check(code, self._h)
+        finally:
+            busy.release()
         return self._sampled.copy() if self.copy else self._sampled
 
     @_exclusive
