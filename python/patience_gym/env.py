@@ -310,7 +310,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
+    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override, unused-ignore]  # gymnasium before 1.4: a free TypeVar
         """The text board (render_mode "ansi"), the table as a new H×W×3
         uint8 image (render_mode "rgb_array"), or None without a render
         mode."""

@@ -385,7 +385,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """The name of an action as a person types it."""
         return _lib.read_string(_lib.lib.pg_action_name, self._h, int(action))
 
-    def render(self) -> tuple[str, ...] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
+    def render(self) -> tuple[str, ...] | None:  # type: ignore[override, unused-ignore]  # gymnasium before 1.4: a free TypeVar
         """Every environment's text board (render_mode "ansi")."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
