@@ -17,9 +17,12 @@ with --memory M over many deals.
 2. The solver run: `patience solve GAME --deals D --workers W --memory M`
    (the command built from this checkout), its peak RSS read from the
    kernel's accounting of the finished child (os.wait4's rusage,
-   ru_maxrss), against the bound W × M MiB (+ 7 MiB per worker in Cromwell,
-   as `patience solve --help` states) plus a stated overhead for the Go
-   runtime, the game states and the results (--overhead-mb, 64 by default).
+   ru_maxrss), against the bound W × (M + 8) MiB (the tables, and up to
+   8 MiB per worker for an opening pass's table and score caches: 7 in
+   Cromwell, as `patience solve --help` states) plus a stated overhead for
+   the Go runtime, the program, the game states and the results
+   (--overhead-mb, 64 by default: the soft memory limit `patience solve`
+   sets itself, see cmd/patience/solve.go).
    Exit 1 if the peak exceeds the bound.
 
 Linux only (it reads /proc).
@@ -93,8 +96,16 @@ def vector_soak(game: str, envs: int, seconds: float, warmup: float, every: floa
         "rss_final_mb": final,
         "rss_max_mb": max(r for _, r in samples),
         "growth_mb": final - baseline,
-        "samples": len(samples),
+        # The RSS at each quarter of the run after the warm-up, to tell a
+        # trend from a step.
+        "rss_quarters_mb": [quarter(samples, warmup + k * (seconds - warmup) / 4) for k in range(5)],
+        "samples": [[round(t, 1), round(r, 2)] for t, r in samples],
     }
+
+
+def quarter(samples: list[tuple[float, float]], at: float) -> float:
+    """The RSS of the last sample taken at or before time at."""
+    return [r for t, r in samples if t <= at + 1e-9][-1]
 
 
 def solve_peak(game: str, deals: int, workers: int, memory: int, budget: str, overhead: int) -> dict[str, float | str]:
@@ -110,7 +121,7 @@ def solve_peak(game: str, deals: int, workers: int, memory: int, budget: str, ov
         raise RuntimeError(f"{' '.join(cmd)} exited with {child.returncode}")
     took = time.monotonic() - t
     peak = usage.ru_maxrss / 1024  # KiB on Linux
-    tables = workers * (memory + (7 if game == "cromwell" else 0))
+    tables = workers * (memory + 8)
     return {
         "command": " ".join(["patience", *cmd[1:]]),
         "seconds": took,
@@ -147,7 +158,8 @@ def main() -> None:
         ok &= held
         print(f"VectorEnv {args.game} × {args.envs}, {args.seconds:g} s ({v['steps_per_s'] / 1e3:.0f} k steps/s): "
               f"RSS {v['rss_after_warmup_mb']:.1f} MiB after {args.warmup:g} s of warm-up, {v['rss_final_mb']:.1f} MiB "
-              f"at the end (max {v['rss_max_mb']:.1f}): growth {v['growth_mb']:+.2f} MiB "
+              f"at the end (max {v['rss_max_mb']:.1f}; at each quarter after the warm-up "
+              f"{', '.join(f'{q:.1f}' for q in v['rss_quarters_mb'])}): growth {v['growth_mb']:+.2f} MiB "
               f"({'ok' if held else 'MISS'}: target under {args.max_growth_mb:g})", flush=True)
     if args.solve_deals > 0:
         s = solve_peak(args.solve_game, args.solve_deals, args.solve_workers, args.solve_memory, args.solve_budget,
