@@ -26,6 +26,9 @@ import (
 // block, where mc plays, costs more).
 const ChunkSize = 50
 
+// chunkSize is ChunkSize, lowered by tests.
+var chunkSize = ChunkSize
+
 // Config describes a table to build, or this machine's shard of it.
 type Config struct {
 	// Game is the game's name (default rules only).
@@ -247,7 +250,7 @@ func newPlan(cfg Config) (*plan, error) {
 	i := 0
 	for _, b := range cfg.Blocks {
 		for k := range b.Count {
-			if (i/ChunkSize)%shards == cfg.Shard {
+			if (i/chunkSize)%shards == cfg.Shard {
 				p.seeds = append(p.seeds, b.First+uint64(k))
 			}
 			i++

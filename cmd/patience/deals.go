@@ -394,3 +394,31 @@ func buildTable(ctx context.Context, inv *invocation, cfg deals.Config) error {
 		sum.Game, sum.Path, bytesText(size), thousands(int64(sum.Table.Meta.Deals())), c.Won, c.Lost, c.Unknown)
 	return nil
 }
+
+// winnableDeal is the deal `play --winnable` picked, and what the table
+// says of it.
+type winnableDeal struct {
+	seed uint64
+	text string
+}
+
+func (w winnableDeal) String() string { return w.text }
+
+// pickWinnable chooses, by seed, a deal of spec's training block that the
+// solver won, and says so.
+func pickWinnable(spec *env.Spec, seed uint64) (winnableDeal, error) {
+	t, err := deals.Shipped(spec.Name)
+	if err != nil {
+		return winnableDeal{}, err
+	}
+	d, ok := t.Pick("train", seed)
+	if !ok {
+		return winnableDeal{}, fmt.Errorf("the solver won no deal of the %s table's training block at its budget (%s nodes): there is no winnable deal to deal", spec.Name, formatCount(t.Meta.Settings.Nodes))
+	}
+	text := fmt.Sprintf("Deal %d is winnable: the solver won it with a line of %d moves (difficulty %s).", d.Seed, d.LineLength, d.Difficulty)
+	if t.Meta.Clairvoyant {
+		text = fmt.Sprintf("Deal %d can be won by a player who guesses the hidden cards right: the solver, seeing them, won it with a line of %d moves (difficulty %s; %d of %d determinized worlds won).",
+			d.Seed, d.LineLength, d.Difficulty, d.Worlds.Won, d.Worlds.Tried)
+	}
+	return winnableDeal{seed: d.Seed, text: text}, nil
+}
