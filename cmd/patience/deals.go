@@ -8,15 +8,17 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/atomicfile"
 )
 
 var dealsCmd = &command{
 	name:    "deals",
-	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR]",
+	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR]\n       patience deals challenge GAME [--nodes 10M] [--block eval] [--table FILE] [--work DIR] [--out DIR]",
 	summary: "deal numbers by the solver's verdict and difficulty, from the shipped verdict tables",
 	long: `Lists deals of a game from its verdict table, which ships inside patience: the solver's verdict on
 deals 0 to 9,999 (the training block) and 1,000,000 to 1,000,999 (the evaluation block), with a
@@ -30,13 +32,20 @@ patience deals build regenerates the tables: each deal is solved, its determiniz
 deal goes to a journal in --work at once, so the same command run again after a crash or Ctrl-C goes
 on where it stopped; --shard i/n splits the deals among machines (copy the journals into one --work
 directory and run it once more to write the tables). The table of a game is written to --out when
-its journals hold every deal.`,
+its journals hold every deal.
+
+patience deals challenge solves the deals a table leaves unknown again with a larger budget, one at a
+time (resumable the same way), and writes the list of open problems, DIR/deals-challenge-GAME.json:
+each deal with the most cards the searches placed and the nodes they tried.`,
 	run: runDeals,
 }
 
 func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	if len(args) > 0 && args[0] == "build" {
 		return runDealsBuild(ctx, inv, args[1:])
+	}
+	if len(args) > 0 && args[0] == "challenge" {
+		return runDealsChallenge(ctx, inv, args[1:])
 	}
 	fs := inv.flags()
 	winnable := fs.Bool("winnable", false, "the deals the solver won")
@@ -421,4 +430,87 @@ func pickWinnable(spec *env.Spec, seed uint64) (winnableDeal, error) {
 			d.Seed, d.LineLength, d.Difficulty, d.Worlds.Won, d.Worlds.Tried)
 	}
 	return winnableDeal{seed: d.Seed, text: text}, nil
+}
+
+func runDealsChallenge(ctx context.Context, inv *invocation, args []string) error {
+	fs := inv.flags()
+	nodes := fs.String("nodes", "10M", "the node budget of each attempt (more than the table's)")
+	block := fs.String("block", "", "only the unknown deals of this block (train or eval; default all)")
+	tablePath := fs.String("table", "", "the table to read (default: the one that ships)")
+	work := fs.String("work", "deals-work", "the directory of the journal")
+	out := fs.String("out", "results", "the directory the list is written to, deals-challenge-GAME.json")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	name, err := oneArg(pos, "GAME")
+	if err != nil {
+		return err
+	}
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return usageError{err}
+	}
+	b, err := parseBudget(*nodes)
+	if err != nil || b.nodes == 0 {
+		return usagef("--nodes %q: want a node count (10M)", *nodes)
+	}
+	var t *deals.Table
+	if *tablePath != "" {
+		if t, err = deals.ReadFile(*tablePath); err == nil {
+			err = deals.Check(t, spec)
+		}
+	} else {
+		t, err = deals.Shipped(spec.Name)
+	}
+	if err != nil {
+		return err
+	}
+	cmdLine := []string{"patience", "deals", "challenge", spec.Name, "--nodes", *nodes}
+	if *block != "" {
+		cmdLine = append(cmdLine, "--block", *block)
+	}
+	var bar *progress
+	c, err := deals.RunChallenge(ctx, deals.ChallengeConfig{
+		Table: t, Block: *block, Nodes: b.nodes, Work: *work, Command: strings.Join(cmdLine, " "),
+		OnStart: func(todo, done int) {
+			fmt.Fprintf(inv.stdout, "%s: %s left unknown at %s nodes, %d tried already, %d to try at %s nodes\n",
+				spec.Name, count(todo+done, "deal"), formatCount(t.Meta.Settings.Nodes), done, todo, formatCount(b.nodes))
+			bar = newProgress(inv.stderr, "challenge "+spec.Name, int64(todo))
+		},
+		OnDeal: func(a deals.Attempt) {
+			fmt.Fprintf(inv.stdout, "deal %d: %s (%s nodes, at best %d of %d cards; the table: %d at %s nodes)\n",
+				a.Seed, a.Verdict, thousands(a.Nodes), a.Best, t.Meta.Cards, a.TableBest, thousands(a.TableNodes))
+			bar.add(1)
+		},
+	})
+	if bar != nil {
+		bar.done()
+	}
+	if err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(*out, "deals-challenge-"+spec.Name+".json")
+	if err := atomicfile.WriteFile(path, append(js, '\n')); err != nil {
+		return err
+	}
+	var won, lost int
+	for _, a := range c.Deals {
+		switch a.Verdict {
+		case "won":
+			won++
+		case "lost":
+			lost++
+		}
+	}
+	fmt.Fprintf(inv.stdout, "%s: %d deals tried at %s nodes: %d won, %d lost, %d still unknown; wrote %s\n",
+		spec.Name, len(c.Deals), formatCount(b.nodes), won, lost, len(c.Deals)-won-lost, path)
+	return nil
 }
