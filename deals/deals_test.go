@@ -360,3 +360,46 @@ func TestBuildChecksItsConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestChallengeTriesTheUnknownDealsAndResumes(t *testing.T) {
+	ctx := context.Background()
+	cfg := tinyConfig(t.TempDir())
+	cfg.Settings.Worlds = 0
+	cfg.Blocks = []Block{{Name: "train", First: 0, Count: 6}}
+	sum, err := Build(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := Seeds(sum.Table.Select(Filter{Verdicts: []Verdict{Unknown}}))
+	if len(unknown) < 2 {
+		t.Fatalf("the tiny table leaves %d deals unknown; the test needs 2", len(unknown))
+	}
+	work := t.TempDir()
+	cctx, cancel := context.WithCancel(ctx)
+	ch := ChallengeConfig{Table: sum.Table, Nodes: 40_000, Work: work, OnDeal: func(Attempt) { cancel() }}
+	if _, err := RunChallenge(cctx, ch); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an interrupted challenge: %v", err)
+	}
+	tried := 0
+	ch.OnDeal = func(Attempt) { tried++ }
+	c, err := RunChallenge(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tried != len(unknown)-1 {
+		t.Errorf("the resumed challenge tried %d deals, want %d (one was in the journal)", tried, len(unknown)-1)
+	}
+	got := make([]uint64, len(c.Deals))
+	for i, a := range c.Deals {
+		got[i] = a.Seed
+		if a.Nodes == 0 || a.TableNodes != cfg.Settings.Nodes || a.Best < a.TableBest && a.Verdict != "lost" {
+			t.Errorf("attempt %+v", a)
+		}
+	}
+	if !equalSeeds(got, unknown) {
+		t.Errorf("the challenge lists %v, the table's unknown deals are %v", got, unknown)
+	}
+	if _, err := RunChallenge(ctx, ChallengeConfig{Table: sum.Table, Nodes: cfg.Settings.Nodes, Work: work}); err == nil {
+		t.Error("a challenge budget no larger than the table's was accepted")
+	}
+}
