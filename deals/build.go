@@ -489,7 +489,11 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int) {
 				missing++
 				continue
 			}
-			t.Deals = append(t.Deals, r.Deal)
+			d := r.Deal
+			if d.Verdict == Won {
+				d.BestProgress = p.spec.Cards // the won position is never expanded
+			}
+			t.Deals = append(t.Deals, d)
 		}
 	}
 	if missing > 0 {

@@ -58,6 +58,7 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	count := fs.Int("count", 20, "at most this many deals (0 = all)")
 	long := fs.Bool("long", false, "a line per deal with its verdict, difficulty and figures")
 	asJSON := fs.Bool("json", false, "print the deals as a JSON array of objects")
+	stats := fs.Bool("stats", false, "print the table's figures by block and difficulty instead of deals")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -101,6 +102,10 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 		if _, ok := blockNamed(t, *block); !ok {
 			return usagef("the %s table has no block %q (it has %s)", spec.Name, *block, blockNames(t))
 		}
+	}
+	if *stats {
+		writeDealsStats(inv.stdout, t)
+		return nil
 	}
 	all := t.Select(f)
 	shown := all
@@ -351,8 +356,8 @@ func buildTable(ctx context.Context, inv *invocation, cfg deals.Config) error {
 		if st.Worlds > 0 {
 			budget += fmt.Sprintf(", %d worlds of %s nodes", st.Worlds, formatCount(st.WorldNodes))
 		}
-		fmt.Fprintf(inv.stdout, "%s: %s of this shard, %s in the journals already, %s to do (%s; %s)\n",
-			s.Game, count(s.Deals, "deal"), thousands(int64(s.Done)), thousands(int64(s.Todo)), budget, count(s.Workers, "worker"))
+		fmt.Fprintf(inv.stdout, "%s: %s deals of this shard, %s in the journals already, %s to do (%s; %s)\n",
+			s.Game, thousands(int64(s.Deals)), thousands(int64(s.Done)), thousands(int64(s.Todo)), budget, count(s.Workers, "worker"))
 		bar = newProgress(inv.stderr, "deals "+s.Game, int64(s.Todo))
 		bar.extra = func() string {
 			n := won + lost + unknown
@@ -513,4 +518,80 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	fmt.Fprintf(inv.stdout, "%s: %d deals tried at %s nodes: %d won, %d lost, %d still unknown; wrote %s\n",
 		spec.Name, len(c.Deals), formatCount(b.nodes), won, lost, len(c.Deals)-won-lost, path)
 	return nil
+}
+
+// writeDealsStats prints a table's figures: by block, the verdicts and
+// the agents' wins; by difficulty class, what the won deals are like.
+func writeDealsStats(w io.Writer, t *deals.Table) {
+	m := &t.Meta
+	pct := func(k, n int) string {
+		if n == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f %%", 100*float64(k)/float64(n))
+	}
+	fmt.Fprintf(w, "%s (rules v%d), solver budget %s nodes a deal", m.Title, m.RulesVersion, formatCount(m.Settings.Nodes))
+	if m.Settings.Worlds > 0 {
+		fmt.Fprintf(w, ", %d worlds of %s nodes", m.Settings.Worlds, formatCount(m.Settings.WorldNodes))
+	}
+	fmt.Fprintf(w, "; difficulty cuts %.3f and %.3f\n", m.Cuts[0], m.Cuts[1])
+	for _, b := range m.Blocks {
+		ds := t.Select(deals.Filter{Block: b.Name})
+		c := t.Count(b.Name)
+		fmt.Fprintf(w, "\n%s, deals %d to %d: won %s (%s), lost %s (%s), unknown %s (%s)\n", b.Name, b.First, b.First+uint64(b.Count)-1,
+			thousands(int64(c.Won)), pct(c.Won, len(ds)), thousands(int64(c.Lost)), pct(c.Lost, len(ds)), thousands(int64(c.Unknown)), pct(c.Unknown, len(ds)))
+		groups := []struct {
+			name string
+			ds   []deals.Deal
+		}{{"all", ds}}
+		for _, v := range []deals.Verdict{deals.Won, deals.Lost, deals.Unknown} {
+			groups = append(groups, struct {
+				name string
+				ds   []deals.Deal
+			}{v.String(), t.Select(deals.Filter{Block: b.Name, Verdicts: []deals.Verdict{v}})})
+		}
+		for _, d := range []deals.Difficulty{deals.Easy, deals.Medium, deals.Hard} {
+			groups = append(groups, struct {
+				name string
+				ds   []deals.Deal
+			}{"won " + d.String(), t.Select(deals.Filter{Block: b.Name, Difficulty: d})})
+		}
+		fmt.Fprintf(w, "  %-12s %6s %11s %9s %10s %10s", "deals", "count", "mean nodes", "mean line", "heuristic", "mc")
+		if m.Clairvoyant {
+			fmt.Fprintf(w, " %11s", "worlds won")
+		}
+		fmt.Fprintln(w)
+		for _, g := range groups {
+			var nodes, line, hw, mw, mp, wt, ww int64
+			for _, d := range g.ds {
+				nodes += d.Nodes
+				line += int64(d.LineLength)
+				if d.Heuristic.Won {
+					hw++
+				}
+				if d.MC.Played {
+					mp++
+					if d.MC.Won {
+						mw++
+					}
+				}
+				wt += int64(d.Worlds.Tried)
+				ww += int64(d.Worlds.Won)
+			}
+			n := len(g.ds)
+			meanLine := "-"
+			if strings.HasPrefix(g.name, "won") && n > 0 {
+				meanLine = fmt.Sprintf("%.1f", float64(line)/float64(n))
+			}
+			meanNodes := "-"
+			if n > 0 {
+				meanNodes = thousands(nodes / int64(n))
+			}
+			fmt.Fprintf(w, "  %-12s %6d %11s %9s %10s %10s", g.name, n, meanNodes, meanLine, pct(int(hw), n), pct(int(mw), int(mp)))
+			if m.Clairvoyant {
+				fmt.Fprintf(w, " %11s", pct(int(ww), int(wt)))
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }
