@@ -112,6 +112,13 @@ func TestShippedTablesVerdictsHold(t *testing.T) {
 			if tab.Meta.Deals() < 11_000 {
 				t.Errorf("the %s table holds %d deals, want at least the 10,000 training and 1,000 evaluation deals", g, tab.Meta.Deals())
 			}
+			// The shipped table is the one the documented command makes.
+			if want, _ := DefaultSettings(g); tab.Meta.Settings != want {
+				t.Errorf("the %s table was made with %+v; `patience deals build %s` uses %+v", g, tab.Meta.Settings, g, want)
+			}
+			if want := "patience deals build " + g; tab.Meta.Command != want {
+				t.Errorf("the %s table records the command %q, want %q", g, tab.Meta.Command, want)
+			}
 			checkVerdicts(t, tab, won, lost)
 		})
 	}
