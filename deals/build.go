@@ -422,11 +422,15 @@ func (p *plan) work(ctx context.Context, todo []uint64, j *journal.Journal, done
 			cancel()
 		}
 	}
-	for range sum.Workers {
+	workers := make([]*worker, sum.Workers)
+	for i := range workers {
 		w, err := p.newWorker()
 		if err != nil {
 			return err
 		}
+		workers[i] = w
+	}
+	for _, w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
