@@ -89,6 +89,14 @@ func TestDealsListsTheTablesDeals(t *testing.T) {
 		}
 	}
 
+	// --stats sums the table up by block and class.
+	_, out, _ = runCLI(t, "deals", game, "--stats")
+	for _, want := range []string{"train, deals 0 to 9999: won " + thousands(int64(tab.Meta.Counts["train"].Won)), "eval, deals 1000000 to 1000999", "won hard", "heuristic"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--stats lacks %q:\n%s", want, out)
+		}
+	}
+
 	// --long has a header and a line a deal.
 	_, out, _ = runCLI(t, "deals", game, "--count", "3", "--long")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[0], "deal") {
