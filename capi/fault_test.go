@@ -55,3 +55,32 @@ func TestPanicBecomesCode(t *testing.T) {
 	}
 	var _ *env.PanicError // the type status maps to PG_INTERNAL
 }
+
+// TestBusyHandleRefused: while one thread is inside a call on a handle (its
+// lock held), a call from another thread gets PG_BUSY; once the first call returns, the handle is usable again.
+func TestBusyHandleRefused(t *testing.T) {
+	id, err := create("limited", 2, `{"workers": 1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeHandle(id)
+	h := lookup(id)
+	h.mu.Lock() // another thread is inside a call
+	got := make(chan int64)
+	go func() {
+		g, code := acquire(id)
+		if g != nil {
+			g.mu.Unlock()
+		}
+		got <- int64(code)
+	}()
+	if code := <-got; code != codeBusy {
+		t.Fatalf("a call on a handle in use: code %d, want PG_BUSY (%d)", code, codeBusy)
+	}
+	h.mu.Unlock()
+	g, code := acquire(id)
+	if g == nil || code != codeOK {
+		t.Fatalf("a call after the first returned: code %d", code)
+	}
+	g.mu.Unlock()
+}

@@ -330,3 +330,47 @@ def test_agent_actions_equal_on_any_number_of_workers() -> None:
         envs.close()
         runs.append(np.array(moves))
     assert (runs[0] == runs[1]).all()
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_second_thread_is_refused(vector: bool) -> None:
+    """While one thread is inside a call on an environment, a call from
+    another thread raises ConcurrentUseError and changes nothing; after the
+    first call returns the environment works as before."""
+    import threading
+
+    from patience_gym import ConcurrentUseError
+
+    env: PatienceEnv | PatienceVectorEnv = PatienceVectorEnv("limited", 3) if vector else PatienceEnv("limited")
+    env.reset(seed=11)
+    masks = np.array(env.action_masks(), copy=True)
+    steps = env.episode_info(0)["steps"] if isinstance(env, PatienceVectorEnv) else env.episode_info()["steps"]
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold() -> None:  # stands for a long call: holds the environment's lock
+        with env._busy:
+            inside.set()
+            leave.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert inside.wait(10)
+        calls = [lambda: env.reset(seed=12), env.close]
+        if isinstance(env, PatienceVectorEnv):
+            calls += [lambda: env.step(np.zeros(3, np.int64)), env.sample_legal, lambda: env.agent_actions("random")]
+        else:
+            calls += [lambda: env.step(int(np.flatnonzero(masks)[0]))]
+        for call in calls:
+            with pytest.raises(ConcurrentUseError):
+                call()
+    finally:
+        leave.set()
+        holder.join()
+    after = env.episode_info(0)["steps"] if isinstance(env, PatienceVectorEnv) else env.episode_info()["steps"]
+    assert after == steps and (np.asarray(env.action_masks()) == masks).all()
+    if isinstance(env, PatienceVectorEnv):
+        env.step(env.sample_legal())
+    else:
+        env.step(int(np.flatnonzero(masks)[0]))
+    env.close()
