@@ -14,7 +14,7 @@ documented exceptions may come out, and the results must be right:
 * two threads on one environment: each call either runs or raises
   ConcurrentUseError, and the environment stays consistent.
 
-CI runs a fixed number of examples (about a minute on 2 cores); set
+CI runs a fixed number of examples (28 s on the shared 2-core machine); set
 PATIENCE_API_EXAMPLES (for example 2000) for a longer run.
 """
 
