@@ -192,7 +192,11 @@ type Vector struct {
 // worker is a goroutine that steps one share of the environments. It spins
 // briefly waiting for the next job (a step is a few microseconds of work per
 // worker, too short to park and wake a goroutine for), then sleeps until
-// woken.
+// woken. It spins on the flag without yielding: each runtime.Gosched wakes
+// an idle P's thread to look for work, and when the caller is a C thread
+// (the Python package) that thread takes a core from the caller between
+// steps (measured with python/bench/bench.py: Limited's VectorEnv on two
+// cores went from 59 % to 79 % of Go's vector).
 type worker struct {
 	lo, hi   int
 	gen      atomic.Uint64 // the generation asked for
@@ -469,11 +473,19 @@ func (v *Vector) run(j job) error {
 	}
 	r := v.ranges[0]
 	v.do(j, r[0], r[1])
+	yield := len(v.ranges) > runtime.GOMAXPROCS(0)
 	for _, w := range v.workers {
-		for w.done.Load() != v.gen {
-			// Yield rather than spin hard: it lets a worker woken onto
-			// this thread run, and leaves a shared core to the worker.
-			runtime.Gosched()
+		start := time.Now()
+		for spins := 1; w.done.Load() != v.gen; spins++ {
+			// Spin on the flag while the workers run on their own cores,
+			// then yield. Yielding at once costs more than a share of a
+			// step when the caller is a thread that C called into Go
+			// (the Python package): such a goroutine is locked to its
+			// thread, and each yield hands the thread's P to another
+			// thread and back.
+			if yield || spins%64 == 0 && time.Since(start) >= spinFor {
+				runtime.Gosched()
+			}
 		}
 	}
 	if v.failed.Load() {
@@ -542,9 +554,14 @@ func (v *Vector) work(w *worker) {
 	var last uint64
 	for {
 		start := time.Now()
+		// With more shares than Ps, a worker that never yielded would
+		// keep a P from the goroutine it waits for.
+		yield := len(v.ranges) > runtime.GOMAXPROCS(0)
 		for spins := 1; w.gen.Load() == last; spins++ {
 			if spins%64 != 0 || time.Since(start) < spinFor {
-				runtime.Gosched()
+				if yield {
+					runtime.Gosched()
+				}
 				continue
 			}
 			// Sleep; the caller sees the flag after storing a new
