@@ -157,6 +157,8 @@ type Vector struct {
 	actions    []int
 	sampled    []int        // where SampleActions writes
 	rngs       []cards.Rand // one generator per environment, for SampleActions
+	pre        []int        // the draws made ahead by the last step or reset (see SampleActions)
+	preFresh   bool         // pre holds draws for the current states, not yet returned
 	illegal    IllegalPolicy
 	illReward  float64
 	refused    []bool // this step's refused actions (IllegalNoOp)
@@ -406,6 +408,12 @@ func (v *Vector) Each(f func(i int, e *Env)) error {
 // draws do not depend on the number of workers). An environment waiting for
 // its next-step autoreset gets -1, which Step ignores. It is the random
 // policy at the vector's speed, for baselines and exploration.
+//
+// After the first call, every Step and Reset also draws the next actions in
+// the workers, and the call that follows only copies them (a second call
+// without a step between draws again). The draws stay the same on any
+// number of workers; a step taken without asking for its draw still uses
+// up that draw of each environment's generator.
 func (v *Vector) SampleActions(actions []int) error {
 	if len(actions) != len(v.envs) {
 		return fmt.Errorf("vector sample: %d actions for %d environments", len(actions), len(v.envs))
@@ -413,9 +421,21 @@ func (v *Vector) SampleActions(actions []int) error {
 	if err := v.brokenError("sample"); err != nil {
 		return err
 	}
+	if v.preFresh {
+		copy(actions, v.pre)
+		v.preFresh = false
+		return nil
+	}
 	v.sampled = actions
 	err := v.run(jobSample)
 	v.sampled = nil
+	if err == nil && v.pre == nil {
+		// From now on each step and reset draws the next actions in the
+		// workers, while the environment is in their cache, and the next
+		// call only copies them: a call that hands the workers a job
+		// costs more than the draws themselves.
+		v.pre = make([]int, len(v.envs))
+	}
 	return err
 }
 
@@ -460,6 +480,7 @@ func (v *Vector) run(j job) error {
 		return fmt.Errorf("vector of %s: closed", v.spec.Name)
 	}
 	v.failed.Store(false)
+	v.preFresh = false
 	v.job = j
 	v.gen++
 	for _, w := range v.workers {
@@ -495,6 +516,7 @@ func (v *Vector) run(j job) error {
 			}
 		}
 	}
+	v.preFresh = v.pre != nil && (j == jobStep || j == jobReset)
 	return nil
 }
 
@@ -522,10 +544,16 @@ func (v *Vector) doUntilPanic(j job, lo, hi int) (next int) {
 		switch j {
 		case jobReset:
 			v.resetOne(i)
+			if v.pre != nil {
+				v.pre[i] = v.draw(i)
+			}
 		case jobStep:
 			v.stepOne(i)
+			if v.pre != nil {
+				v.pre[i] = v.draw(i)
+			}
 		case jobSample:
-			v.sampleOne(i)
+			v.sampled[i] = v.draw(i)
 		case jobEach:
 			v.each(i, v.envs[i])
 		}
@@ -583,14 +611,13 @@ func (v *Vector) work(w *worker) {
 	}
 }
 
-// sampleOne draws environment i's random legal action.
-func (v *Vector) sampleOne(i int) {
+// draw returns a random legal action of environment i (-1 if its episode is over).
+func (v *Vector) draw(i int) int {
 	m := &v.envs[i].mask
 	if v.needsReset[i] || v.envs[i].Done() {
-		v.sampled[i] = -1
-		return
+		return -1
 	}
-	v.sampled[i] = m.Nth(v.rngs[i].IntN(m.Count()))
+	return m.Nth(v.rngs[i].IntN(m.Count()))
 }
 
 // maxDeadDeals bounds the dead deals skipped in a row (a deal with no legal
