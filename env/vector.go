@@ -274,13 +274,12 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	}
 	workers = min(workers, n)
 	// The caller steps the first share; one goroutine steps each other.
+	// The shares are all set before any worker starts (workers read them).
 	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		v.ranges = append(v.ranges, [2]int{lo, hi})
-		if w == 0 {
-			continue
-		}
-		wk := &worker{lo: lo, hi: hi, wake: make(chan struct{}, 1)}
+		v.ranges = append(v.ranges, [2]int{w * n / workers, (w + 1) * n / workers})
+	}
+	for _, r := range v.ranges[1:] {
+		wk := &worker{lo: r[0], hi: r[1], wake: make(chan struct{}, 1)}
 		v.workers = append(v.workers, wk)
 		go v.work(wk)
 	}
