@@ -104,7 +104,9 @@ func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
 // TestValuePolicyPlaysBestChild: in the open games, with a value network, the policy agent
 // plays the move whose position the network values most (a finished
 // game by its exact progress, a win above all), the lowest id among
-// equals, as recomputed here move by move on clones.
+// equals, as recomputed here move by move on clones. Inside a move of
+// several actions (Cromwell's swap, once begun), a move that does not
+// finish it is worth the best of the positions that do.
 func TestValuePolicyPlaysBestChild(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
@@ -117,9 +119,18 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 			for !e.Done() {
 				want, best := -1, math.Inf(-1)
 				mask := e.Mask()
-				for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
-					c := e.Clone()
-					c.Advance(b)
+				var worth func(c *env.Env, open bool) float64
+				worth = func(c *env.Env, open bool) float64 {
+					if open && midway(c.Game()) {
+						best := math.Inf(-1)
+						m := c.Mask()
+						for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+							d := c.Clone()
+							d.Advance(b)
+							best = max(best, worth(d, true))
+						}
+						return best
+					}
 					s := c.ProgressFraction()
 					switch c.Outcome() {
 					case env.Won:
@@ -127,6 +138,12 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 					case env.Running:
 						s = float64(n.Value(c.Observation()))
 					}
+					return s
+				}
+				for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
+					c := e.Clone()
+					c.Advance(b)
+					s := worth(c, midway(e.Game()))
 					if s > best {
 						want, best = b, s
 					}

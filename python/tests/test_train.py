@@ -73,7 +73,8 @@ def env_observations(game: str, n: int = 16, steps: int = 30) -> tuple[np.ndarra
     return np.concatenate(all_obs), np.concatenate(all_masks)
 
 
-@pytest.mark.parametrize("model,logits", [("golden_policy", "golden_logits"), ("golden_cards_policy", "golden_cards_logits")])
+@pytest.mark.parametrize("model,logits", [("golden_policy", "golden_logits"), ("golden_cards_policy", "golden_cards_logits"),
+                                          ("golden_stacks_policy", "golden_stacks_logits")])
 def test_golden_logits_are_what_the_trainer_computes(model: str, logits: str) -> None:
     """The committed golden files (compared with Go's forward pass by
     TestGoldenLogits) are what this trainer's reader and forward pass give."""
