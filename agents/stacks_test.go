@@ -14,7 +14,7 @@ import (
 // ascending order of their turned cells; cells outside the groups stay.
 func TestArrangeStacksTurnsAndSorts(t *testing.T) {
 	src := []uint8{
-		9, // outside
+		9,          // outside
 		3, 7, 0, 0, // stack 0: 3 under 7
 		0, 0, 0, 0, // stack 1: empty
 		5, 1, 2, 0, // stack 2
