@@ -127,7 +127,9 @@ type Row struct {
 	Wins    int32 `parquet:"wins"`
 	Unknown int32 `parquet:"unknown"`
 	// Distance is the length of the shortest winning line found (the mean
-	// over the worlds won, rounded), −1 when none was found.
+	// over the worlds won, rounded), −1 when none is known: a lost
+	// position, or a winnable one whose label follows from a later
+	// position of the agent's game without a search.
 	Distance int32 `parquet:"distance"`
 	// Nodes is the number of positions the searches of this label
 	// expanded (0 for a label that followed from others): a measure of
@@ -656,7 +658,7 @@ func (w *worker) labelOpen() error {
 				lv[k] = l
 			}
 		case k >= lostFrom:
-			lv[k], has[k] = label{worlds: 1}, true
+			lv[k], has[k] = label{worlds: 1, distance: -1}, true
 		}
 	}
 	// The path rows: the critical position and the first lost one, then
