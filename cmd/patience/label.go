@@ -66,6 +66,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	pathPositions := fs.Int("path-positions", 16, "with --solver: positions of each agent's game labelled")
 	siblingPositions := fs.Int("sibling-positions", 2, "with --solver: winnable positions of each game, besides the critical one, whose every child is labelled")
 	linePositions := fs.Int("line-positions", 8, "with --solver: positions of a winning line from the start labelled, per deal")
+	completions := fs.Int("completions", 32, "with --solver: where a position whose children are labelled is inside a move of several actions (Cromwell's swap), the ways to finish it labelled: the best by the evaluation, and a quarter as many others")
 	tableBits := fs.Int("table-bits", 21, "with --solver: log2 of each worker's transposition table entries (16 bytes each)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -81,7 +82,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	if *solverBudget != "" {
 		return runSolverLabel(ctx, inv, args, spec, solverLabelFlags{agents: *agentName, model: *model, budget: *solverBudget,
 			deals: *deals, seedStart: seedStart.v, explore: *explore, worlds: *worlds, path: *pathPositions,
-			siblings: *siblingPositions, line: *linePositions, tableBits: *tableBits, partDeals: *partDeals, out: *out,
+			siblings: *siblingPositions, line: *linePositions, completions: *completions, tableBits: *tableBits, partDeals: *partDeals, out: *out,
 			workers: *workers, maxSteps: *maxSteps})
 	}
 	agent, err := parseAgent(*agentName, *model)
@@ -131,12 +132,12 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 
 // solverLabelFlags are label's flags in its --solver mode.
 type solverLabelFlags struct {
-	agents, model, budget, out              string
-	deals                                   int64
-	seedStart                               uint64
-	explore                                 float64
-	worlds, path, siblings, line, tableBits int
-	partDeals, workers, maxSteps            int
+	agents, model, budget, out                string
+	deals                                     int64
+	seedStart                                 uint64
+	explore                                   float64
+	worlds, path, siblings, line, tableBits   int
+	partDeals, workers, maxSteps, completions int
 }
 
 // runSolverLabel runs `patience label --solver`.
@@ -161,6 +162,8 @@ func runSolverLabel(ctx context.Context, inv *invocation, args []string, spec *e
 		return usagef("--worlds must be positive")
 	case f.path < 0 || f.siblings < 0 || f.line < 0:
 		return usagef("--path-positions, --sibling-positions and --line-positions must not be negative")
+	case f.completions <= 0:
+		return usagef("--completions must be positive")
 	case f.tableBits < 10 || f.tableBits > 30:
 		return usagef("--table-bits must be from 10 to 30")
 	case f.partDeals <= 0:
@@ -179,7 +182,7 @@ func runSolverLabel(ctx context.Context, inv *invocation, args []string, spec *e
 	start := time.Now()
 	tot, err := solverlabels.Run(ctx, solverlabels.Config{Game: spec, MaxSteps: f.maxSteps, Agents: list, Explore: f.explore,
 		SeedStart: f.seedStart, Deals: f.deals, Nodes: b.nodes, TableBits: f.tableBits, Worlds: f.worlds,
-		PathPositions: f.path, SiblingPositions: f.siblings, LinePositions: f.line, PartDeals: f.partDeals,
+		PathPositions: f.path, SiblingPositions: f.siblings, LinePositions: f.line, Completions: f.completions, PartDeals: f.partDeals,
 		Command: commandLine(append([]string{"patience", "label"}, args...)), Out: dir, Workers: f.workers,
 		OnDeal: func() { bar.add(1) }})
 	bar.done()

@@ -72,8 +72,8 @@ import (
 
 // Version is the version of the labelling procedure and of the rows'
 // layout; it is bumped whenever the same Config would write other rows.
-// (2: the inside column).
-const Version = 2
+// (2: the inside column; 3: the best column).
+const Version = 3
 
 // The kinds of rows (Row.Kind).
 const (
@@ -131,6 +131,12 @@ type Row struct {
 	// position, or a winnable one whose label follows from a later
 	// position of the agent's game without a search.
 	Distance int32 `parquet:"distance"`
+	// Best is the most progress (cards home over all cards) of any position
+	// the searches reached, the mean over the worlds: the progress a
+	// player who saw the hidden cards could reach at least, a value
+	// target where wins are rare. A won position's is 1; a label that
+	// followed from others without a search has its own progress.
+	Best float64 `parquet:"best"`
 	// Nodes is the number of positions the searches of this label
 	// expanded (0 for a label that followed from others): a measure of
 	// how hard the position is to decide.
@@ -146,6 +152,7 @@ type Meta struct {
 	Actions          int      `json:"actions"`
 	Agents           []string `json:"agents"`
 	Explore          float64  `json:"explore"`
+	Completions      int      `json:"completions"`
 	SeedStart        uint64   `json:"seed_start"`
 	Deals            int64    `json:"deals"`
 	Nodes            int64    `json:"nodes"`
@@ -195,6 +202,11 @@ type Config struct {
 	// PathPositions, SiblingPositions and LinePositions say how many rows
 	// of each kind a deal gives (see the package comment).
 	PathPositions, SiblingPositions, LinePositions int
+	// Completions is the number of ways to finish a move under way that
+	// are labelled where a position whose children are labelled lies
+	// inside a move of several actions (the best by the game's
+	// evaluation, and a quarter as many drawn from the others); 0: 32.
+	Completions int
 	// PartDeals is the number of deals per file (0: 20).
 	PartDeals int
 	// Command is recorded in the metadata.
@@ -231,11 +243,14 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("solver labels: the node budget must be positive, not %d", cfg.Nodes)
 	case !(cfg.Explore >= 0 && cfg.Explore <= 1):
 		return tot, fmt.Errorf("solver labels: explore %g is not a chance from 0 to 1", cfg.Explore)
-	case cfg.PathPositions < 0 || cfg.SiblingPositions < 0 || cfg.LinePositions < 0 || cfg.Worlds < 0 || cfg.PartDeals < 0:
+	case cfg.PathPositions < 0 || cfg.SiblingPositions < 0 || cfg.LinePositions < 0 || cfg.Worlds < 0 || cfg.PartDeals < 0 || cfg.Completions < 0:
 		return tot, errors.New("solver labels: counts must not be negative")
 	}
 	if cfg.PartDeals == 0 {
 		cfg.PartDeals = 20
+	}
+	if cfg.Completions == 0 {
+		cfg.Completions = 32
 	}
 	if cfg.TableBits == 0 {
 		cfg.TableBits = 21
@@ -263,7 +278,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		names[i] = f.Label()
 	}
 	meta := Meta{Version: Version, Game: spec.ID(), RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, Actions: spec.Actions,
-		Agents: names, Explore: cfg.Explore, SeedStart: cfg.SeedStart, Deals: cfg.Deals, Nodes: cfg.Nodes, TableBits: cfg.TableBits,
+		Agents: names, Explore: cfg.Explore, Completions: cfg.Completions, SeedStart: cfg.SeedStart, Deals: cfg.Deals, Nodes: cfg.Nodes, TableBits: cfg.TableBits,
 		Worlds: cfg.Worlds, PathPositions: cfg.PathPositions, SiblingPositions: cfg.SiblingPositions, LinePositions: cfg.LinePositions,
 		PartDeals: cfg.PartDeals, MaxSteps: cfg.MaxSteps, Command: cfg.Command}
 	proto, err := env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps})
@@ -326,6 +341,7 @@ type label struct {
 	worlds, wins, unknown int32
 	distance              int32 // −1: no win found
 	nodes                 int64
+	best                  float64 // the most progress reached (cards), summed over the worlds; 0: the position's own
 }
 
 // won and lost report a perfect-information verdict.
@@ -355,6 +371,10 @@ type worker struct {
 	nodes    int64
 	startWin []int // the winning line found from the deal's start
 	hint     []int // a winning line to try first (repair)
+	// The completions of a move under way (labelCompletions).
+	seq, prefix []int
+	comps       []completion
+	deep        []*env.Env
 	fixed    []int // the moves of hint that repair played
 	mask     env.Mask
 }
@@ -520,6 +540,7 @@ func (w *worker) solve(e *env.Env) label {
 		w.searches++
 		w.nodes += res.Nodes
 		l.nodes = res.Nodes
+		l.best = float64(res.Best)
 		switch res.Verdict {
 		case solver.Solved:
 			l.wins, l.distance = 1, int32(len(res.Line))
@@ -527,6 +548,10 @@ func (w *worker) solve(e *env.Env) label {
 		case solver.Unknown:
 			l.unknown = 1
 		}
+	}
+	l.best = max(l.best, float64(g.Progress()))
+	if l.wins > 0 {
+		l.best = float64(w.spec.Cards)
 	}
 	w.known[h] = l
 	return l
@@ -701,6 +726,12 @@ func (w *worker) labelOpen() error {
 		}
 		// A line from the position, to try from each child first.
 		w.hint = append(w.hint[:0], w.lineFrom(w.path[k])...)
+		if midway(w.path[k]) {
+			if err := w.labelCompletions(k, parent); err != nil {
+				return err
+			}
+			continue
+		}
 		m := w.path[k].Mask()
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 			w.child.CopyFrom(w.path[k])
@@ -734,6 +765,90 @@ func (w *worker) labelOpen() error {
 			w.addRow(Row{Kind: KindLine, Step: int32(s), Action: -1, Parent: -1}, w.scratch, w.child,
 				label{worlds: 1, wins: 1, distance: int32(len(w.startWin) - s)})
 		}
+	}
+	return nil
+}
+
+// completion is one way to finish a move under way: its actions
+// (seq[off:off+n] of the worker's buffer), the evaluation and hash of the
+// position it leads to.
+type completion struct {
+	off, n int
+	eval   float64
+	hash   uint64
+}
+
+// labelCompletions labels the children of position k of the agent's game,
+// which lies inside a move of several actions (Cromwell's swap, begun):
+// the positions that finish the move, as a player that looks through the
+// move compares them. There may be thousands (every pair of cards to
+// swap), so the Config.Completions best by the game's evaluation are
+// labelled, and a quarter as many drawn from the rest. A row's Action is
+// the first action of its completion; Chosen marks the agent's own.
+func (w *worker) labelCompletions(k int, parent int64) error {
+	own := uint64(0)
+	for end := k; end < len(w.path); end++ {
+		if !midway(w.path[end]) {
+			own = w.path[end].Hash()
+			break
+		}
+	}
+	w.seq, w.comps = w.seq[:0], w.comps[:0]
+	seen := map[uint64]bool{}
+	var walk func(e *env.Env, depth int)
+	walk = func(e *env.Env, depth int) {
+		for len(w.deep) <= depth {
+			w.deep = append(w.deep, e.Clone())
+		}
+		c := w.deep[depth]
+		m := e.Mask()
+		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+			c.CopyFrom(e)
+			if _, _, _, err := c.Advance(a); err != nil {
+				continue
+			}
+			w.prefix = append(w.prefix[:depth], a)
+			if midway(c) && !c.Done() && depth < 4 {
+				walk(c, depth+1)
+				continue
+			}
+			if h := c.Hash(); !seen[h] {
+				seen[h] = true
+				w.comps = append(w.comps, completion{off: len(w.seq), n: depth + 1, eval: c.Evaluate(), hash: h})
+				w.seq = append(w.seq, w.prefix[:depth+1]...)
+			}
+		}
+	}
+	walk(w.path[k], 0)
+	slices.SortStableFunc(w.comps, func(a, b completion) int {
+		switch {
+		case a.eval > b.eval:
+			return -1
+		case a.eval < b.eval:
+			return 1
+		}
+		return 0
+	})
+	top := min(len(w.comps), w.cfg.Completions)
+	rest := make([]int, 0, len(w.comps)-top)
+	for i := top; i < len(w.comps); i++ {
+		rest = append(rest, i)
+	}
+	pick := make([]int, 0, top+top/4)
+	for i := range top {
+		pick = append(pick, i)
+	}
+	pick = append(pick, w.draw(rest, (top+3)/4)...)
+	for _, i := range pick {
+		cp := w.comps[i]
+		w.child.CopyFrom(w.path[k])
+		for _, a := range w.seq[cp.off : cp.off+cp.n] {
+			if _, _, _, err := w.child.Advance(a); err != nil {
+				return fmt.Errorf("solver labels: deal %d step %d: %w", w.path[k].Seed(), k, err)
+			}
+		}
+		l := w.solve(w.child)
+		w.addRow(Row{Kind: KindChild, Step: int32(k), Action: int32(w.seq[cp.off]), Chosen: cp.hash == own, Parent: parent}, w.child, nil, l)
 	}
 	return nil
 }
@@ -814,6 +929,7 @@ func (l *label) add(one label, dist *int64) {
 	l.wins += one.wins
 	l.unknown += one.unknown
 	l.nodes += one.nodes
+	l.best += one.best
 	if one.wins > 0 {
 		*dist += int64(one.distance)
 	}
@@ -870,6 +986,13 @@ func (w *worker) addRow(r Row, e, from *env.Env, l label) int64 {
 	r.Progress = e.ProgressFraction()
 	r.Eval = e.Evaluate() / float64(w.spec.Cards)
 	r.Worlds, r.Wins, r.Unknown, r.Distance, r.Nodes = l.worlds, l.wins, l.unknown, l.distance, l.nodes
+	// A label that followed from others (best 0) is worth its own progress
+	// at least, and a won one all the cards.
+	r.Best = max(l.best/float64(l.worlds), float64(e.Progress()))
+	if l.wins == l.worlds {
+		r.Best = float64(w.spec.Cards)
+	}
+	r.Best /= float64(w.spec.Cards)
 	w.rows = append(w.rows, r)
 	return r.Position
 }
