@@ -204,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--no-sort-stacks", dest="sort_stacks", action="store_false", help="keep the columns in their order")
     w.add_argument("--kinds", default=",".join(KINDS), help="the kinds of rows to learn from")
     w.add_argument("--child-weight", type=float, default=2.0, help="weight of a child row (a legal move's successor) in the loss")
+    w.add_argument("--rank-weight", type=float, default=0.0,
+                   help="weight of the loss on the choice among children: the softmax of their logits on the won ones")
+    w.add_argument("--rank-groups", type=int, default=16, help="positions with won and lost children per step, for --rank-weight")
     w.add_argument("--epochs", type=int, default=6)
     w.add_argument("--batch", type=int, default=256)
     w.add_argument("--lr", type=float, default=1e-3)

@@ -40,6 +40,7 @@ from .defaults import DEFAULTS
 from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
 from .model_file import export_model, load_model
 from .net import PolicyNet, arrange_stacks, parse_stacks
+from .value import group_log_softmax
 
 __all__ = ["KINDS", "STACKS", "SolverLabels", "WinnableConfig", "read_solver_labels", "winnable"]
 
@@ -70,6 +71,8 @@ class WinnableConfig:
     sort_stacks: bool = True
     kinds: str = "path,child,line"
     child_weight: float = 2.0
+    rank_weight: float = 0.0
+    rank_groups: int = 16
     epochs: int = 6
     batch: int = 256
     lr: float = 1e-3
@@ -218,6 +221,11 @@ def winnable(cfg: WinnableConfig) -> Path:
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     weight = np.where(lab.kind == KINDS.index("child"), cfg.child_weight, 1.0).astype(np.float32)
     t_obs, t_y, t_w = torch.from_numpy(obs), torch.from_numpy(lab.target), torch.from_numpy(weight)
+    # The training positions whose children are some won and some lost: each child's row, by parent.
+    child = tr[lab.kind[tr] == KINDS.index("child")]
+    child = child[np.argsort(lab.parent[child], kind="stable")]
+    cut = np.flatnonzero(np.diff(lab.parent[child])) + 1
+    mixed = [g for g in np.split(child, cut) if len(g) and lab.target[g].max() > lab.target[g].min()]
 
     out = Path(cfg.out or f"runs/winnable-{spec.name}-s{cfg.seed}")
     out.mkdir(parents=True, exist_ok=True)
@@ -244,7 +252,8 @@ def winnable(cfg: WinnableConfig) -> Path:
         progress(f"winnable: resumed from {ckpt} after epoch {state['epoch']}", end=True)
     print(f"winnable: {spec.name}, {len(lab.target):,} positions of {len(deals):,} deals ({len(va):,} held out); "
           f"won share {lab.target.mean():.3f}; kinds {dict(zip(KINDS, np.bincount(lab.kind, minlength=3).tolist()))}; "
-          f"stacks {groups or 'none'}{' sorted' if groups and net.sort_stacks else ''}", file=sys.stderr)
+          f"stacks {groups or 'none'}{' sorted' if groups and net.sort_stacks else ''}; "
+          f"{len(mixed):,} training positions with won and lost children", file=sys.stderr)
 
     def val_stats() -> dict[str, float]:
         net.eval()
@@ -292,6 +301,14 @@ def winnable(cfg: WinnableConfig) -> Path:
             b = torch.from_numpy(perm[k * cfg.batch : (k + 1) * cfg.batch])
             z = net.forward_arranged(t_obs[b])[:, 0]
             loss = (F.binary_cross_entropy_with_logits(z, t_y[b], reduction="none") * t_w[b]).sum() / t_w[b].sum()
+            if cfg.rank_weight > 0 and mixed:
+                gs = [mixed[i] for i in rng.integers(0, len(mixed), cfg.rank_groups)]
+                rows = torch.from_numpy(np.concatenate(gs))
+                local = torch.from_numpy(np.repeat(np.arange(len(gs)), [len(g) for g in gs]))
+                lp = group_log_softmax(net.forward_arranged(t_obs[rows])[:, 0], local, len(gs))
+                won = t_y[rows] >= 0.5
+                mass = torch.zeros(len(gs)).index_add_(0, local[won], torch.exp(lp[won]))
+                loss = loss + cfg.rank_weight * -torch.log(mass.clamp_min(1e-12)).mean()
             opt.zero_grad(set_to_none=True)
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
@@ -300,7 +317,8 @@ def winnable(cfg: WinnableConfig) -> Path:
             run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
             if k % 50 == 0:
                 el = time.perf_counter() - t_start
-                progress(f"winnable epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} {state['seen'] / el:,.0f} positions/s")
+                progress(f"winnable epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
+                         f"{state['seen'] / el:,.0f} positions/s")
             if k + 1 in marks and k + 1 != steps_per_epoch:
                 do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
         do_eval(epoch)
