@@ -58,7 +58,7 @@ func init() {
 	commands = []*command{
 		generateCmd, inspectCmd, replayCmd,
 		listCmd, rulesCmd, playCmd, runCmd, agentsCmd,
-		checkCmd, speedCmd, benchCmd, solveCmd, labelCmd,
+		checkCmd, speedCmd, benchCmd, solveCmd, labelCmd, dealsCmd,
 	}
 }
 

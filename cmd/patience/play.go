@@ -24,10 +24,11 @@ Commands:
 
 var playCmd = &command{
 	name:    "play",
-	args:    "GAME [--seed N] [--web [--port P]]",
+	args:    "GAME [--seed N] [--winnable] [--web [--port P]]",
 	summary: "play a game yourself in the terminal, or in the browser with --web",
 	long: "Play a deal yourself in the terminal: type moves by name; `help` lists the commands, `rules` the rules.\n" +
-		"With --web, play it in the browser instead: click a card, then one of the places that light up.",
+		"With --web, play it in the browser instead: click a card, then one of the places that light up.\n" +
+		"With --winnable, the deal is one the solver won (from the game's verdict table), chosen by --seed.",
 	run: runPlay,
 }
 
@@ -57,6 +58,7 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
 	inBrowser := fs.Bool("web", false, "play in the browser: serve the game on 127.0.0.1 and print its address")
 	port := fs.Int("port", 0, "with --web, the port to serve on (0 = any free port)")
+	winnable := fs.Bool("winnable", false, "deal a deal the solver has won, chosen by --seed among the won deals of the training block")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -64,6 +66,14 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 	e, err := makeEnv(pos, *maxSteps)
 	if err != nil {
 		return err
+	}
+	if *winnable {
+		d, err := pickWinnable(e.Spec(), seed.v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, d)
+		seed.v = d.seed
 	}
 	e.Reset(seed.v)
 	if *inBrowser {

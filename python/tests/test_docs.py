@@ -234,6 +234,7 @@ def test_page_blocks_run(
     work.mkdir()
     shutil.copytree(dataset, work / "data")
     (work / "models").symlink_to(ROOT / "models")
+    (work / "deals").symlink_to(ROOT / "deals")  # the shipped verdict tables
     monkeypatch.chdir(work)
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
     monkeypatch.setenv("PATH", f"{patience_cli.parent}{os.pathsep}{os.environ.get('PATH', '')}")

@@ -1,0 +1,150 @@
+package deals
+
+import (
+	"context"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/solver"
+)
+
+// spread returns up to n of ds, spread evenly over the list.
+func spread(ds []Deal, n int) []Deal {
+	if len(ds) <= n {
+		return ds
+	}
+	out := make([]Deal, n)
+	for i := range n {
+		out[i] = ds[i*len(ds)/n]
+	}
+	return out
+}
+
+// resolve solves deal seed of game again with the table's budget.
+func resolve(t *testing.T, game string, s Settings, seed uint64) solver.Result {
+	t.Helper()
+	g, err := env.NewGame(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Deal(seed)
+	sv, err := solver.New(solver.Options{Nodes: s.Nodes, TableBits: s.TableBits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sv.Solve(context.Background(), g)
+}
+
+// replayWins plays line from deal seed through a fresh environment of
+// game, as a player's moves, and reports whether it ends won.
+func replayWins(t *testing.T, game string, seed uint64, line []int) bool {
+	t.Helper()
+	e, err := env.Make(game, env.Options{MaxSteps: len(line) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(seed)
+	for i, a := range line {
+		if _, _, _, err := e.Advance(a); err != nil {
+			t.Errorf("%s deal %d: move %d of the winning line: %v", game, seed, i+1, err)
+			return false
+		}
+	}
+	return e.Outcome() == env.Won
+}
+
+// checkVerdicts re-solves a sample of the table's won deals, as `patience
+// deals --winnable` lists them, and replays each line found through an
+// environment; and re-solves a sample of its lost deals and checks that
+// the search proves each lost again. In -short mode it samples fewer and
+// only deals whose verdict took at most 300k nodes.
+func checkVerdicts(t *testing.T, tab *Table, won, lost int) {
+	cheap := func(ds []Deal) []Deal {
+		if !testing.Short() {
+			return ds
+		}
+		var out []Deal
+		for _, d := range ds {
+			if d.Nodes <= 300_000 {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	game, s := tab.Meta.Game, tab.Meta.Settings
+	for _, d := range spread(cheap(tab.Select(Filter{Verdicts: []Verdict{Won}})), won) {
+		res := resolve(t, game, s, d.Seed)
+		if res.Verdict != solver.Solved {
+			t.Errorf("%s deal %d, listed won: the solver says %s at %d nodes", game, d.Seed, res.Verdict, s.Nodes)
+			continue
+		}
+		if !replayWins(t, game, d.Seed, res.Line) {
+			t.Errorf("%s deal %d, listed won: the solver's line of %d moves does not win when replayed", game, d.Seed, len(res.Line))
+		}
+		if res.Nodes != d.Nodes || len(res.Line) != d.LineLength {
+			t.Logf("%s deal %d: solved in %d nodes with %d moves; the table says %d nodes, %d moves (the solver changed since the table was made?)",
+				game, d.Seed, res.Nodes, len(res.Line), d.Nodes, d.LineLength)
+		}
+	}
+	for _, d := range spread(cheap(tab.Select(Filter{Verdicts: []Verdict{Lost}})), lost) {
+		res := resolve(t, game, s, d.Seed)
+		if res.Verdict != solver.Unsolvable {
+			t.Errorf("%s deal %d, listed lost: the solver says %s at %d nodes, not a proof that it is lost", game, d.Seed, res.Verdict, s.Nodes)
+		}
+	}
+}
+
+func TestShippedTablesVerdictsHold(t *testing.T) {
+	games := Games()
+	if len(games) == 0 {
+		t.Skip("no table ships yet")
+	}
+	won, lost := 8, 8
+	if testing.Short() {
+		won, lost = 2, 2
+	}
+	for _, g := range games {
+		t.Run(g, func(t *testing.T) {
+			tab, err := Shipped(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tab.Meta.Deals() < 11_000 {
+				t.Errorf("the %s table holds %d deals, want at least the 10,000 training and 1,000 evaluation deals", g, tab.Meta.Deals())
+			}
+			// The shipped table is the one the documented command makes.
+			if want, _ := DefaultSettings(g); tab.Meta.Settings != want {
+				t.Errorf("the %s table was made with %+v; `patience deals build %s` uses %+v", g, tab.Meta.Settings, g, want)
+			}
+			if want := "patience deals build " + g; tab.Meta.Command != want {
+				t.Errorf("the %s table records the command %q, want %q", g, tab.Meta.Command, want)
+			}
+			checkVerdicts(t, tab, won, lost)
+		})
+	}
+}
+
+func TestBuiltTablesVerdictsHold(t *testing.T) {
+	ctx := context.Background()
+	for _, cfg := range []Config{
+		tinyConfig(t.TempDir()),
+		{Game: "fourquarters", Blocks: []Block{{Name: "train", First: 0, Count: 12}},
+			Settings: Settings{Nodes: 50_000, TableBits: 16, Heuristic: "heuristic", MC: "random"}, Work: t.TempDir()},
+		{Game: "cromwell", Blocks: []Block{{Name: "train", First: 0, Count: 6}},
+			Settings: Settings{Nodes: 20_000, TableBits: 16, Heuristic: "heuristic", MC: "random"}, Work: t.TempDir()},
+	} {
+		sum, err := Build(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sum.Table.Count("")
+		t.Logf("%s: won %d, lost %d, unknown %d", cfg.Game, c.Won, c.Lost, c.Unknown)
+		if c.Won+c.Lost == 0 {
+			t.Errorf("%s: the tiny table decided no deal", cfg.Game)
+		}
+		if cfg.Game == "fourquarters" && c.Lost == 0 {
+			t.Error("fourquarters: no lost deal to prove again")
+		}
+		checkVerdicts(t, sum.Table, 3, 3)
+	}
+}
