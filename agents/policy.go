@@ -160,8 +160,9 @@ func (p *Policy) Act(v View) int {
 // determinized copy of the position, and the move whose position the
 // network values most is played (or one drawn from the softmax of the
 // values over the temperature). A move that ends the game is scored by its
-// exact final progress fraction instead, plus winBonus for a win; a move
-// back to a position of the episode costs repeatedCost per earlier visit
+// exact final progress fraction instead, plus winBonus for a win (minus
+// deadPenalty for a loss when the network's link is logsigmoid, whose
+// scores are logs of probabilities, all below 0); a move back to a position of the episode costs repeatedCost per earlier visit
 // unless repeats are allowed. Equal scores go to the lowest id.
 //
 // A network with an eval weight w (ModelMeta.EvalWeight) scores every
@@ -293,6 +294,10 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 		s = child.ProgressFraction() + winBonus
 	case child.Outcome() == env.Running:
 		s = n.Score(child.Observation())
+	case n.Model().Meta().ValueLink == ModelLinkLogSigmoid:
+		// A lost game's chance of a win is 0, whose log is below every
+		// running position's score; among dead ends, the most progress.
+		s = child.ProgressFraction() - deadPenalty
 	default:
 		s = child.ProgressFraction()
 	}
