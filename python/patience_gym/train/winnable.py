@@ -58,7 +58,12 @@ class WinnableConfig:
     rows whose every search ran out of budget left out, and rows inside a
     move of several actions too (the agent never scores those). Child rows
     weigh ``child_weight``; the rest 1. A share ``val_frac`` of the deals is
-    held out. The agent plays the files with ``eval_weight``; with
+    held out. With ``rank_weight`` the loss adds, for ``rank_groups``
+    training positions with won and lost children a step, minus the log of
+    the softmax mass of their won children: over the logits, or with
+    ``rank_eval`` over the agent's scores (log σ of the logit plus
+    ``eval_weight`` times the evaluation), so that the network learns the
+    correction the heuristic's ranking needs. The agent plays the files with ``eval_weight``; with
     ``tune_weights`` the best file is played again with each weight on the
     evaluation deals and the best weight kept."""
 
@@ -73,6 +78,7 @@ class WinnableConfig:
     child_weight: float = 2.0
     rank_weight: float = 0.0
     rank_groups: int = 16
+    rank_eval: bool = False
     epochs: int = 6
     batch: int = 256
     lr: float = 1e-3
@@ -96,7 +102,10 @@ class SolverLabels:
     """The rows of ``patience label --solver`` outputs: each position's
     observation, the share of its decided worlds won (the target), the
     number of worlds decided, its kind (an index of KINDS), its deal, its
-    parent's row number (-1 for none) and the distance to a win found (-1)."""
+    parent's row number (-1 for none), the distance to a win found (-1) and
+    the heuristic's score of it over the game's cards (the evaluation, with
+    the win bonus or the dead-end penalty of a finished game), which the
+    Go agent adds eval_weight times to the network's log-probability."""
 
     game: str
     obs: NDArray[np.uint8]
@@ -106,6 +115,12 @@ class SolverLabels:
     deal: NDArray[np.int64]
     parent: NDArray[np.int64]
     distance: NDArray[np.int32]
+    score: NDArray[np.float32]
+
+
+WIN_BONUS, DEAD_PENALTY = 1e6, 1e3
+"""The heuristic's score of a won and of a lost game beyond its evaluation
+(agents/greedy.go), in the evaluation's units."""
 
 
 def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> SolverLabels:
@@ -117,7 +132,8 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
     from ..datasets import DatasetError, _fixed
 
     game = ""
-    cols: dict[str, list[Any]] = {k: [] for k in ("obs", "target", "decided", "kind", "deal", "parent", "distance")}
+    names_ = ("obs", "target", "decided", "kind", "deal", "parent", "distance", "score")
+    cols: dict[str, list[Any]] = {k: [] for k in names_}
     offset = 0
     for d in dirs:
         files = sorted(Path(d).glob("part-*.parquet"))
@@ -131,7 +147,7 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
             game = check_same_game(game, meta, f)
             spec = game_spec(game)
             names = set(pq.read_schema(f).names)
-            want = ["position", "parent", "kind", "deal", "obs", "worlds", "wins", "unknown", "distance"]
+            want = ["position", "parent", "kind", "deal", "obs", "worlds", "wins", "unknown", "distance", "eval", "terminal"]
             t = pq.read_table(f, columns=want + (["inside"] if "inside" in names else []))
             pos = t.column("position").to_numpy()
             kind = np.array([KINDS.index(k) if k in KINDS else -1 for k in t.column("kind").to_pylist()], np.int8)
@@ -151,10 +167,13 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
             cols["kind"].append(kind[keep])
             cols["deal"].append(t.column("deal").to_numpy()[keep].astype(np.int64))
             cols["distance"].append(t.column("distance").to_numpy()[keep].astype(np.int32))
+            terminal = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
+            end = np.where(wins > 0, WIN_BONUS, -DEAD_PENALTY) / spec.cards
+            cols["score"].append((t.column("eval").to_numpy() + np.where(terminal, end, 0.0))[keep].astype(np.float32))
             offset += int(keep.sum())
     if not game:
         raise ValueError("winnable: no --labels given")
-    return SolverLabels(game, *(np.concatenate(cols[k]) for k in ("obs", "target", "decided", "kind", "deal", "parent", "distance")))
+    return SolverLabels(game, *(np.concatenate(cols[k]) for k in names_))
 
 
 def stack_groups(cfg: WinnableConfig, spec: GameSpec) -> tuple[tuple[int, int, int], ...]:
@@ -168,8 +187,9 @@ def stack_groups(cfg: WinnableConfig, spec: GameSpec) -> tuple[tuple[int, int, i
 
 def sibling_accuracy(z: NDArray[np.float32], lab: SolverLabels, rows: NDArray[np.int64]) -> tuple[float, int]:
     """Among the child rows in rows, grouped by parent, the groups with both
-    a won and a lost child: the share whose highest-scored child is won, and
-    how many such groups there are (the decisions that matter)."""
+    a won and a lost child: the share whose highest-scored child (by z, one
+    score per row of rows) is won, and how many such groups there are (the
+    decisions that matter)."""
     child = rows[lab.kind[rows] == KINDS.index("child")]
     if len(child) == 0:
         return math.nan, 0
@@ -221,6 +241,7 @@ def winnable(cfg: WinnableConfig) -> Path:
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     weight = np.where(lab.kind == KINDS.index("child"), cfg.child_weight, 1.0).astype(np.float32)
     t_obs, t_y, t_w = torch.from_numpy(obs), torch.from_numpy(lab.target), torch.from_numpy(weight)
+    t_score = torch.from_numpy(lab.score)
     # The training positions whose children are some won and some lost: each child's row, by parent.
     child = tr[lab.kind[tr] == KINDS.index("child")]
     child = child[np.argsort(lab.parent[child], kind="stable")]
@@ -269,7 +290,11 @@ def winnable(cfg: WinnableConfig) -> Path:
         bce = float(F.binary_cross_entropy_with_logits(z, y))
         acc = float(((z > 0).float() == (y > 0.5).float()).float().mean())
         sib, groups_n = sibling_accuracy(z.numpy(), lab, va)
-        return {"val_bce": bce, "val_accuracy": acc, "val_sibling_accuracy": sib, "val_sibling_groups": float(groups_n)}
+        # As the agent ranks them: log σ(z) plus the weighted evaluation; and the evaluation alone.
+        agent, _ = sibling_accuracy((F.logsigmoid(z) + cfg.eval_weight * t_score[va]).numpy(), lab, va)
+        heur, _ = sibling_accuracy(t_score[va].numpy(), lab, va)
+        return {"val_bce": bce, "val_accuracy": acc, "val_sibling_accuracy": sib, "val_agent_sibling_accuracy": agent,
+                "val_heuristic_sibling_accuracy": heur, "val_sibling_groups": float(groups_n)}
 
     def export(path: Path, src: PolicyNet, w: float, extra: dict[str, str]) -> Path:
         return export_model(src, path, cfg.command, dtype=cfg.dtype, trained_steps=0, extra={
@@ -305,7 +330,10 @@ def winnable(cfg: WinnableConfig) -> Path:
                 gs = [mixed[i] for i in rng.integers(0, len(mixed), cfg.rank_groups)]
                 rows = torch.from_numpy(np.concatenate(gs))
                 local = torch.from_numpy(np.repeat(np.arange(len(gs)), [len(g) for g in gs]))
-                lp = group_log_softmax(net.forward_arranged(t_obs[rows])[:, 0], local, len(gs))
+                zr = net.forward_arranged(t_obs[rows])[:, 0]
+                if cfg.rank_eval:
+                    zr = F.logsigmoid(zr) + cfg.eval_weight * t_score[rows]
+                lp = group_log_softmax(zr, local, len(gs))
                 won = t_y[rows] >= 0.5
                 mass = torch.zeros(len(gs)).index_add_(0, local[won], torch.exp(lp[won]))
                 loss = loss + cfg.rank_weight * -torch.log(mass.clamp_min(1e-12)).mean()
