@@ -83,6 +83,14 @@ const (
 	// agent scores a position by the log of that probability,
 	// log σ(output), plus the weighted evaluation where eval_weight is set.
 	ModelLinkLogSigmoid = "logsigmoid"
+	// ModelValueFloorKey is the optional metadata key of a value network
+	// with value_link logsigmoid: a probability f (0 < f < 1), and the
+	// score of a position is min(0, log σ(output) − log f). Every position
+	// the network thinks winnable with a chance of f or more scores 0, so
+	// that among them the evaluation ranks (ties at random), and the
+	// network only holds the agent back from the moves it thinks likely
+	// lost.
+	ModelValueFloorKey = "value_floor"
 	// ModelStacksKey is the optional metadata key that names groups of
 	// stacks in the observation (columns, fans: cells filled from a
 	// stack's first cell with no gaps), as OFFSET:COUNT:HEIGHT items
@@ -195,6 +203,9 @@ type ModelMeta struct {
 	// ValueLink is a value network's link (metadata value_link): "" or
 	// ModelLinkLogSigmoid.
 	ValueLink string
+	// ValueFloor is the probability of metadata value_floor, 0 when the
+	// file has none.
+	ValueFloor float64
 	// Stacks are the stack groups the network reads turned over (and
 	// Sorted, sorted); none when the file has no stacks key.
 	Stacks       []StackGroup
@@ -243,6 +254,9 @@ func (m *ModelMeta) metadata() map[string]string {
 	}
 	if m.ValueLink != "" {
 		out[ModelValueLinkKey] = m.ValueLink
+	}
+	if m.ValueFloor != 0 {
+		out[ModelValueFloorKey] = strconv.FormatFloat(m.ValueFloor, 'g', -1, 64)
 	}
 	if len(m.Stacks) > 0 {
 		items := make([]string, len(m.Stacks))
@@ -348,6 +362,16 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.ValueLink = v
 	}
+	if v, ok := md[ModelValueFloorKey]; ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0 && f < 1) {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a probability above 0 and below 1", ModelValueFloorKey, v)
+		}
+		if m.ValueLink != ModelLinkLogSigmoid {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no %s=%s: a floor is a probability", ModelValueFloorKey, ModelValueLinkKey, ModelLinkLogSigmoid)
+		}
+		m.ValueFloor = f
+	}
 	if v, ok := md[ModelStacksKey]; ok {
 		for item := range strings.SplitSeq(v, ";") {
 			var g StackGroup
@@ -419,7 +443,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.TrainedSteps = n
 	}
 	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelValueLinkKey,
-		ModelStacksKey, ModelStacksSortedKey)
+		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -862,16 +886,22 @@ func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
 }
 
 // Score returns a value network's score of the position observed: its
-// output, or log σ(output) with value_link logsigmoid. It does not
-// allocate.
+// output, or log σ(output) with value_link logsigmoid, less log f and
+// capped at 0 with value_floor f. It does not allocate.
 func (n *Net) Score(obs []uint8) float64 {
 	v := float64(n.Value(obs))
 	if n.m.meta.ValueLink == ModelLinkLogSigmoid {
 		// log σ(v) = −log(1 + e^−v), computed without overflow.
+		var s float64
 		if v >= 0 {
-			return -math.Log1p(math.Exp(-v))
+			s = -math.Log1p(math.Exp(-v))
+		} else {
+			s = v - math.Log1p(math.Exp(v))
 		}
-		return v - math.Log1p(math.Exp(v))
+		if f := n.m.meta.ValueFloor; f > 0 {
+			s = min(0, s-math.Log(f))
+		}
+		return s
 	}
 	return v
 }

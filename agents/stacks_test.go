@@ -102,6 +102,17 @@ func TestScoreLogSigmoid(t *testing.T) {
 			t.Fatalf("output near %g: score %v", b, s)
 		}
 	}
+	// value_floor f: min(0, log σ(output) − log f): 0 for a chance of f or
+	// more, the log of the chance over f below it.
+	m.meta.ValueFloor = 0.5
+	for _, c := range []struct{ b, want float64 }{{3, 0}, {0, 0}, {-2, math.Log(1/(1+math.Exp(2))) - math.Log(0.5)}} {
+		m.dense[len(m.dense)-1].b[0] = 0
+		out := float64(n.Value(e.Observation()))
+		m.dense[len(m.dense)-1].b[0] = float32(c.b - out)
+		if got := n.Score(e.Observation()); math.Abs(got-c.want) > 1e-5 {
+			t.Fatalf("floor 0.5, output %v: score %v, want %v", c.b, got, c.want)
+		}
+	}
 }
 
 // TestBadStacksAndLinkMetadata: a malformed stacks or value_link key, and
@@ -119,6 +130,9 @@ func TestBadStacksAndLinkMetadata(t *testing.T) {
 		{func(md map[string]string) { md[ModelStacksSortedKey] = "1" }, "has stacks_sorted but no stacks"},
 		{func(md map[string]string) { md[ModelValueLinkKey] = "tanh" }, "value_link is \"tanh\""},
 		{func(md map[string]string) { delete(md, "head"); md[ModelValueLinkKey] = "logsigmoid" }, "only a value network has a link"},
+		{func(md map[string]string) { md[ModelValueLinkKey] = "logsigmoid"; md[ModelValueFloorKey] = "1" }, "want a probability above 0 and below 1"},
+		{func(md map[string]string) { md[ModelValueLinkKey] = "logsigmoid"; md[ModelValueFloorKey] = "x" }, "value_floor is \"x\""},
+		{func(md map[string]string) { md[ModelValueFloorKey] = "0.5" }, "value_floor but no value_link=logsigmoid"},
 	} {
 		m := randomValueModel(t, spec, []int{4}, 1)
 		md := m.meta.metadata()

@@ -207,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--rank-weight", type=float, default=0.0,
                    help="weight of the loss on the choice among children: the softmax of their logits on the won ones")
     w.add_argument("--rank-groups", type=int, default=16, help="positions with won and lost children per step, for --rank-weight")
+    w.add_argument("--value-floor", type=float, default=0.0,
+                   help="write value_floor F into the files: the agent scores min(0, log sigmoid(z) - log F), the network a veto")
     w.add_argument("--rank-eval", action="store_true",
                    help="rank by the agent's scores (log sigmoid of the logit plus --eval-weight times the evaluation), not the logits")
     w.add_argument("--epochs", type=int, default=6)

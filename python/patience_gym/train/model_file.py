@@ -7,6 +7,7 @@ the Go ``policy`` agent plays, written by ``export_model`` and read back by
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -153,6 +154,14 @@ def load_model(
         raise ModelError(f"model {path}: head {head!r}; this build reads {HEAD_VALUE!r} (or no head: a policy)")
     if "value_link" in meta and (meta["value_link"] != "logsigmoid" or head != HEAD_VALUE):
         raise ModelError(f"model {path}: value_link {meta['value_link']!r}: this build reads 'logsigmoid', on a value network")
+    if "value_floor" in meta:
+        try:
+            floor = float(meta["value_floor"])
+        except ValueError:
+            floor = math.nan
+        if not 0 < floor < 1 or meta.get("value_link") != "logsigmoid":
+            raise ModelError(f"model {path}: value_floor {meta['value_floor']!r}: want a probability above 0 and below 1, "
+                             "with value_link logsigmoid")
     card_dim = 0
     if meta["obs_encoding"] == ENCODING_CARDS:
         try:

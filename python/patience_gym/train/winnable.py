@@ -65,7 +65,9 @@ class WinnableConfig:
     ``eval_weight`` times the evaluation), so that the network learns the
     correction the heuristic's ranking needs. The agent plays the files with ``eval_weight``; with
     ``tune_weights`` the best file is played again with each weight on the
-    evaluation deals and the best weight kept."""
+    evaluation deals and the best weight kept. With ``value_floor`` f the
+    files say so: the agent scores min(0, log σ(z) − log f), so that the
+    network only vetoes the moves it thinks won with a chance below f."""
 
     labels: list[str] = field(default_factory=list)
     out: str = ""
@@ -90,6 +92,7 @@ class WinnableConfig:
     eval_start: int = EVAL_DEALS
     evals_per_epoch: int = 1
     eval_weight: float = 10.0
+    value_floor: float = 0.0
     tune_weights: str = ""
     threads: int = 1
     references: str = "random,heuristic"
@@ -299,7 +302,8 @@ def winnable(cfg: WinnableConfig) -> Path:
     def export(path: Path, src: PolicyNet, w: float, extra: dict[str, str]) -> Path:
         return export_model(src, path, cfg.command, dtype=cfg.dtype, trained_steps=0, extra={
             "value_link": "logsigmoid", "eval_weight": repr(float(w)), "objective": "winnable", "seed": str(cfg.seed),
-            "labels": ",".join(cfg.labels), "labelled_positions": str(len(lab.target)), **extra})
+            "labels": ",".join(cfg.labels), "labelled_positions": str(len(lab.target)),
+            **({"value_floor": repr(cfg.value_floor)} if cfg.value_floor > 0 else {}), **extra})
 
     def do_eval(epoch: float) -> None:
         vs = val_stats()
