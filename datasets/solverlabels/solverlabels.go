@@ -375,8 +375,8 @@ type worker struct {
 	seq, prefix []int
 	comps       []completion
 	deep        []*env.Env
-	fixed    []int // the moves of hint that repair played
-	mask     env.Mask
+	fixed       []int // the moves of hint that repair played
+	mask        env.Mask
 }
 
 // newWorker makes a worker with its own copies of proto, the game's Env,

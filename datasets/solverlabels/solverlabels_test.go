@@ -48,7 +48,9 @@ func config(t *testing.T, game, dir string) Config {
 
 // replay returns the position of a row: the agent's game (the heuristic,
 // seeded by the deal, no exploration) replayed to the row's step, then
-// the row's action for a child. Line rows are not replayed.
+// the row's action for a child (and, inside a move of several actions,
+// the completion whose observation the row has). Line rows are not
+// replayed.
 func replay(t *testing.T, spec *env.Spec, r Row) *env.Env {
 	t.Helper()
 	e, _ := env.Make(spec.ID(), env.Options{})
@@ -67,8 +69,63 @@ func replay(t *testing.T, spec *env.Spec, r Row) *env.Env {
 		if _, _, _, err := e.Advance(int(r.Action)); err != nil {
 			t.Fatalf("deal %d step %d: the child's move %d: %v", r.Deal, r.Step, r.Action, err)
 		}
+		// A move of several actions begun (Cromwell's swap): the row is
+		// one of the positions that finish it, its Action the first.
+		if m, ok := e.Game().(interface{ Midway() bool }); ok && m.Midway() {
+			if c := finishing(e, r.Obs, 5); c != nil {
+				return c
+			}
+		}
 	}
 	return e
+}
+
+// completions returns the observations of the positions that finish the
+// move under way in e (at most depth more actions), each once (seen).
+func completions(e *env.Env, depth int, seen map[string]bool) []string {
+	var out []string
+	m := e.Mask()
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		c := e.Clone()
+		if _, _, _, err := c.Advance(a); err != nil {
+			continue
+		}
+		if mw, ok := c.Game().(interface{ Midway() bool }); ok && mw.Midway() && !c.Done() {
+			if depth > 1 {
+				out = append(out, completions(c, depth-1, seen)...)
+			}
+			continue
+		}
+		if o := string(c.Observation()); !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// finishing returns the position with observation obs among those that
+// finish the move under way in e (at most depth more actions), or nil.
+func finishing(e *env.Env, obs []byte, depth int) *env.Env {
+	m := e.Mask()
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		c := e.Clone()
+		if _, _, _, err := c.Advance(a); err != nil {
+			continue
+		}
+		if mw, ok := c.Game().(interface{ Midway() bool }); ok && mw.Midway() {
+			if depth > 1 {
+				if f := finishing(c, obs, depth-1); f != nil {
+					return f
+				}
+			}
+			continue
+		}
+		if string(c.Observation()) == string(obs) {
+			return c
+		}
+	}
+	return nil
 }
 
 // TestOpenLabelsAgreeWithSolver: in the games of perfect information every
@@ -147,14 +204,26 @@ func TestOpenLabelsAgreeWithSolver(t *testing.T) {
 					t.Fatalf("children of position %d, which is not a path row", p)
 				}
 				e := replay(t, cfg.Game, parent)
-				if got, want := len(kids), e.Mask().Count(); got != want {
-					t.Fatalf("deal %d step %d: %d children, %d legal moves", parent.Deal, parent.Step, got, want)
-				}
 				chosen := 0
 				for _, k := range kids {
 					if k.Chosen {
 						chosen++
 					}
+				}
+				if m, ok := e.Game().(interface{ Midway() bool }); ok && m.Midway() {
+					// Inside a move of several actions: the children are
+					// the Config.Completions best ways to finish it by the
+					// evaluation and a quarter as many others, each once.
+					n := len(completions(e, 5, map[string]bool{}))
+					top := min(n, 32) // Run's default Completions
+					if want := top + min(n-top, (top+3)/4); len(kids) != want || chosen > 1 {
+						t.Fatalf("deal %d step %d: %d children (%d chosen) of a move under way with %d completions, want %d",
+							parent.Deal, parent.Step, len(kids), chosen, n, want)
+					}
+					continue
+				}
+				if got, want := len(kids), e.Mask().Count(); got != want {
+					t.Fatalf("deal %d step %d: %d children, %d legal moves", parent.Deal, parent.Step, got, want)
 				}
 				if chosen != 1 {
 					t.Fatalf("deal %d step %d: %d children are the agent's move", parent.Deal, parent.Step, chosen)

@@ -555,6 +555,10 @@ def test_winnable_from_solver_labels_plays_in_go(patience_cli: Path, tmp_path: P
     child = np.flatnonzero(lab.kind == KINDS.index("child"))
     assert len(child) > 0 and (lab.parent[child] >= 0).all()
     assert (lab.deal[lab.parent[child]] == lab.deal[child]).all()
+    # Read without their parents, the children still group by parent.
+    only = read_solver_labels([str(labels)], ("child",))
+    assert len(only.target) == len(child) and (only.parent < -1).all()
+    assert len(np.unique(only.parent)) == len(np.unique(lab.parent[child]))
     assert (lab.target[lab.kind == KINDS.index("line")] == 1).all()  # on a winning line: winnable
     # The heuristic's score: the evaluation, and a finished game's bonus or penalty (as agents/greedy.go).
     ev, term = t.column("eval").to_numpy()[decided > 0], t.column("terminal").to_numpy()[decided > 0]

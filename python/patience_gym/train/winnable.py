@@ -105,7 +105,8 @@ class SolverLabels:
     """The rows of ``patience label --solver`` outputs: each position's
     observation, the share of its decided worlds won (the target), the
     number of worlds decided, its kind (an index of KINDS), its deal, its
-    parent's row number (-1 for none), the distance to a win found (-1) and
+    parent's row number (-1 for none; below -1, a parent that was not read,
+    numbered apart so that its children still share it), the distance to a win found (-1) and
     the heuristic's score of it over the game's cards (the evaluation, with
     the win bonus or the dead-end penalty of a finished game), which the
     Go agent adds eval_weight times to the network's log-probability."""
@@ -137,7 +138,7 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
     game = ""
     names_ = ("obs", "target", "decided", "kind", "deal", "parent", "distance", "score")
     cols: dict[str, list[Any]] = {k: [] for k in names_}
-    offset = 0
+    offset, missing = 0, -1
     for d in dirs:
         files = sorted(Path(d).glob("part-*.parquet"))
         if not files:
@@ -159,10 +160,16 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
             keep = (decided > 0) & np.isin(kind, [KINDS.index(k) for k in kinds])
             if "inside" in names:
                 keep &= ~t.column("inside").to_numpy(zero_copy_only=False).astype(np.bool_)
-            # Parents by row number across the files (-1 where the parent was left out).
+            # Parents by row number across the files; a parent that was left
+            # out (or another kind) gets a number of its own below -1, so
+            # that its children still group together.
             par = t.column("parent").to_numpy()
             kept_pos = pos[keep]
             row_of = {int(p): offset + i for i, p in enumerate(kept_pos)}
+            for p in np.unique(par[keep]):
+                if p >= 0 and int(p) not in row_of:
+                    missing -= 1
+                    row_of[int(p)] = missing
             cols["parent"].append(np.array([row_of.get(int(p), -1) for p in par[keep]], np.int64))
             cols["obs"].append(_fixed(t.column("obs"), spec.obs_len, "obs")[keep])
             cols["target"].append((wins[keep] / decided[keep]).astype(np.float32))
