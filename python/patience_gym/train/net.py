@@ -32,6 +32,8 @@ __all__ = [
     "arrange_stacks",
     "card_input_len",
     "format_stacks",
+    "group_log_softmax",
+    "group_max",
     "parse_stacks",
     "masked_argmax",
     "masked_logits",
@@ -310,3 +312,13 @@ def masked_argmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask, logits, torch.full_like(logits, -math.inf)).argmax(dim=1)
 
 
+def group_max(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The largest of v within each group that local numbers (0..groups-1)."""
+    return torch.zeros(groups, dtype=v.dtype).scatter_reduce(0, local, v, reduce="amax", include_self=False)
+
+
+def group_log_softmax(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The log-softmax of v within the groups that local numbers (0..groups-1)."""
+    mx = group_max(v.detach(), local, groups)
+    z = torch.zeros(groups, dtype=v.dtype).index_add_(0, local, torch.exp(v - mx[local]))
+    return v - mx[local] - torch.log(z)[local]

@@ -39,8 +39,7 @@ from .data import check_same_game
 from .defaults import DEFAULTS
 from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
 from .model_file import export_model, load_model
-from .net import PolicyNet, arrange_stacks, parse_stacks
-from .value import group_log_softmax
+from .net import PolicyNet, arrange_stacks, group_log_softmax, parse_stacks
 
 __all__ = ["KINDS", "STACKS", "SolverLabels", "WinnableConfig", "read_solver_labels", "winnable"]
 
