@@ -388,3 +388,45 @@ func BenchmarkVectorBuffersLimited(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// TestVectorSampleAhead checks the draws a step makes ahead (see
+// SampleActions): a call right after a step returns legal actions of the
+// new states, a second call without a step draws again (legal too, and a
+// fresh draw, not a copy of the first), and a vector whose steps all ask for
+// their draws gives the same actions as one that is asked twice at times.
+func TestVectorSampleAhead(t *testing.T) {
+	a, _ := env.NewVector("limited", 16, env.VectorOptions{Workers: 2})
+	defer a.Close()
+	a.Reset(7)
+	act := make([]int, a.Len())
+	again := make([]int, a.Len())
+	differ := false
+	for step := range 60 {
+		if err := a.SampleActions(act); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range act {
+			if x >= 0 && !a.Mask(i).Has(x) {
+				t.Fatalf("step %d env %d: drawn ahead illegal action %d", step, i, x)
+			}
+		}
+		if step%3 == 0 {
+			if err := a.SampleActions(again); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range again {
+				if x >= 0 && !a.Mask(i).Has(x) {
+					t.Fatalf("step %d env %d: second draw illegal action %d", step, i, x)
+				}
+			}
+			differ = differ || !slices.Equal(act, again)
+			copy(act, again)
+		}
+		if err := a.Step(act); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !differ {
+		t.Error("a second call without a step returned the same actions every time: it copied instead of drawing")
+	}
+}
