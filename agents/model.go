@@ -74,7 +74,97 @@ const (
 	ModelEvalWeightKey = "eval_weight"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
+	// ModelValueLinkKey is the optional metadata key that says how a value
+	// network's output becomes the score the policy agent ranks by: absent
+	// (the output as it is) or ModelLinkLogSigmoid.
+	ModelValueLinkKey = "value_link"
+	// ModelLinkLogSigmoid is the value_link of a network whose output is
+	// the logit of a probability (that the position can be won, say): the
+	// agent scores a position by the log of that probability,
+	// log σ(output), plus the weighted evaluation where eval_weight is set.
+	ModelLinkLogSigmoid = "logsigmoid"
+	// ModelValueFloorKey is the optional metadata key of a value network
+	// with value_link logsigmoid: a probability f (0 < f < 1), and the
+	// score of a position is min(0, log σ(output) − log f). Every position
+	// the network thinks winnable with a chance of f or more scores 0, so
+	// that among them the evaluation ranks (ties at random), and the
+	// network only holds the agent back from the moves it thinks likely
+	// lost.
+	ModelValueFloorKey = "value_floor"
+	// ModelStacksKey is the optional metadata key that names groups of
+	// stacks in the observation (columns, fans: cells filled from a
+	// stack's first cell with no gaps), as OFFSET:COUNT:HEIGHT items
+	// separated by semicolons. The network reads the observation with each
+	// such stack turned over, its last card first (the card that can be
+	// played, then the one under it, ...), and with ModelStacksSortedKey
+	// = "1" the stacks of each group in ascending order of their turned
+	// cells (so that the order of the columns, which the rules ignore,
+	// does not matter). See ArrangeStacks and docs/models.md.
+	ModelStacksKey       = "stacks"
+	ModelStacksSortedKey = "stacks_sorted"
 )
+
+// StackGroup is a group of Count stacks of Height cells each, the first at
+// observation cell Offset and the others after it (metadata stacks).
+type StackGroup struct{ Offset, Count, Height int }
+
+// ArrangeStacks writes into dst (len(src) cells) the observation src as a
+// network with stack groups reads it: every stack of each group turned
+// over, its last non-empty cell first and empty cells after, and with
+// sorted the stacks of each group in ascending lexicographic order of
+// their turned cells (stable). Cells outside the groups are copied.
+// scratch must hold the largest group's Count×Height cells and order its
+// Count. It does not allocate.
+func ArrangeStacks(dst, src []uint8, groups []StackGroup, sorted bool, scratch []uint8, order []int) {
+	copy(dst, src)
+	for _, g := range groups {
+		h := g.Height
+		turned := scratch[:g.Count*h]
+		for s := range g.Count {
+			in := src[g.Offset+s*h : g.Offset+(s+1)*h]
+			n := 0
+			for n < h && in[n] != 0 {
+				n++
+			}
+			out := turned[s*h : (s+1)*h]
+			for j := range h {
+				if j < n {
+					out[j] = in[n-1-j]
+				} else {
+					out[j] = 0
+				}
+			}
+		}
+		ord := order[:g.Count]
+		for s := range ord {
+			ord[s] = s
+		}
+		if sorted {
+			for i := 1; i < len(ord); i++ { // insertion sort: stable, and groups are small
+				k := ord[i]
+				j := i
+				for j > 0 && lessBytes(turned[k*h:(k+1)*h], turned[ord[j-1]*h:(ord[j-1]+1)*h]) {
+					ord[j] = ord[j-1]
+					j--
+				}
+				ord[j] = k
+			}
+		}
+		for s, k := range ord {
+			copy(dst[g.Offset+s*h:g.Offset+(s+1)*h], turned[k*h:(k+1)*h])
+		}
+	}
+}
+
+// lessBytes reports whether a sorts before b (equal lengths).
+func lessBytes(a, b []uint8) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
 
 // ModelRequiredKeys are the metadata keys every policy model file has, all
 // strings: format (ModelFormat), format_version ("1"), game (the game's
@@ -110,6 +200,16 @@ type ModelMeta struct {
 	// EvalWeight is a value network's weight of the game's evaluation
 	// (metadata key eval_weight); 0 when the file has none.
 	EvalWeight float64
+	// ValueLink is a value network's link (metadata value_link): "" or
+	// ModelLinkLogSigmoid.
+	ValueLink string
+	// ValueFloor is the probability of metadata value_floor, 0 when the
+	// file has none.
+	ValueFloor float64
+	// Stacks are the stack groups the network reads turned over (and
+	// Sorted, sorted); none when the file has no stacks key.
+	Stacks       []StackGroup
+	StacksSorted bool
 	// Command is the command line that trained the model.
 	Command string
 	// TrainedSteps is the number of environment steps trained on, or 0
@@ -151,6 +251,22 @@ func (m *ModelMeta) metadata() map[string]string {
 	}
 	if m.EvalWeight != 0 {
 		out[ModelEvalWeightKey] = strconv.FormatFloat(m.EvalWeight, 'g', -1, 64)
+	}
+	if m.ValueLink != "" {
+		out[ModelValueLinkKey] = m.ValueLink
+	}
+	if m.ValueFloor != 0 {
+		out[ModelValueFloorKey] = strconv.FormatFloat(m.ValueFloor, 'g', -1, 64)
+	}
+	if len(m.Stacks) > 0 {
+		items := make([]string, len(m.Stacks))
+		for i, g := range m.Stacks {
+			items[i] = fmt.Sprintf("%d:%d:%d", g.Offset, g.Count, g.Height)
+		}
+		out[ModelStacksKey] = strings.Join(items, ";")
+		if m.StacksSorted {
+			out[ModelStacksSortedKey] = "1"
+		}
 	}
 	if m.encoding() == ModelEncodingCards {
 		out["card_dim"] = strconv.Itoa(m.CardDim)
@@ -237,6 +353,53 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.EvalWeight = w
 	}
+	if v, ok := md[ModelValueLinkKey]; ok {
+		if v != ModelLinkLogSigmoid {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; this build reads %q", ModelValueLinkKey, v, ModelLinkLogSigmoid)
+		}
+		if m.Head != ModelHeadValue {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no head=%s: only a value network has a link", ModelValueLinkKey, ModelHeadValue)
+		}
+		m.ValueLink = v
+	}
+	if v, ok := md[ModelValueFloorKey]; ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0 && f < 1) {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a probability above 0 and below 1", ModelValueFloorKey, v)
+		}
+		if m.ValueLink != ModelLinkLogSigmoid {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no %s=%s: a floor is a probability", ModelValueFloorKey, ModelValueLinkKey, ModelLinkLogSigmoid)
+		}
+		m.ValueFloor = f
+	}
+	if v, ok := md[ModelStacksKey]; ok {
+		for item := range strings.SplitSeq(v, ";") {
+			var g StackGroup
+			parts := strings.Split(strings.TrimSpace(item), ":")
+			ok := len(parts) == 3
+			for i, dst := range []*int{&g.Offset, &g.Count, &g.Height} {
+				if !ok {
+					break
+				}
+				n, err := strconv.Atoi(parts[i])
+				ok = err == nil && n >= 0 && n <= 1<<20 && (i == 0 || n > 0)
+				*dst = n
+			}
+			if !ok {
+				return ModelMeta{}, fmt.Errorf("metadata %s is %q; want OFFSET:COUNT:HEIGHT items (counts positive) separated by semicolons, as \"0:15:31\"", ModelStacksKey, v)
+			}
+			m.Stacks = append(m.Stacks, g)
+		}
+		switch s := md[ModelStacksSortedKey]; s {
+		case "", "0":
+		case "1":
+			m.StacksSorted = true
+		default:
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want 0 or 1", ModelStacksSortedKey, s)
+		}
+	} else if _, ok := md[ModelStacksSortedKey]; ok {
+		return ModelMeta{}, fmt.Errorf("metadata has %s but no %s", ModelStacksSortedKey, ModelStacksKey)
+	}
 	for _, f := range []struct {
 		key string
 		dst *int
@@ -279,7 +442,8 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.TrainedSteps = n
 	}
-	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey)
+	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelValueLinkKey,
+		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -570,6 +734,19 @@ func (m *Model) Check(spec *env.Spec) error {
 		return fmt.Errorf("%s has a first-layer input of %d; %s's cells with card_dim %d make %d",
 			m.name(), mm.InputLen, spec.Name, mm.CardDim, CardInputLen(spec, mm.CardDim))
 	}
+	// Each stack group lies within one card segment.
+	for _, g := range mm.Stacks {
+		ok := false
+		for _, seg := range spec.Segments {
+			if seg.Card && g.Offset >= seg.Offset && g.Offset+g.Count*g.Height <= seg.Offset+seg.Len {
+				ok = true
+			}
+		}
+		if !ok {
+			return fmt.Errorf("%s: stacks %d:%d:%d (cells %d to %d) do not lie within one of %s's card segments",
+				m.name(), g.Offset, g.Count, g.Height, g.Offset, g.Offset+g.Count*g.Height-1, spec.Name)
+		}
+	}
 	return nil
 }
 
@@ -670,6 +847,10 @@ type Net struct {
 	acts   [][]float32 // the output of each layer; the last is the logits
 	probs  []float64   // scratch for sampling and log-probabilities
 	logits []float32
+	// The observation as the network reads it, when the model has stack
+	// groups (ArrangeStacks), and its scratch.
+	arranged, turned []uint8
+	order            []int
 }
 
 // NewNet checks that m was made for spec's game (see Check) and returns a
@@ -694,7 +875,35 @@ func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
 		n.acts = append(n.acts, make([]float32, l.out))
 	}
 	n.logits = n.acts[len(n.acts)-1]
+	if len(m.meta.Stacks) > 0 {
+		big, cnt := 0, 0
+		for _, g := range m.meta.Stacks {
+			big, cnt = max(big, g.Count*g.Height), max(cnt, g.Count)
+		}
+		n.arranged, n.turned, n.order = make([]uint8, spec.ObsLen), make([]uint8, big), make([]int, cnt)
+	}
 	return n, nil
+}
+
+// Score returns a value network's score of the position observed: its
+// output, or log σ(output) with value_link logsigmoid, less log f and
+// capped at 0 with value_floor f. It does not allocate.
+func (n *Net) Score(obs []uint8) float64 {
+	v := float64(n.Value(obs))
+	if n.m.meta.ValueLink == ModelLinkLogSigmoid {
+		// log σ(v) = −log(1 + e^−v), computed without overflow.
+		var s float64
+		if v >= 0 {
+			s = -math.Log1p(math.Exp(-v))
+		} else {
+			s = v - math.Log1p(math.Exp(v))
+		}
+		if f := n.m.meta.ValueFloor; f > 0 {
+			s = min(0, s-math.Log(f))
+		}
+		return s
+	}
+	return v
 }
 
 // Model returns the model the net evaluates.
@@ -720,6 +929,10 @@ func (n *Net) Value(obs []uint8) float32 { return n.Logits(obs)[0] }
 // layers are dense matrix-vector products (gonum's BLAS).
 func (n *Net) Logits(obs []uint8) []float32 {
 	m := n.m
+	if n.arranged != nil {
+		ArrangeStacks(n.arranged, obs[:len(n.arranged)], m.meta.Stacks, m.meta.StacksSorted, n.turned, n.order)
+		obs = n.arranged
+	}
 	h := n.acts[0]
 	w := len(h)
 	if w == 1 {

@@ -254,6 +254,7 @@ func TestGoldenLogits(t *testing.T) {
 	for _, g := range []struct{ model, logits string }{
 		{"testdata/golden_policy.safetensors", "testdata/golden_logits.json"},
 		{"testdata/golden_cards_policy.safetensors", "testdata/golden_cards_logits.json"},
+		{"testdata/golden_stacks_policy.safetensors", "testdata/golden_stacks_logits.json"},
 	} {
 		t.Run(filepath.Base(g.model), func(t *testing.T) { checkGoldenLogits(t, spec, g.model, g.logits) })
 	}

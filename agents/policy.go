@@ -33,8 +33,9 @@ type Policy struct {
 	seen    hashSet  // the positions of this episode, by what the player sees
 	sample  *env.Env // a determinized copy, to look one move ahead
 	child   *env.Env
-	allowed env.Mask  // the legal moves that do not go back to a seen position
-	scores  []float64 // a value network's score of each legal move
+	allowed env.Mask   // the legal moves that do not go back to a seen position
+	scores  []float64  // a value network's score of each legal move
+	deep    []*env.Env // positions inside a move of several actions (completion)
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -159,8 +160,9 @@ func (p *Policy) Act(v View) int {
 // determinized copy of the position, and the move whose position the
 // network values most is played (or one drawn from the softmax of the
 // values over the temperature). A move that ends the game is scored by its
-// exact final progress fraction instead, plus winBonus for a win; a move
-// back to a position of the episode costs repeatedCost per earlier visit
+// exact final progress fraction instead, plus winBonus for a win (minus
+// deadPenalty for a loss when the network's link is logsigmoid, whose
+// scores are logs of probabilities, all below 0); a move back to a position of the episode costs repeatedCost per earlier visit
 // unless repeats are allowed. Equal scores go to the lowest id.
 //
 // A network with an eval weight w (ModelMeta.EvalWeight) scores every
@@ -186,6 +188,9 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	}
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
+	// Inside a move of several actions, a child that does not finish the
+	// move is judged by its best completion.
+	through := midway(p.sample.Game())
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
@@ -194,25 +199,10 @@ func (p *Policy) actByValue(v View, n *Net) int {
 			continue
 		}
 		var s float64
-		switch {
-		case w != 0:
-			s = float64(n.Value(p.child.Observation())) + w*score(p.child)/float64(v.Spec().Cards)
-		case p.child.Outcome() == env.Won:
-			s = p.child.ProgressFraction() + winBonus
-		case p.child.Outcome() == env.Running:
-			s = float64(n.Value(p.child.Observation()))
-		default:
-			s = p.child.ProgressFraction()
-		}
-		if s != s {
-			s = math.Inf(-1)
-		}
-		if !p.opts.AllowRepeats {
-			cost := repeatedCost
-			if w != 0 { // in the units of the weighted score
-				cost *= w / float64(v.Spec().Cards)
-			}
-			s -= cost * float64(p.seen.visits(visibleHash(p.child)))
+		if through && midway(p.child.Game()) {
+			s = p.completion(v, n, w, p.child, 0)
+		} else {
+			s = p.valueScore(v, n, w, p.child)
 		}
 		p.scores[a] = s
 		switch {
@@ -247,6 +237,81 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		}
 	}
 	return best
+}
+
+// midwayer is implemented by games in which one move of the rules may
+// take several actions (Cromwell's swap: begin, pick, pick); Midway
+// reports that such a move is under way.
+type midwayer interface{ Midway() bool }
+
+// midway reports whether g is inside a move of several actions.
+func midway(g env.Game) bool {
+	s, ok := g.(midwayer)
+	return ok && s.Midway()
+}
+
+// maxCompletion is the most actions a move of several actions may still
+// take after the one being judged (deeper positions are scored as they are).
+const maxCompletion = 4
+
+// completion returns the best score of the positions that finish the move
+// under way in pos (a midway position), trying every way to go on: one
+// forward pass per complete move. depth counts the levels already opened.
+func (p *Policy) completion(v View, n *Net, w float64, pos *env.Env, depth int) float64 {
+	if depth >= maxCompletion || pos.Done() {
+		return p.valueScore(v, n, w, pos)
+	}
+	for len(p.deep) <= depth {
+		p.deep = append(p.deep, pos.Clone())
+	}
+	c := p.deep[depth]
+	best := math.Inf(-1)
+	m := pos.Mask()
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		c.CopyFrom(pos)
+		if _, _, _, err := c.Advance(a); err != nil {
+			continue
+		}
+		var s float64
+		if midway(c.Game()) {
+			s = p.completion(v, n, w, c, depth+1)
+		} else {
+			s = p.valueScore(v, n, w, c)
+		}
+		best = max(best, s)
+	}
+	return best
+}
+
+// valueScore is a value network's score of the position child a move
+// leads to (see actByValue), with the cost of a repeated position.
+func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
+	var s float64
+	switch {
+	case w != 0:
+		s = n.Score(child.Observation()) + w*score(child)/float64(v.Spec().Cards)
+	case child.Outcome() == env.Won:
+		s = child.ProgressFraction() + winBonus
+	case child.Outcome() == env.Running:
+		s = n.Score(child.Observation())
+	case n.Model().Meta().ValueLink == ModelLinkLogSigmoid:
+		// A lost game's chance of a win is 0, whose log is below every
+		// running position's score; among dead ends, the most progress.
+		s = child.ProgressFraction() - deadPenalty
+	default:
+		s = child.ProgressFraction()
+	}
+	if s != s {
+		s = math.Inf(-1)
+	}
+	if !p.opts.AllowRepeats {
+		cost := repeatedCost
+		if w != 0 { // in the units of the weighted score
+			cost *= w / float64(v.Spec().Cards)
+		}
+		s -= cost * float64(p.seen.visits(visibleHash(child)))
+	}
+	return s
 }
 
 // choose takes the masked argmax of the network's logits, or samples.

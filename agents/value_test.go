@@ -104,12 +104,23 @@ func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
 // TestValuePolicyPlaysBestChild: in the open games, with a value network, the policy agent
 // plays the move whose position the network values most (a finished
 // game by its exact progress, a win above all), the lowest id among
-// equals, as recomputed here move by move on clones.
+// equals, as recomputed here move by move on clones. Inside a move of
+// several actions (Cromwell's swap, once begun), a move that does not
+// finish it is worth the best of the positions that do.
+//
+// With value_link logsigmoid the scores are log σ(output), and a lost game
+// scores its progress minus deadPenalty: below every running position, so
+// that the agent never walks into a dead end while another move is open.
 func TestValuePolicyPlaysBestChild(t *testing.T) {
 	dir := t.TempDir()
-	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
+	for _, c := range []struct{ game, link string }{ // open games: the agent's copy is the position itself
+		{"fifteen", ""}, {"cromwell", ""}, {"fifteen", ModelLinkLogSigmoid}, {"cromwell", ModelLinkLogSigmoid},
+	} {
+		game, link := c.game, c.link
 		spec := mustSpec(t, game)
-		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{16}, 9))
+		m := randomValueModel(t, spec, []int{16}, 9)
+		m.meta.ValueLink = link
+		path := saveModel(t, dir, game+link+".safetensors", m)
 		a, n := repeatingAgent(t, spec, path)
 		e, _ := env.Make(game, env.Options{MaxSteps: 120})
 		for seed := range uint64(3) {
@@ -117,23 +128,43 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 			for !e.Done() {
 				want, best := -1, math.Inf(-1)
 				mask := e.Mask()
+				var worth func(c *env.Env, open bool) float64
+				worth = func(c *env.Env, open bool) float64 {
+					if open && midway(c.Game()) {
+						best := math.Inf(-1)
+						m := c.Mask()
+						for b := m.Next(0); b >= 0; b = m.Next(b + 1) {
+							d := c.Clone()
+							d.Advance(b)
+							best = max(best, worth(d, true))
+						}
+						return best
+					}
+					s := c.ProgressFraction()
+					switch {
+					case c.Outcome() == env.Won:
+						s += winBonus
+					case c.Outcome() == env.Running && link == "":
+						s = float64(n.Value(c.Observation()))
+					case c.Outcome() == env.Running:
+						v := float64(n.Value(c.Observation()))
+						s = -math.Log1p(math.Exp(-v)) // log σ(v)
+					case link != "":
+						s -= deadPenalty
+					}
+					return s
+				}
 				for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
 					c := e.Clone()
 					c.Advance(b)
-					s := c.ProgressFraction()
-					switch c.Outcome() {
-					case env.Won:
-						s += winBonus
-					case env.Running:
-						s = float64(n.Value(c.Observation()))
-					}
+					s := worth(c, midway(e.Game()))
 					if s > best {
 						want, best = b, s
 					}
 				}
 				got := a.Act(NewView(e))
 				if mask.Count() > 1 && got != want {
-					t.Fatalf("%s deal %d step %d: played %s, the best child is %s", game, seed, e.Steps(), e.ActionString(got), e.ActionString(want))
+					t.Fatalf("%s %q deal %d step %d: played %s, the best child is %s", game, link, seed, e.Steps(), e.ActionString(got), e.ActionString(want))
 				}
 				if _, _, _, err := e.Advance(got); err != nil {
 					t.Fatal(err)

@@ -10,6 +10,10 @@ Writes golden_policy.safetensors  a small random policy (hidden 16,8), written b
                                   in float64, and the trainer's masked argmax
        golden_cards_policy.safetensors, golden_cards_logits.json
                                   the same for a card-embedding policy (card_dim 3)
+       golden_stacks_policy.safetensors, golden_stacks_logits.json
+                                  the same for a card-embedding policy that reads the
+                                  cells as 12 stacks of 4, turned over and sorted
+                                  (metadata stacks, stacks_sorted)
 
 So the Go test covers the trainer's exporter, reader and forward pass, not only a copy
 of the format. The logits are also checked here against a dense forward pass over the
@@ -35,6 +39,7 @@ from safetensors import safe_open
 HERE = os.path.dirname(os.path.abspath(__file__))
 HIDDEN = (16, 8)
 CARD_DIM = 3
+STACKS = ((0, 12, 4),)  # Four Quarters' 48 cells as 12 stacks of 4, for the stacks golden
 SEED = 20240610
 COMMAND = "python agents/testdata/golden.py"
 
@@ -51,6 +56,24 @@ def one_hot(obs, segments, onehot_len):
             o += width
     assert o == onehot_len, (o, onehot_len)
     return x
+
+
+def arranged(obs, stacks, sort):
+    """An observation as a network with stack groups reads it
+    (docs/models.md), with plain Python: each stack's cells up to its first
+    empty one, last first, then empty cells; each group's stacks sorted."""
+    out = list(obs)
+    for off, cnt, h in stacks:
+        rows = []
+        for s in range(cnt):
+            cells = obs[off + s * h : off + (s + 1) * h]
+            n = next((i for i, v in enumerate(cells) if v == 0), h)
+            rows.append(list(reversed(cells[:n])) + [0] * (h - n))
+        if sort:
+            rows.sort()
+        for s, row in enumerate(rows):
+            out[off + s * h : off + (s + 1) * h] = row
+    return out
 
 
 def dense_forward(layers, x):
@@ -109,6 +132,8 @@ def write_golden(inp, spec, net, name):
     if net.card_dim:
         layers[0] = (expanded_first_layer(path, inp["segments"]), layers[0][1])
     for i, o in enumerate(inp["obs"]):
+        if net.stacks:
+            o = arranged(o, net.stacks, net.sort_stacks)
         want = dense_forward(layers, one_hot(o, inp["segments"], inp["onehot_len"]))
         got = logits[i].tolist()
         worst = max(abs(a - b) for a, b in zip(got, want))
@@ -153,6 +178,15 @@ def main():
         cards.first_compact.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
         randomize_rest(cards)
     write_golden(inp, spec, cards, "cards_policy")
+
+    # A card-embedding network that reads the cells as stacks, sorted.
+    torch.manual_seed(SEED + 2)
+    stacked = PolicyNet(spec, HIDDEN, spec.actions, card_dim=CARD_DIM, stacks=STACKS, sort_stacks=True)
+    with torch.no_grad():
+        stacked.cards.weight.uniform_(-1, 1)
+        stacked.first_compact.uniform_(-2 / math.sqrt(spec.obs_len), 2 / math.sqrt(spec.obs_len))
+        randomize_rest(stacked)
+    write_golden(inp, spec, stacked, "stacks_policy")
 
 
 def randomize_rest(net):

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/patience-gym/patience/datasets/labels"
+	"github.com/patience-gym/patience/datasets/solverlabels"
 	"github.com/patience-gym/patience/env"
 )
 
 var labelCmd = &command{
 	name:    "label",
-	args:    "[GAME] [--agent A] [--deals N] [--seed-start S] [--per-deal P] [--rollouts R] [--rollout-steps K] [--out DIR] [--workers W]",
+	args:    "[GAME] [--agent A] [--deals N] [--seed-start S] [--per-deal P] [--rollouts R] [--rollout-steps K] [--out DIR] [--workers W] | [GAME] --solver NODES [--agent A,B] [--explore E] [--worlds W] ...",
 	summary: "label every legal move of sampled positions with the final progress an agent reaches after it (value-network targets)",
 	long: `Plays each deal with the agent, draws --per-deal of its positions that have a choice, and labels
 every legal move there with the final progress fraction the agent reaches when it plays on from the
@@ -26,7 +27,19 @@ terminal, eval (the game's evaluation after the move, over its cards: what the h
 and value. python -m patience_gym.train value --moves DIR trains a value network on them.
 With --rollouts 0 no continuation is played and the label is the evaluation after the move (the final
 progress where it ends the game): rows to learn the agent's own choices from (train value --choice).
-A rerun skips finished parts. Tune on deals below 1000000: the ones above are the measuring range.`,
+A rerun skips finished parts. Tune on deals below 1000000: the ones above are the measuring range.
+
+With --solver NODES the labels are the solver's verdicts instead, at a budget of NODES nodes a search
+(500k, 2M): the agents of --agent (comma-separated) play the deals in turn, with a random legal move
+instead of theirs with chance --explore, and positions of their games are labelled won (with the
+length of the winning line found), lost, or unknown. In games of perfect information the game is cut
+in halves to find the agent's last winnable position, whose children (every legal move's successor)
+are labelled, with those of --sibling-positions other winnable positions; --path-positions positions
+of the game and --line-positions of a winning line from the start are labelled too. In games with
+hidden cards each position is labelled by --worlds determinizations (the share that can be won),
+children in the same worlds. Rows: deal, position, parent, kind (path, child, line), agent, step,
+action, chosen, obs, terminal, progress, eval, worlds, wins, unknown, distance, nodes.
+python -m patience_gym.train winnable --labels DIR trains a network on them.`,
 	run: runLabel,
 }
 
@@ -47,6 +60,14 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	out := fs.String("out", "", "the output directory (default data/GAME-moves-AGENT)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the files do not depend on it)")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
+	solverBudget := fs.String("solver", "", "label positions with the solver's verdicts at this node budget a search (500k, 2M) instead of rollouts")
+	explore := fs.Float64("explore", 0, "with --solver: chance of a random legal move instead of the agent's")
+	worlds := fs.Int("worlds", 8, "with --solver, in games with hidden cards: determinizations a position is labelled by")
+	pathPositions := fs.Int("path-positions", 16, "with --solver: positions of each agent's game labelled")
+	siblingPositions := fs.Int("sibling-positions", 2, "with --solver: winnable positions of each game, besides the critical one, whose every child is labelled")
+	linePositions := fs.Int("line-positions", 8, "with --solver: positions of a winning line from the start labelled, per deal")
+	completions := fs.Int("completions", 32, "with --solver: where a position whose children are labelled is inside a move of several actions (Cromwell's swap), the ways to finish it labelled: the best by the evaluation, and a quarter as many others")
+	tableBits := fs.Int("table-bits", 21, "with --solver: log2 of each worker's transposition table entries (16 bytes each)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -57,6 +78,12 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	spec, err := lookupGame(*game)
 	if err != nil {
 		return err
+	}
+	if *solverBudget != "" {
+		return runSolverLabel(ctx, inv, args, spec, solverLabelFlags{agents: *agentName, model: *model, budget: *solverBudget,
+			deals: *deals, seedStart: seedStart.v, explore: *explore, worlds: *worlds, path: *pathPositions,
+			siblings: *siblingPositions, line: *linePositions, completions: *completions, tableBits: *tableBits, partDeals: *partDeals, out: *out,
+			workers: *workers, maxSteps: *maxSteps})
 	}
 	agent, err := parseAgent(*agentName, *model)
 	if err != nil {
@@ -96,6 +123,77 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	}
 	fmt.Fprintf(inv.stdout, "%s, %s agent: wrote %d parts (%s labelled moves) in %s", spec.Title, agent.Label(), tot.Parts,
 		thousands(tot.Rows), time.Since(start).Round(time.Millisecond))
+	if tot.Skipped > 0 {
+		fmt.Fprintf(inv.stdout, "; skipped %d parts already finished", tot.Skipped)
+	}
+	fmt.Fprintf(inv.stdout, "\n%s\n", dir)
+	return nil
+}
+
+// solverLabelFlags are label's flags in its --solver mode.
+type solverLabelFlags struct {
+	agents, model, budget, out                string
+	deals                                     int64
+	seedStart                                 uint64
+	explore                                   float64
+	worlds, path, siblings, line, tableBits   int
+	partDeals, workers, maxSteps, completions int
+}
+
+// runSolverLabel runs `patience label --solver`.
+func runSolverLabel(ctx context.Context, inv *invocation, args []string, spec *env.Spec, f solverLabelFlags) error {
+	b, err := parseBudget(f.budget)
+	if err != nil {
+		return usageError{err}
+	}
+	if b.nodes <= 0 {
+		return usagef("--solver %s: a node budget (500k, 2M), not a time: labels must not depend on the machine", f.budget)
+	}
+	list, err := agentList(f.agents, []*env.Spec{spec}, f.model)
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.workers <= 0:
+		return usagef("--workers must be positive")
+	case !(f.explore >= 0 && f.explore <= 1):
+		return usagef("--explore must be a chance from 0 to 1")
+	case f.worlds <= 0:
+		return usagef("--worlds must be positive")
+	case f.path < 0 || f.siblings < 0 || f.line < 0:
+		return usagef("--path-positions, --sibling-positions and --line-positions must not be negative")
+	case f.completions <= 0:
+		return usagef("--completions must be positive")
+	case f.tableBits < 10 || f.tableBits > 30:
+		return usagef("--table-bits must be from 10 to 30")
+	case f.partDeals <= 0:
+		return usagef("--part-deals must be positive")
+	case f.maxSteps < 0:
+		return usagef("--max-steps must not be negative")
+	}
+	if err := checkSeeds(f.seedStart, f.deals); err != nil {
+		return err
+	}
+	dir := f.out
+	if dir == "" {
+		dir = filepath.Join("data", spec.Name+"-solver-labels")
+	}
+	bar := newProgress(inv.stderr, "label "+spec.Name, f.deals)
+	start := time.Now()
+	tot, err := solverlabels.Run(ctx, solverlabels.Config{Game: spec, MaxSteps: f.maxSteps, Agents: list, Explore: f.explore,
+		SeedStart: f.seedStart, Deals: f.deals, Nodes: b.nodes, TableBits: f.tableBits, Worlds: f.worlds,
+		PathPositions: f.path, SiblingPositions: f.siblings, LinePositions: f.line, Completions: f.completions, PartDeals: f.partDeals,
+		Command: commandLine(append([]string{"patience", "label"}, args...)), Out: dir, Workers: f.workers,
+		OnDeal: func() { bar.add(1) }})
+	bar.done()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted: the finished parts are kept, and the same command finishes the rest: %w", err)
+		}
+		return err
+	}
+	fmt.Fprintf(inv.stdout, "%s: wrote %d parts (%s labelled positions, %s searches, %s nodes) in %s", spec.Title, tot.Parts,
+		thousands(tot.Rows), thousands(tot.Searches), thousands(tot.Nodes), time.Since(start).Round(time.Millisecond))
 	if tot.Skipped > 0 {
 		fmt.Fprintf(inv.stdout, "; skipped %d parts already finished", tot.Skipped)
 	}

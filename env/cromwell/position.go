@@ -28,6 +28,12 @@ func (g *Game) Foundations() cards.Foundations { return g.found }
 // Stage returns the stage of the swap.
 func (g *Game) Stage() SwapStage { return g.swap }
 
+// Midway reports that a move of several actions is under way: the swap
+// has been begun and its two picks are not both made, so the next action
+// continues it. Agents that judge a move by the position it leads to look
+// through such positions to the end of the move.
+func (g *Game) Midway() bool { return g.swap == SwapFirst || g.swap == SwapSecond }
+
 // FirstPick returns the place of the swap's first card while the second is
 // being picked (stage SwapSecond): SwapDepth*f + k for the card at depth k
 // of fan f. It returns -1 in the other stages.

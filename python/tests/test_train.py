@@ -73,7 +73,8 @@ def env_observations(game: str, n: int = 16, steps: int = 30) -> tuple[np.ndarra
     return np.concatenate(all_obs), np.concatenate(all_masks)
 
 
-@pytest.mark.parametrize("model,logits", [("golden_policy", "golden_logits"), ("golden_cards_policy", "golden_cards_logits")])
+@pytest.mark.parametrize("model,logits", [("golden_policy", "golden_logits"), ("golden_cards_policy", "golden_cards_logits"),
+                                          ("golden_stacks_policy", "golden_stacks_logits")])
 def test_golden_logits_are_what_the_trainer_computes(model: str, logits: str) -> None:
     """The committed golden files (compared with Go's forward pass by
     TestGoldenLogits) are what this trainer's reader and forward pass give."""
@@ -528,3 +529,72 @@ def test_top_ties() -> None:
     assert t.group.tolist() == [0, 0, 1, 1]
     assert t.chosen.tolist() == [False, True, True, False]
     assert np.all(t.eval == 0) and np.all(t.end == 0)
+
+
+def test_winnable_from_solver_labels_plays_in_go(patience_cli: Path, tmp_path: Path) -> None:
+    """patience label --solver → read_solver_labels → train winnable (with the
+    loss over siblings) → a value file with the stacks encoding and the
+    logsigmoid link that the Go policy agent plays (bench and agent_actions
+    give the same games), that names its game, and that the other games and
+    a file with broken stacks refuse with a clear message."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from patience_gym.train.winnable import KINDS, read_solver_labels
+
+    labels = tmp_path / "labels"
+    subprocess.run([str(patience_cli), "label", "fifteen", "--solver", "5k", "--agent", "heuristic,random", "--explore", "0.1",
+                    "--deals", "6", "--seed-start", "500", "--part-deals", "3", "--path-positions", "12",
+                    "--sibling-positions", "1", "--line-positions", "4", "--out", str(labels)],
+                   check=True, capture_output=True)
+    lab = read_solver_labels([str(labels)])
+    t = pq.read_table(sorted(labels.glob("part-*.parquet")))
+    decided = t.column("worlds").to_numpy() - t.column("unknown").to_numpy()
+    assert lab.game == "fifteen" and len(lab.target) == int((decided > 0).sum()) > 0
+    want = t.column("wins").to_numpy()[decided > 0] / decided[decided > 0]
+    np.testing.assert_allclose(lab.target, want)
+    assert set(np.unique(lab.target)) <= {0.0, 1.0}  # The Fifteen is open: one world, won or lost
+    child = np.flatnonzero(lab.kind == KINDS.index("child"))
+    assert len(child) > 0 and (lab.parent[child] >= 0).all()
+    assert (lab.deal[lab.parent[child]] == lab.deal[child]).all()
+    # Read without their parents, the children still group by parent.
+    only = read_solver_labels([str(labels)], ("child",))
+    assert len(only.target) == len(child) and (only.parent < -1).all()
+    assert len(np.unique(only.parent)) == len(np.unique(lab.parent[child]))
+    assert (lab.target[lab.kind == KINDS.index("line")] == 1).all()  # on a winning line: winnable
+    # The heuristic's score: the evaluation, and a finished game's bonus or penalty (as agents/greedy.go).
+    ev, term = t.column("eval").to_numpy()[decided > 0], t.column("terminal").to_numpy()[decided > 0]
+    np.testing.assert_allclose(lab.score[~term], ev[~term], rtol=1e-6)
+    assert ((lab.score[term] > 1000) == (lab.target[term] == 1)).all() and (lab.score[term & (lab.target == 0)] < -9).all()
+
+    out = tmp_path / "w"
+    argv = ["winnable", "--labels", str(labels), "--epochs", "2", "--hidden", "16", "--card-dim", "4", "--rank-weight", "1",
+            "--rank-groups", "4", "--rank-eval", "--eval-deals", "20", "--references", "", "--val-frac", "0.2", "--out", str(out)]
+    assert train.main(argv) == 0
+    model = out / "best.safetensors"
+    net, meta = load_model(model, "fifteen")
+    assert meta["head"] == "value" and meta["value_link"] == "logsigmoid" and meta["objective"] == "winnable"
+    assert meta["stacks"] == "0:15:31" and meta["stacks_sorted"] == "1" and net.stacks == ((0, 15, 31),)
+    res = subprocess.run([str(patience_cli), "bench", "--games", "fifteen", "--agents", "policy", "--model", str(model),
+                          "--deals", "20", "--seed-start", "900000", "--json", str(tmp_path / "b.json")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    go = json.loads((tmp_path / "b.json").read_text())["summaries"][0]["progress_mean"]
+    via = train.evaluate_agent("fifteen", f"policy:model={model}", np.arange(900_000, 900_020)).mean_return
+    assert abs(go - via) < 1e-9, (go, via)
+
+    with pytest.raises(ModelError, match="trained for fifteen, not cromwell"):
+        load_model(model, "cromwell")
+    res = subprocess.run([str(patience_cli), "bench", "--games", "cromwell", "--agents", "policy", "--model", str(model),
+                          "--deals", "2"], capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode != 0 and "fifteen" in res.stderr, res.stderr
+    from safetensors import safe_open
+    from safetensors.torch import load_file, save_file
+
+    with safe_open(str(model), framework="pt") as f:
+        md = dict(f.metadata())
+    bad = tmp_path / "bad.safetensors"
+    save_file(load_file(str(model)), str(bad), metadata=md | {"stacks": "0:15:40"})
+    with pytest.raises(ModelError, match="stacks 0:15:40 do not lie within"):
+        load_model(bad)
+    res = subprocess.run([str(patience_cli), "bench", "--games", "fifteen", "--agents", "policy", "--model", str(bad),
+                          "--deals", "2"], capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode != 0 and "stacks" in res.stderr, res.stderr

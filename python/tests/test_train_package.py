@@ -60,6 +60,14 @@ OLD_FLAGS: dict[str, dict[str, Any]] = {
         "--elite": 4, "--generations": 10, "--sigma": 0.1, "--noise": 0.01, "--seed": 1, "--eval-deals": 1000,
         "--eval-start": 900000, "--max-steps": 0, "--resume": False, "--references": "random,heuristic",
     },
+    "winnable": {
+        "--labels": None, "--out": "", "--hidden": (), "--card-dim": -1, "--dtype": "", "--stacks": "auto",
+        "--no-sort-stacks": True, "--kinds": "path,child,line", "--child-weight": 2.0, "--rank-weight": 0.0,
+        "--rank-groups": 16, "--value-floor": 0.0, "--rank-eval": False, "--epochs": 6, "--batch": 256, "--lr": 0.001,
+        "--weight-decay": 0.0001, "--seed": 1, "--val-frac": 0.05, "--init": "", "--eval-deals": 200,
+        "--eval-start": 900000, "--evals-per-epoch": 1, "--eval-weight": 10.0, "--tune-weights": "", "--threads": 1,
+        "--references": "random,heuristic", "--resume": False,
+    },
     "eval": {
         "--model": None, "--deals": 200, "--start": 900000, "--temperature": 0.0, "--seed": 0, "--threads": 1,
     },
@@ -112,7 +120,7 @@ def test_no_import_circles() -> None:
             visit(m, [])
     # The layers: the methods use the shared modules, never one another
     # (cli alone imports them all).
-    methods = {"ppo", "bc", "dagger", "value", "cem"}
+    methods = {"ppo", "bc", "dagger", "value", "cem", "winnable"}
     for m in methods:
         assert not graph[m] & methods, f"{m} imports {graph[m] & methods}"
 

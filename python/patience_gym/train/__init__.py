@@ -60,9 +60,9 @@ from .model_file import (
 # The methods' functions (ppo, bc, dagger, value, cem) are not lifted here:
 # their names are the modules' (patience_gym.train.ppo is the module;
 # patience_gym.train.ppo.ppo the function).
-from .net import CardLayout, PolicyNet, card_input_len, masked_argmax, masked_logits
+from .net import CardLayout, PolicyNet, card_input_len, group_log_softmax, group_max, masked_argmax, masked_logits
 from .ppo import PPOConfig
-from .value import MoveRows, ValueConfig, group_log_softmax, group_max, read_move_rows, top_ties
+from .value import MoveRows, ValueConfig, read_move_rows, top_ties
 
 __all__ = [
     "DEFAULTS",

@@ -23,10 +23,12 @@ from .model_file import HEAD_VALUE, load_model
 from .net import DTYPES
 from .ppo import PPOConfig, ppo
 from .value import TIE_EVAL_WEIGHT, ValueConfig, value
+from .winnable import KINDS, WinnableConfig, winnable
 
 __all__ = ["build_parser", "command_line", "main", "parse_count", "parse_hidden"]
 
-DESCRIPTION = ("Reference trainer: masked PPO, behaviour cloning, DAgger, value learning and the cross-entropy method, "
+DESCRIPTION = ("Reference trainer: masked PPO, behaviour cloning, DAgger, value learning, the cross-entropy method and "
+               "learning from the solver's verdicts, "
                "writing the policy files the Go agent plays.")
 
 
@@ -189,6 +191,43 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--resume", action="store_true", help="continue from the run directory's state.json")
     c.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
 
+    w = sub.add_parser("winnable", help="a value network on the solver's verdicts (patience label --solver), played by one-step look-ahead",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    w.add_argument("--labels", action="append", required=True, help="a patience label --solver output directory (repeat for several)")
+    w.add_argument("--out", default="", help="run directory (default runs/winnable-GAME-sSEED)")
+    w.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default 256,256)")
+    w.add_argument("--card-dim", type=int, default=-1,
+                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
+    w.add_argument("--dtype", choices=sorted(DTYPES), default="", help="dtype of the exported file (default: the game's)")
+    w.add_argument("--stacks", default="auto",
+                   help="the columns the network reads turned over: auto (the game's), none, or OFFSET:COUNT:HEIGHT;...")
+    w.add_argument("--no-sort-stacks", dest="sort_stacks", action="store_false", help="keep the columns in their order")
+    w.add_argument("--kinds", default=",".join(KINDS), help="the kinds of rows to learn from")
+    w.add_argument("--child-weight", type=float, default=2.0, help="weight of a child row (a legal move's successor) in the loss")
+    w.add_argument("--rank-weight", type=float, default=0.0,
+                   help="weight of the loss on the choice among children: the softmax of their logits on the won ones")
+    w.add_argument("--rank-groups", type=int, default=16, help="positions with won and lost children per step, for --rank-weight")
+    w.add_argument("--value-floor", type=float, default=0.0,
+                   help="write value_floor F into the files: the agent scores min(0, log sigmoid(z) - log F), the network a veto")
+    w.add_argument("--rank-eval", action="store_true",
+                   help="rank by the agent's scores (log sigmoid of the logit plus --eval-weight times the evaluation), not the logits")
+    w.add_argument("--epochs", type=int, default=6)
+    w.add_argument("--batch", type=int, default=256)
+    w.add_argument("--lr", type=float, default=1e-3)
+    w.add_argument("--weight-decay", type=float, default=1e-4)
+    w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--val-frac", type=float, default=0.05, help="fraction of deals held out")
+    w.add_argument("--init", default="", help="start from a value file (a winnable run's)")
+    w.add_argument("--eval-deals", type=int, default=200)
+    w.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    w.add_argument("--evals-per-epoch", type=int, default=1)
+    w.add_argument("--eval-weight", type=float, default=10.0,
+                   help="the file's eval_weight: the agent's score is log P(won) + this times the evaluation over the cards")
+    w.add_argument("--tune-weights", default="", help="eval weights to try with the best file on the evaluation deals, comma-separated")
+    w.add_argument("--threads", type=int, default=1)
+    w.add_argument("--references", default="random,heuristic")
+    w.add_argument("--resume", action="store_true", help="continue from the run directory's checkpoint.pt")
+
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
     e.add_argument("--model", required=True)
     e.add_argument("--deals", type=int, default=200)
@@ -235,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.cmd == "dagger":
         kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = dagger(DAggerConfig(**kw, command=cmd))
+    elif args.cmd == "winnable":
+        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
+        path = winnable(WinnableConfig(**kw, command=cmd))
     else:
         torch.set_num_threads(args.threads)
         net, meta = load_model(args.model)

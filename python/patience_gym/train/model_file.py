@@ -19,7 +19,7 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 
 from .._lib import GameSpec, game_spec
-from .net import CARD_CODES, DTYPES, PolicyNet, card_input_len
+from .net import CARD_CODES, DTYPES, PolicyNet, card_input_len, format_stacks, parse_stacks
 
 __all__ = [
     "ENCODING_CARDS",
@@ -112,6 +112,10 @@ def export_model(
     if net.card_dim:
         meta["card_dim"] = str(net.card_dim)
         meta["input_len"] = str(net.layout.input_len)
+    if net.stacks:
+        meta["stacks"] = format_stacks(net.stacks)
+        if net.sort_stacks:
+            meta["stacks_sorted"] = "1"
     if trained_steps is not None:
         meta["trained_steps"] = str(int(trained_steps))
     for k, v in (extra or {}).items():
@@ -227,6 +231,16 @@ def load_model(
     head = meta.get("head", "")
     if head not in ("", HEAD_VALUE):
         raise ModelError(f"model {path}: head {head!r}; this build reads {HEAD_VALUE!r} (or no head: a policy)")
+    if "value_link" in meta and (meta["value_link"] != "logsigmoid" or head != HEAD_VALUE):
+        raise ModelError(f"model {path}: value_link {meta['value_link']!r}: this build reads 'logsigmoid', on a value network")
+    if "value_floor" in meta:
+        try:
+            floor = float(meta["value_floor"])
+        except ValueError:
+            floor = math.nan
+        if not 0 < floor < 1 or meta.get("value_link") != "logsigmoid":
+            raise ModelError(f"model {path}: value_floor {meta['value_floor']!r}: want a probability above 0 and below 1, "
+                             "with value_link logsigmoid")
     card_dim = 0
     if meta["obs_encoding"] == ENCODING_CARDS:
         try:
@@ -271,6 +285,15 @@ def load_model(
         raise ModelError(
             f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
         )
+    try:
+        stacks = parse_stacks(meta["stacks"]) if "stacks" in meta else ()
+    except ValueError as e:
+        raise ModelError(f"model {path}: {e}") from None
+    for off, cnt, h in stacks:
+        if not any(seg.card and seg.offset <= off and off + cnt * h <= seg.offset + seg.len for seg in spec.segments):
+            raise ModelError(f"model {path}: stacks {off}:{cnt}:{h} do not lie within one of {spec.name}'s card segments")
+    if meta.get("stacks_sorted", "0") not in ("0", "1") or ("stacks_sorted" in meta and not stacks):
+        raise ModelError(f"model {path}: stacks_sorted {meta.get('stacks_sorted')!r} wants 0 or 1, and a stacks key")
     # Every shape is checked before the network is made: its widths come
     # from the metadata, and only tensors the file holds may size it.
     layers: list[tuple[torch.Tensor, torch.Tensor]] = []
@@ -289,7 +312,8 @@ def load_model(
         layers.append((w.to(dtype), b.to(dtype)))
     if card_dim and tuple(tensors["cards.weight"].shape) != (CARD_CODES, card_dim):
         raise ModelError(f"model {path}: cards.weight has shape {list(tensors['cards.weight'].shape)}, want {[CARD_CODES, card_dim]}")
-    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim).to(dtype)
+    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim, stacks=stacks,
+                    sort_stacks=meta.get("stacks_sorted") == "1").to(dtype)
     with torch.no_grad():
         if card_dim:
             emb = tensors["cards.weight"]

@@ -28,13 +28,61 @@ __all__ = [
     "CardLayout",
     "OneHotIndex",
     "PolicyNet",
+    "StackGroup",
+    "arrange_stacks",
     "card_input_len",
+    "format_stacks",
+    "group_log_softmax",
+    "group_max",
+    "parse_stacks",
     "masked_argmax",
     "masked_logits",
 ]
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 """The dtypes a model file may store its weights in, by their short names."""
+
+StackGroup = tuple[int, int, int]
+"""A group of stacks in the observation: (offset, count, height), count
+stacks of height cells each, filled from their first cell with no gaps."""
+
+
+def parse_stacks(s: str) -> tuple[StackGroup, ...]:
+    """'0:15:31;...' (metadata stacks, docs/models.md) as stack groups."""
+    out: list[StackGroup] = []
+    for item in s.split(";"):
+        parts = item.strip().split(":")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts) or int(parts[1]) < 1 or int(parts[2]) < 1:
+            raise ValueError(f"stacks {s!r}: want OFFSET:COUNT:HEIGHT items (counts positive) separated by semicolons")
+        out.append((int(parts[0]), int(parts[1]), int(parts[2])))
+    return tuple(out)
+
+
+def format_stacks(groups: Sequence[StackGroup]) -> str:
+    """Stack groups as metadata stacks: '0:15:31;...'."""
+    return ";".join(f"{o}:{c}:{h}" for o, c, h in groups)
+
+
+def arrange_stacks(obs: np.ndarray, groups: Sequence[StackGroup], sort: bool) -> np.ndarray:
+    """Byte observations (N, obs_len) as a network with stack groups reads
+    them (docs/models.md; agents.ArrangeStacks in Go): every stack turned
+    over, its last non-empty cell first and empty cells after, and with
+    sort the stacks of each group in ascending lexicographic order of
+    their turned cells. Other cells are copied."""
+    out = np.array(obs, dtype=np.uint8, copy=True)
+    n = len(out)
+    for off, cnt, h in groups:
+        x = out[:, off : off + cnt * h].reshape(n, cnt, h)
+        filled = np.cumprod(x != 0, axis=2).sum(axis=2)  # the cells before the first empty one
+        idx = filled[..., None] - 1 - np.arange(h)
+        turned = np.take_along_axis(x, np.clip(idx, 0, h - 1), axis=2) * (idx >= 0)
+        if sort:
+            keys = [turned[:, :, k].ravel() for k in reversed(range(h))] + [np.repeat(np.arange(n), cnt)]
+            order = np.lexsort(keys).reshape(n, cnt) - (np.arange(n) * cnt)[:, None]
+            turned = np.take_along_axis(turned, order[..., None], axis=1)
+        out[:, off : off + cnt * h] = turned.reshape(n, cnt * h).astype(np.uint8)
+    return out
+
 
 class OneHotIndex:
     """Maps byte observations (B, obs_len) to the index of each cell's hot
@@ -104,10 +152,15 @@ class PolicyNet(nn.Module):
     """
 
     def __init__(
-        self, spec: GameSpec, hidden: Sequence[int], out: int, *, out_std: float = 0.01, card_dim: int = 0
+        self, spec: GameSpec, hidden: Sequence[int], out: int, *, out_std: float = 0.01, card_dim: int = 0,
+        stacks: Sequence[StackGroup] = (), sort_stacks: bool = False,
     ) -> None:
         super().__init__()
         self.spec = spec
+        # The stack groups the network reads turned over (and sorted):
+        # forward() arranges its input; forward_arranged() takes it so.
+        self.stacks = tuple(stacks)
+        self.sort_stacks = bool(sort_stacks) and bool(self.stacks)
         self.hidden = tuple(int(h) for h in hidden)
         self.card_dim = int(card_dim)
         self.index = OneHotIndex(spec)
@@ -155,6 +208,14 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """obs: (B, obs_len) uint8 observations; returns (B, out) floats."""
+        if self.stacks:
+            obs = torch.from_numpy(arrange_stacks(obs.numpy(), self.stacks, self.sort_stacks))
+        return self.forward_arranged(obs)
+
+    def forward_arranged(self, obs: torch.Tensor) -> torch.Tensor:
+        """forward() of observations already arranged (arrange_stacks with
+        the network's stack groups), as a trainer that arranges its data
+        once calls it."""
         if self.card_dim:
             h = self.first_layer_cards(obs)
             for lin in self.linear_layers():
@@ -251,3 +312,13 @@ def masked_argmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask, logits, torch.full_like(logits, -math.inf)).argmax(dim=1)
 
 
+def group_max(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The largest of v within each group that local numbers (0..groups-1)."""
+    return torch.zeros(groups, dtype=v.dtype).scatter_reduce(0, local, v, reduce="amax", include_self=False)
+
+
+def group_log_softmax(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
+    """The log-softmax of v within the groups that local numbers (0..groups-1)."""
+    mx = group_max(v.detach(), local, groups)
+    z = torch.zeros(groups, dtype=v.dtype).index_add_(0, local, torch.exp(v - mx[local]))
+    return v - mx[local] - torch.log(z)[local]

@@ -28,7 +28,7 @@ from .data import check_same_game, held_out
 from .defaults import start_net
 from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
 from .model_file import HEAD_VALUE, export_model, load_model
-from .net import PolicyNet
+from .net import PolicyNet, group_log_softmax, group_max
 
 __all__ = [
     "END_LOGIT",
@@ -197,18 +197,6 @@ class ChoiceScorer(nn.Module):
 
     def forward(self, obs: torch.Tensor, ev: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
         return self.net(obs)[:, 0] + self.eval_weight * ev + END_LOGIT * end.to(ev.dtype)
-
-
-def group_max(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
-    """The largest of v within each group that local numbers (0..groups-1)."""
-    return torch.zeros(groups, dtype=v.dtype).scatter_reduce(0, local, v, reduce="amax", include_self=False)
-
-
-def group_log_softmax(v: torch.Tensor, local: torch.Tensor, groups: int) -> torch.Tensor:
-    """The log-softmax of v within the groups that local numbers (0..groups-1)."""
-    mx = group_max(v.detach(), local, groups)
-    z = torch.zeros(groups, dtype=v.dtype).index_add_(0, local, torch.exp(v - mx[local]))
-    return v - mx[local] - torch.log(z)[local]
 
 
 def value(cfg: ValueConfig) -> Path:
