@@ -434,3 +434,23 @@ func TestPickFromFollowsTheDocumentedRule(t *testing.T) {
 		t.Error("PickFrom found a deal in an empty selection")
 	}
 }
+
+func TestShippedFileIsTheShippedTable(t *testing.T) {
+	for _, game := range Games() {
+		data, err := ShippedFile(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(data, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Shipped(game)
+		if back.Meta.Game != game || len(back.Deals) != len(want.Deals) || back.Count("") != want.Count("") {
+			t.Errorf("%s: the file holds %s with %d deals, the table %d", game, back.Meta.Game, len(back.Deals), len(want.Deals))
+		}
+	}
+	if _, err := ShippedFile("no such game"); err == nil {
+		t.Error("ShippedFile of an unknown game")
+	}
+}
