@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/strength"
@@ -263,6 +264,41 @@ func pg_protocol_row(version *C.char, game *C.char, input *C.char, out *C.char, 
 		return fail(e, err, errcap)
 	}
 	b, e := json.Marshal(row)
+	if e != nil {
+		return fail(e, err, errcap)
+	}
+	return putString(string(b), out, cap)
+}
+
+// agentJSON is what pg_agent_describe writes.
+type agentJSON struct {
+	Label       string `json:"label"`
+	Settings    string `json:"settings"`
+	Clairvoyant bool   `json:"clairvoyant"`
+}
+
+// pg_agent_describe writes, as JSON, the label, the settings and whether it
+// sees hidden cards of the Go agent an agent string names ("mc:rollouts=8"),
+// as `patience bench` records them, after checking that it can play game;
+// it returns the length (call again with a larger buffer if it is not less
+// than cap).
+//
+//export pg_agent_describe
+func pg_agent_describe(agent *C.char, game *C.char, out *C.char, cap C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
+	defer guard(&code, err, errcap)
+	f, e := agents.Parse(gostr(agent))
+	if e != nil {
+		return fail(e, err, errcap)
+	}
+	spec, e := env.Lookup(gostr(game))
+	if e != nil {
+		return fail(e, err, errcap)
+	}
+	a := f.New()
+	if e := agents.Prepare(a, spec); e != nil {
+		return fail(e, err, errcap)
+	}
+	b, e := json.Marshal(agentJSON{Label: f.Label(), Settings: a.Settings(), Clairvoyant: agents.IsClairvoyant(a)})
 	if e != nil {
 		return fail(e, err, errcap)
 	}

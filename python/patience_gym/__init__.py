@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import gymnasium as gym
 
+from . import deals
 from ._lib import SPECS, VARIANT_SPECS, ClosedEnvironmentError, GameSpec, IllegalActionError, PatienceError, Segment
 from .env import TRAINING_DEALS, PatienceEnv
+from .protocol import evaluate
 from .vector import PatienceVectorEnv
 
 __all__ = [
@@ -39,7 +41,9 @@ __all__ = [
     "PatienceError",
     "PatienceVectorEnv",
     "Segment",
+    "deals",
     "env_ids",
+    "evaluate",
     "register_envs",
 ]
 
