@@ -280,6 +280,8 @@ def test_shrink_keeps_a_command_small() -> None:
     assert shrink(["patience", "generate"]) == ["patience", "generate", "--episodes", EPISODES]
     assert shrink(["patience", "bench", "--deals", "300"]) == ["patience", "bench", "--deals", "1", "--games", QUICK_GAMES]
     assert shrink(["patience", "bench", "--games", "cromwell"])[3] == "cromwell"
+    proto = ["patience", "bench", "--protocol", "v1", "--games", "all", "--agents", "random"]
+    assert shrink(proto) == proto  # the protocol fixes the deals and refuses --deals
     assert shrink(["patience", "solve", "x", "--deals=1000", "--budget", "10s"]) == [
         "patience", "solve", "x", "--deals=2", "--budget", "20k",
     ]

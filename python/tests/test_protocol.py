@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,18 @@ def test_evaluate_refuses_what_the_protocol_cannot_measure() -> None:
             evaluate("random", missing[0])
     with pytest.raises(patience_gym.IllegalActionError):
         evaluate(lambda obs, info: int(np.flatnonzero(info["action_mask"] == 0)[0]), "limited")
+
+
+def test_the_docs_results_table_is_the_result_files() -> None:
+    """docs/protocol.md shows what results/protocol-v1/table.py prints from the committed files."""
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    start = page.index("<!-- the table: python results/protocol-v1/table.py -->\n")
+    start = page.index("\n", start) + 1
+    shown = page[start : page.index("\n<!-- end of the table -->")]
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "results" / "protocol-v1" / "table.py")], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    assert shown == printed, "paste the output of python results/protocol-v1/table.py into docs/protocol.md"
+    for f in (ROOT / "results" / "protocol-v1").glob("*.json"):
+        res = json.loads(f.read_text())
+        assert res["protocol"] == "v1" and f"--json results/protocol-v1/{f.name}" in res["command"]

@@ -24,6 +24,10 @@ def pct(p: float | None, lo: float | None, hi: float | None) -> str:
     return f"{100 * p:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]" if lo is not None and hi is not None else f"{100 * p:.1f}"
 
 
+def ms(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
+
+
 def main() -> int:
     rows = []
     for f in sorted(HERE.glob("*.json")):
@@ -42,7 +46,7 @@ def main() -> int:
             winnable = "— (no deal won by the solver)"
         print(
             f"| {r['title']} | {name} | {r['wins']} | {pct(r['win_rate'], r['win_lo'], r['win_hi'])} | {winnable} | "
-            f"{r['wins_unknown']} | {pct(r['progress_mean'], r['progress_lo'], r['progress_hi'])} | {r['ms_per_game']:.2f} | "
+            f"{r['wins_unknown']} | {pct(r['progress_mean'], r['progress_lo'], r['progress_hi'])} | {ms(r['ms_per_game'])} | "
             f"`{res['command']}` |"
         )
     return 0
