@@ -7,11 +7,10 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 	"unsafe"
 
 	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/env"
 )
 
 // teacher is one Go agent per environment of a handle, asked for moves by
@@ -52,47 +51,27 @@ func (h *handle) teacherFor(s string, seed uint64) (*teacher, error) {
 }
 
 // act writes into out the move each environment's agent chooses in its
-// current position, the environments shared among the cores. An agent is
-// reset (with the deal number plus the seed offset) whenever its
-// environment is at the first step of an episode or has been dealt a new
-// deal since the last call; otherwise it remembers the positions it was
-// asked about in this episode (the heuristic avoids repeating them).
+// current position, in the vector's workers (env.Vector.Each: each agent is
+// asked by the worker that steps its environment, and a panic in an agent
+// breaks its environment as a panic in a step does). An agent is reset
+// (with the deal number plus the seed offset) whenever its environment is
+// at the first step of an episode or has been dealt a new deal since the
+// last call; otherwise it remembers the positions it was asked about in
+// this episode (the heuristic avoids repeating them).
 func (t *teacher) act(h *handle, out []int64, where []uint8) error {
-	n := h.v.Len()
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = fmt.Errorf("%s", panicMessage(r))
-				}
-			}()
-			for i := w; i < n; i += workers {
-				e := h.v.Env(i)
-				if e.Done() || (where != nil && where[i] == 0) {
-					out[i] = -1
-					continue
-				}
-				deal := h.v.Seeds()[i]
-				if t.fresh[i] || e.Steps() == 0 || deal != t.dealt[i] {
-					t.agents[i].Reset(deal + t.seed)
-					t.fresh[i], t.dealt[i] = false, deal
-				}
-				out[i] = int64(t.agents[i].Act(agents.NewView(e)))
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	seeds := h.v.Seeds()
+	return h.v.Each(func(i int, e *env.Env) {
+		if e.Done() || (where != nil && where[i] == 0) {
+			out[i] = -1
+			return
 		}
-	}
-	return nil
+		deal := seeds[i]
+		if t.fresh[i] || e.Steps() == 0 || deal != t.dealt[i] {
+			t.agents[i].Reset(deal + t.seed)
+			t.fresh[i], t.dealt[i] = false, deal
+		}
+		out[i] = int64(t.agents[i].Act(agents.NewView(e)))
+	})
 }
 
 // pg_agent_act asks a Go agent (an agent string as the command line takes
@@ -116,6 +95,9 @@ func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64
 	defer h.release(&code)
 	if int(n) != h.v.Len() || actions == nil {
 		return status(h, lengthError("actions", int(n), h.v.Len()))
+	}
+	if err := h.usable(); err != nil {
+		return status(h, err)
 	}
 	t, err := h.teacherFor(gostr(agent), uint64(seed))
 	if err != nil {

@@ -14,8 +14,11 @@
 // read with pg_error. Nothing a caller passes crashes the process except
 // pointers to memory too small for what the documented sizes say (C cannot
 // check those): an unknown game, a bad option, an illegal action, a wrong
-// length, a closed handle and any panic in the calling goroutine all come
-// back as codes. Environments are named by integer handles (from pg_create),
+// length and a closed handle come back as codes, and so does a Go panic (a
+// bug) in any function here or in any goroutine it starts (the vector's
+// workers): PG_INTERNAL, with the panic and its stack as the message. The
+// handle on which it happened is then broken: every call that steps,
+// samples or asks agents returns PG_BROKEN until pg_reset succeeds. Environments are named by integer handles (from pg_create),
 // never by pointers. A handle must not be used by two threads at once: a
 // second concurrent call returns PG_BUSY instead of racing. The C header
 // written next to the library by go build declares the functions and the
@@ -39,6 +42,9 @@ typedef struct {
 	uint8_t *illegal;       // N (0/1): the action was refused (illegal = "noop")
 	float   *one_hot;       // N*H one-hot observations
 	float   *final_one_hot; // N*H one-hot final observations
+	uint8_t *mask_bits;     // N*P bytes, P = (A+7)/8: the masks bit-packed,
+	                        // action a of environment i is bit a%8 (least
+	                        // significant first) of byte i*P + a/8
 } pg_buffers;
 
 // The status codes.
@@ -48,6 +54,8 @@ enum {
 	PG_BAD_HANDLE = -2, // unknown or closed handle
 	PG_ILLEGAL = -3,    // an illegal action was refused (see pg_error)
 	PG_BUSY = -4,       // the handle is in use by another thread
+	PG_INTERNAL = -5,   // a Go panic (a bug) was recovered (see pg_error)
+	PG_BROKEN = -6,     // an earlier PG_INTERNAL broke the handle: pg_reset it
 };
 */
 import "C"
@@ -68,6 +76,8 @@ const (
 	codeBadHandle = -2
 	codeIllegal   = -3
 	codeBusy      = -4
+	codeInternal  = -5
+	codeBroken    = -6
 )
 
 // Flags returned by pg_step1.
@@ -86,10 +96,29 @@ func status(h *handle, err error) C.int64_t {
 	}
 	h.lastErr = err.Error()
 	var ill *env.IllegalActionError
-	if errors.As(err, &ill) && ill.Action >= 0 && ill.Action < h.v.Spec().Actions {
+	var pe *env.PanicError
+	switch {
+	case errors.As(err, &pe):
+		h.broken = true
+		return codeInternal
+	case errors.Is(err, env.ErrBroken) || errors.Is(err, errBroken):
+		return codeBroken
+	case errors.As(err, &ill) && ill.Action >= 0 && ill.Action < h.v.Spec().Actions:
 		return codeIllegal
 	}
 	return codeError
+}
+
+// errBroken is the error of a call on a handle broken by a panic outside
+// the vector.
+var errBroken = errors.New("the environment is broken by an internal error in an earlier call: call reset")
+
+// usable returns errBroken if an earlier panic broke h.
+func (h *handle) usable() error {
+	if h.broken {
+		return fmt.Errorf("%w (the error: %s)", errBroken, firstLine(h.lastErr))
+	}
+	return nil
 }
 
 // gostr copies a C string, nil giving "".
@@ -121,7 +150,7 @@ func pg_specs(out *C.char, cap C.int64_t) (code C.int64_t) {
 	defer func() {
 		if r := recover(); r != nil {
 			putString(panicMessage(r), out, cap)
-			code = codeError
+			code = codeInternal
 		}
 	}()
 	return putString(specsJSON(), out, cap)
@@ -137,7 +166,7 @@ func pg_create(game *C.char, n C.int64_t, options *C.char, err *C.char, errcap C
 	defer func() {
 		if r := recover(); r != nil {
 			putString(panicMessage(r), err, errcap)
-			code = codeError
+			code = codeInternal
 		}
 	}()
 	id, e := create(gostr(game), int64(n), gostr(options))
@@ -152,7 +181,12 @@ func pg_create(game *C.char, n C.int64_t, options *C.char, err *C.char, errcap C
 // unknown or closed handle returns PG_BAD_HANDLE.
 //
 //export pg_close
-func pg_close(id C.int64_t) C.int64_t {
+func pg_close(id C.int64_t) (code C.int64_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = codeInternal
+		}
+	}()
 	if !closeHandle(int64(id)) {
 		return codeBadHandle
 	}
@@ -163,12 +197,12 @@ func pg_close(id C.int64_t) C.int64_t {
 // returns its length.
 //
 //export pg_error
-func pg_error(id C.int64_t, out *C.char, cap C.int64_t) C.int64_t {
+func pg_error(id C.int64_t, out *C.char, cap C.int64_t) (code C.int64_t) {
 	h, code := acquire(int64(id))
 	if h == nil {
 		return code
 	}
-	defer h.mu.Unlock()
+	defer h.release(&code)
 	return putString(h.lastErr, out, cap)
 }
 
@@ -189,6 +223,7 @@ func buffers(b *C.pg_buffers, v *env.Vector) env.VectorBuffers {
 		Illegal:     view((*bool)(unsafe.Pointer(b.illegal)), n),
 		OneHot:      view((*float32)(b.one_hot), n*oh),
 		FinalOneHot: view((*float32)(b.final_one_hot), n*oh),
+		MaskPacked:  view((*uint8)(b.mask_bits), n*((a+7)/8)),
 	}
 }
 
@@ -203,7 +238,7 @@ func view[T any](p *T, n int) []T {
 // pg_reset deals seeds[i] to environment i (n seeds, n the vector's size)
 // and writes the first observations and masks into the buffers; rewards and
 // flags are zeroed. A deal with no legal move is skipped by steps of n (see
-// pg_deals for the deals dealt).
+// pg_deals for the deals dealt). A successful reset mends a broken handle.
 //
 //export pg_reset
 func pg_reset(id C.int64_t, seeds *C.uint64_t, n C.int64_t, bufs *C.pg_buffers) (code C.int64_t) {
@@ -216,7 +251,11 @@ func pg_reset(id C.int64_t, seeds *C.uint64_t, n C.int64_t, bufs *C.pg_buffers) 
 		return status(h, lengthError("seeds", int(n), h.v.Len()))
 	}
 	s := unsafe.Slice((*uint64)(unsafe.Pointer(seeds)), int(n))
-	return status(h, h.withBuffers(buffers(bufs, h.v), func() error { return h.v.ResetSeeds(s) }))
+	if err := h.withBuffers(buffers(bufs, h.v), func() error { return h.v.ResetSeeds(s) }); err != nil {
+		return status(h, err)
+	}
+	h.broken = false
+	return codeOK
 }
 
 // pg_step plays actions[i] (n actions, int64) in environment i and writes
@@ -233,6 +272,9 @@ func pg_step(id C.int64_t, actions *C.int64_t, n C.int64_t, bufs *C.pg_buffers) 
 	defer h.release(&code)
 	if int(n) != h.v.Len() || actions == nil {
 		return status(h, lengthError("actions", int(n), h.v.Len()))
+	}
+	if err := h.usable(); err != nil {
+		return status(h, err)
 	}
 	for i, a := range unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)) {
 		h.actions[i] = int(a)
@@ -299,6 +341,9 @@ func pg_step1(id C.int64_t, action C.int64_t, row C.int64_t) (code C.int64_t) {
 	if v.Len() != 1 || row < 0 || int(row) >= r.n {
 		return status(h, fmt.Errorf("pg_step1: row %d of %d bound rows (call pg_bind1 first)", row, r.n))
 	}
+	if err := h.usable(); err != nil {
+		return status(h, err)
+	}
 	i := int(row)
 	l, a, oh := v.Spec().ObsLen, v.Spec().Actions, v.OneHotLen()
 	b := env.VectorBuffers{
@@ -324,6 +369,35 @@ func pg_step1(id C.int64_t, action C.int64_t, row C.int64_t) (code C.int64_t) {
 		flags |= flagIllegal
 	}
 	return flags
+}
+
+// pg_sample draws a uniformly random legal action of every environment
+// into actions (n int64 values), in the vector's workers, each environment
+// from its own generator (seeded by pg_reset from the deal it gives that
+// environment, so the draws follow from the seeds and do not depend on the
+// number of workers); an environment waiting for its next-step autoreset
+// gets -1, which pg_step ignores there. The environments are not changed.
+//
+//export pg_sample
+func pg_sample(id C.int64_t, actions *C.int64_t, n C.int64_t) (code C.int64_t) {
+	h, code := acquire(int64(id))
+	if h == nil {
+		return code
+	}
+	defer h.release(&code)
+	if int(n) != h.v.Len() || actions == nil {
+		return status(h, lengthError("actions", int(n), h.v.Len()))
+	}
+	if err := h.usable(); err != nil {
+		return status(h, err)
+	}
+	if err := h.v.SampleActions(h.actions); err != nil {
+		return status(h, err)
+	}
+	for i, a := range h.actions {
+		*at(actions, i, 8) = C.int64_t(a)
+	}
+	return codeOK
 }
 
 // pg_deals writes the deal of each environment's current episode into out
@@ -363,7 +437,7 @@ func pg_episode(id C.int64_t, i C.int64_t, out *C.int64_t, ret *C.double, class 
 		return status(h, errors.New("pg_episode: null output"))
 	}
 	e := h.v.Env(int(i))
-	in := e.Info()
+	in := h.v.Info(int(i))
 	dst := unsafe.Slice((*int64)(unsafe.Pointer(out)), 6)
 	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = int64(in.Seed), int64(in.Steps), int64(in.Progress), int64(in.Cards), int64(in.Legal), int64(in.Outcome)
 	*ret = C.double(e.Return())
@@ -465,13 +539,14 @@ func pg_parse_move(id C.int64_t, move *C.char, ids *C.int64_t, cap C.int64_t) (c
 	return C.int64_t(len(got))
 }
 
-// release recovers a panic of the call (recording it as the handle's error
-// and setting *code to PG_ERROR) and unlocks the handle. Deferred by every
-// call that acquired a handle.
+// release recovers a panic of the call (recording it as the handle's
+// error, marking the handle broken and setting *code to PG_INTERNAL) and
+// unlocks the handle. Deferred by every call that acquired a handle.
 func (h *handle) release(code *C.int64_t) {
 	if r := recover(); r != nil {
 		h.lastErr = panicMessage(r)
-		*code = codeError
+		h.broken = true
+		*code = codeInternal
 	}
 	h.mu.Unlock()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/patience-gym/patience/env"
@@ -83,6 +84,7 @@ type handle struct {
 	actions []int
 	lastErr string
 	closed  bool
+	broken  bool           // a panic broke the handle: refuse steps until a reset
 	rows    bound          // pg_bind1's rows
 	canvas  *render.Canvas // pg_render_rgb's, made on its first call
 	teacher *teacher       // pg_agent_act's agents
@@ -202,6 +204,12 @@ func lengthError(what string, got, want int) error {
 // actionRangeError reports an action id outside the action space.
 func actionRangeError(s *env.Spec, a int64) error {
 	return fmt.Errorf("%s: no action %d (the ids are 0..%d)", s.Name, a, s.Actions-1)
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // panicMessage turns a recovered panic into an error message with its stack.

@@ -21,14 +21,16 @@ import (
 
 // The verdict tables and the evaluation protocol, for Python's
 // patience_gym.deals and patience_gym.evaluate. These functions take no
-// handle: each reports a failure as PG_ERROR with its message written into
-// err (capacity errcap), as pg_create does.
+// handle: each reports a failure as PG_ERROR (a recovered panic as
+// PG_INTERNAL) with its message written into err (capacity errcap), as
+// pg_create does.
 
-// guard recovers a panic of the call into err and sets *code to PG_ERROR.
+// guard recovers a panic of the call (a bug) into err and sets *code to
+// PG_INTERNAL, as the other exports do.
 func guard(code *C.int64_t, err *C.char, errcap C.int64_t) {
 	if r := recover(); r != nil {
 		putString(panicMessage(r), err, errcap)
-		*code = codeError
+		*code = codeInternal
 	}
 }
 

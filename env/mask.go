@@ -167,6 +167,22 @@ func (m *Mask) AppendPacked(dst []byte) []byte {
 	return dst[:off+m.PackedLen()]
 }
 
+// PutPacked writes the mask's packed form (see AppendPacked) into dst,
+// which must hold exactly PackedLen() bytes. It allocates nothing.
+func (m *Mask) PutPacked(dst []byte) {
+	_ = dst[m.PackedLen()-1]
+	for w, x := range m.words {
+		if b := w * 8; b+8 <= len(dst) {
+			binary.LittleEndian.PutUint64(dst[b:], x)
+		} else {
+			for ; b < len(dst); b++ {
+				dst[b] = byte(x)
+				x >>= 8
+			}
+		}
+	}
+}
+
 // SetPacked sets the mask from its packed form (see AppendPacked). It reports
 // false, leaving the mask unchanged, if p has the wrong length or sets a bit
 // beyond Len().

@@ -1,10 +1,12 @@
 package env
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -92,6 +94,10 @@ type VectorBuffers struct {
 	// MaskBytes, when set, receives every mask as N × Actions bytes, 1 for
 	// a legal action and 0 otherwise (the form NumPy reads as bool).
 	MaskBytes []uint8
+	// MaskPacked, when set, receives every mask bit-packed as N × P bytes,
+	// P = (Actions+7)/8: action a of environment i is bit a%8 (the least
+	// significant bit first) of byte i*P + a/8 (Mask.PutPacked's form).
+	MaskPacked []uint8
 	// OneHot, when set, receives the one-hot expansion of every
 	// observation (Spec.OneHot): N × Spec.OneHotLen() floats.
 	OneHot []float32
@@ -116,6 +122,8 @@ type VectorBuffers struct {
 //	            (IllegalNoOp only)
 //	MaskBytes   N × Actions bytes, 1 for a legal action (only if set by
 //	            SetBuffers; nil otherwise)
+//	MaskPacked  N × (Actions+7)/8 bytes, the masks bit-packed (only if set
+//	            by SetBuffers)
 //	OneHot      N × Spec.OneHotLen() one-hot observations (only if set
 //	            by SetBuffers)
 //	FinalOneHot the same for FinalObs (only if set by SetBuffers)
@@ -130,6 +138,12 @@ type VectorBuffers struct {
 // (seed + N), so every environment that is not waiting for its next-step
 // autoreset has a legal action. Results do not depend on the number of
 // workers.
+//
+// A panic while stepping, resetting or sampling an environment (a bug in a
+// game's rules) does not crash the process: it is recovered in the worker
+// that ran it, the call returns a *PanicError naming the environment, and
+// that environment is broken (Broken) until the next Reset: Step and
+// SampleActions refuse with an error wrapping ErrBroken meanwhile.
 //
 // A Vector is not safe for concurrent use. Close it to stop its workers.
 type Vector struct {
@@ -148,7 +162,11 @@ type Vector struct {
 	refused    []bool // this step's refused actions (IllegalNoOp)
 	noops      []int  // refused actions this episode, counted as steps
 	oneHotLen  int
-	own        VectorBuffers // the Vector's own buffers, used where the caller gives none
+	packedLen  int
+	own        VectorBuffers       // the Vector's own buffers, used where the caller gives none
+	broken     []*PanicError       // broken[i]: the panic that broke environment i, until Reset
+	failed     atomic.Bool         // a panic was recovered in the current call
+	each       func(i int, e *Env) // the function of a jobEach
 
 	Obs        []uint8
 	MaskWords  []uint64
@@ -160,6 +178,7 @@ type Vector struct {
 	Illegal    []bool
 
 	MaskBytes   []uint8
+	MaskPacked  []uint8
 	OneHot      []float32
 	FinalOneHot []float32
 
@@ -195,6 +214,7 @@ const (
 	jobStep job = iota
 	jobReset
 	jobSample
+	jobEach
 )
 
 // NewVector makes a Vector of n environments of the named game.
@@ -236,6 +256,8 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	v.refused = make([]bool, n)
 	v.noops = make([]int, n)
 	v.oneHotLen = v.spec.OneHotLen()
+	v.packedLen = (v.spec.Actions + 7) / 8
+	v.broken = make([]*PanicError, n)
 	if v.mode == SameStep {
 		v.FinalObs = make([]uint8, n*v.obsLen)
 	}
@@ -282,6 +304,18 @@ func (v *Vector) Mask(i int) *Mask { return v.envs[i].Mask() }
 // ObsOf returns environment i's observation in Obs (aliased).
 func (v *Vector) ObsOf(i int) []uint8 { return v.Obs[i*v.obsLen : (i+1)*v.obsLen] }
 
+// Info returns environment i's Info, its Outcome Truncated when refused
+// actions (IllegalNoOp) ran the episode into its step limit while the
+// environment waits for its next-step autoreset (its Env alone would say
+// Running: it never saw the refused actions).
+func (v *Vector) Info(i int) Info {
+	in := v.envs[i].Info()
+	if in.Outcome == Running && v.needsReset[i] {
+		in.Outcome = Truncated
+	}
+	return in
+}
+
 // Seeds returns the deal of each environment's current episode (aliased).
 func (v *Vector) Seeds() []uint64 { return v.seeds }
 
@@ -302,12 +336,64 @@ func (v *Vector) ResetSeeds(seeds []uint64) error {
 	return v.reset()
 }
 
-// reset seeds each environment's sampler from its first deal and deals.
+// reset seeds each environment's sampler from its first deal, mends the
+// broken environments and deals.
 func (v *Vector) reset() error {
 	for i, s := range v.seeds {
 		v.rngs[i].Seed(s ^ 0xA5A5_5A5A_C3C3_3C3C)
 	}
+	clear(v.broken)
 	return v.run(jobReset)
+}
+
+// PanicError reports a panic recovered while the Vector worked on one
+// environment: a bug, never the caller's fault. The environment is broken
+// until the next Reset.
+type PanicError struct {
+	Game  string // the game's name
+	Env   int    // the environment
+	Value any    // what was passed to panic
+	Stack []byte // the stack of the goroutine that panicked
+}
+
+// Error names the environment and the panic, and carries the stack.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("%s, environment %d: internal error (please report it): %v\n%s", e.Game, e.Env, e.Value, e.Stack)
+}
+
+// ErrBroken is wrapped by the error of a call on a Vector one of whose
+// environments was broken by a panic (see PanicError) since its last Reset.
+var ErrBroken = errors.New("broken by an internal error in an earlier call: call Reset")
+
+// Broken returns the panic that broke environment i since the last Reset,
+// or nil.
+func (v *Vector) Broken(i int) *PanicError { return v.broken[i] }
+
+// brokenError returns an error wrapping ErrBroken for the first broken
+// environment, or nil if none is broken.
+func (v *Vector) brokenError(what string) error {
+	for i, p := range v.broken {
+		if p != nil {
+			return fmt.Errorf("vector %s, environment %d: %w (the panic: %v)", what, i, ErrBroken, p.Value)
+		}
+	}
+	return nil
+}
+
+// Each calls f(i, Env(i)) for every environment, the environments shared
+// among the workers as Step shares them, and waits for all of them: f runs
+// concurrently for different environments and must only touch what belongs
+// to environment i (f must not step it). A panic in f is recovered and
+// breaks environment i, as in Step. Each refuses while an environment is
+// broken.
+func (v *Vector) Each(f func(i int, e *Env)) error {
+	if err := v.brokenError("each"); err != nil {
+		return err
+	}
+	v.each = f
+	err := v.run(jobEach)
+	v.each = nil
+	return err
 }
 
 // SampleActions writes a uniformly random legal action of every environment
@@ -320,6 +406,9 @@ func (v *Vector) SampleActions(actions []int) error {
 	if len(actions) != len(v.envs) {
 		return fmt.Errorf("vector sample: %d actions for %d environments", len(actions), len(v.envs))
 	}
+	if err := v.brokenError("sample"); err != nil {
+		return err
+	}
 	v.sampled = actions
 	err := v.run(jobSample)
 	v.sampled = nil
@@ -329,10 +418,14 @@ func (v *Vector) SampleActions(actions []int) error {
 // Step plays actions[i] in environment i and fills the buffers. An
 // environment waiting for its next-step autoreset ignores its action. If any
 // action is illegal, Step returns an error naming the environment and the
-// move, and changes nothing.
+// move, and changes nothing. While an environment is broken (see
+// PanicError), Step returns an error wrapping ErrBroken and changes nothing.
 func (v *Vector) Step(actions []int) error {
 	if len(actions) != len(v.envs) {
 		return fmt.Errorf("vector step: %d actions for %d environments", len(actions), len(v.envs))
+	}
+	if err := v.brokenError("step"); err != nil {
+		return err
 	}
 	for i, e := range v.envs {
 		v.refused[i] = false
@@ -357,11 +450,12 @@ func (v *Vector) Step(actions []int) error {
 }
 
 // run hands a job to every worker, does the caller's share, and waits for
-// the workers.
+// the workers. It returns the first PanicError of the call, if any.
 func (v *Vector) run(j job) error {
 	if v.closed {
 		return fmt.Errorf("vector of %s: closed", v.spec.Name)
 	}
+	v.failed.Store(false)
 	v.job = j
 	v.gen++
 	for _, w := range v.workers {
@@ -382,12 +476,37 @@ func (v *Vector) run(j job) error {
 			runtime.Gosched()
 		}
 	}
+	if v.failed.Load() {
+		for _, p := range v.broken {
+			if p != nil {
+				return p
+			}
+		}
+	}
 	return nil
 }
 
-// do runs job j on the environments lo..hi-1.
+// do runs job j on the environments lo..hi-1. A panic on one environment
+// breaks that environment (see PanicError) and the others still run.
 func (v *Vector) do(j job, lo, hi int) {
-	for i := lo; i < hi; i++ {
+	for lo < hi {
+		lo = v.doUntilPanic(j, lo, hi)
+	}
+}
+
+// doUntilPanic runs job j on the environments lo..hi-1 until one panics;
+// it recovers the panic, marks that environment broken and returns the
+// next one to run (hi when none panicked).
+func (v *Vector) doUntilPanic(j job, lo, hi int) (next int) {
+	i := lo
+	defer func() {
+		if r := recover(); r != nil {
+			v.broken[i] = &PanicError{Game: v.spec.Name, Env: i, Value: r, Stack: debug.Stack()}
+			v.failed.Store(true)
+			next = i + 1
+		}
+	}()
+	for ; i < hi; i++ {
 		switch j {
 		case jobReset:
 			v.resetOne(i)
@@ -395,8 +514,11 @@ func (v *Vector) do(j job, lo, hi int) {
 			v.stepOne(i)
 		case jobSample:
 			v.sampleOne(i)
+		case jobEach:
+			v.each(i, v.envs[i])
 		}
 	}
+	return hi
 }
 
 // Close stops the workers. The buffers stay readable.
@@ -528,6 +650,10 @@ func (v *Vector) write(i int) {
 		a := v.spec.Actions
 		maskBytes(v.MaskBytes[i*a:(i+1)*a], e.mask.words)
 	}
+	if v.MaskPacked != nil {
+		p := v.packedLen
+		e.mask.PutPacked(v.MaskPacked[i*p : (i+1)*p])
+	}
 	if v.OneHot != nil {
 		v.spec.OneHot(obs, v.OneHot[i*v.oneHotLen:(i+1)*v.oneHotLen])
 	}
@@ -550,7 +676,7 @@ func (v *Vector) buffers() VectorBuffers {
 	return VectorBuffers{
 		Obs: v.Obs, Rewards: v.Rewards, Terminated: v.Terminated, Truncated: v.Truncated,
 		FinalObs: v.FinalObs, HasFinal: v.HasFinal, Illegal: v.Illegal,
-		MaskBytes: v.MaskBytes, OneHot: v.OneHot, FinalOneHot: v.FinalOneHot,
+		MaskBytes: v.MaskBytes, MaskPacked: v.MaskPacked, OneHot: v.OneHot, FinalOneHot: v.FinalOneHot,
 	}
 }
 
@@ -561,7 +687,7 @@ func (v *Vector) OneHotLen() int { return v.oneHotLen }
 // SetBuffers makes the Vector write its results into b from the next call
 // on: each non-nil slice of b replaces the corresponding field (Obs,
 // Rewards, ...), and each nil one restores the Vector's own buffer (or, for
-// MaskBytes, OneHot and FinalOneHot, turns that output off). FinalObs and
+// MaskBytes, MaskPacked, OneHot and FinalOneHot, turns that output off). FinalObs and
 // FinalOneHot are written only in SameStep mode. The memory must stay valid
 // until the buffers are replaced again; it may be memory the Go runtime
 // does not manage (C or NumPy memory, via unsafe.Slice), in which case the
@@ -572,7 +698,8 @@ func (v *Vector) SetBuffers(b VectorBuffers) error {
 	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
 	ok := fits(b.Obs, n*l) && fits(b.Rewards, n) && fits(b.Terminated, n) && fits(b.Truncated, n) &&
 		fits(b.FinalObs, n*l) && fits(b.HasFinal, n) && fits(b.Illegal, n) &&
-		fits(b.MaskBytes, n*v.spec.Actions) && fits(b.OneHot, n*h) && fits(b.FinalOneHot, n*h)
+		fits(b.MaskBytes, n*v.spec.Actions) && fits(b.MaskPacked, n*v.packedLen) &&
+		fits(b.OneHot, n*h) && fits(b.FinalOneHot, n*h)
 	if !ok {
 		return v.bufferError(b)
 	}
@@ -583,7 +710,7 @@ func (v *Vector) SetBuffers(b VectorBuffers) error {
 	v.FinalObs = orSlice(b.FinalObs, v.own.FinalObs)
 	v.HasFinal = orSlice(b.HasFinal, v.own.HasFinal)
 	v.Illegal = orSlice(b.Illegal, v.own.Illegal)
-	v.MaskBytes, v.OneHot, v.FinalOneHot = b.MaskBytes, b.OneHot, b.FinalOneHot
+	v.MaskBytes, v.MaskPacked, v.OneHot, v.FinalOneHot = b.MaskBytes, b.MaskPacked, b.OneHot, b.FinalOneHot
 	if v.mode != SameStep {
 		v.FinalOneHot = nil
 	}
@@ -609,6 +736,7 @@ func (v *Vector) bufferError(b VectorBuffers) error {
 		{"HasFinal", len(b.HasFinal), n, b.HasFinal != nil},
 		{"Illegal", len(b.Illegal), n, b.Illegal != nil},
 		{"MaskBytes", len(b.MaskBytes), n * v.spec.Actions, b.MaskBytes != nil},
+		{"MaskPacked", len(b.MaskPacked), n * v.packedLen, b.MaskPacked != nil},
 		{"OneHot", len(b.OneHot), n * h, b.OneHot != nil},
 		{"FinalOneHot", len(b.FinalOneHot), n * h, b.FinalOneHot != nil},
 	} {

@@ -25,7 +25,18 @@ from __future__ import annotations
 import gymnasium as gym
 
 from . import deals
-from ._lib import SPECS, VARIANT_SPECS, ClosedEnvironmentError, GameSpec, IllegalActionError, PatienceError, Segment
+from ._lib import (
+    SPECS,
+    VARIANT_SPECS,
+    BrokenEnvironmentError,
+    ClosedEnvironmentError,
+    ConcurrentUseError,
+    GameSpec,
+    IllegalActionError,
+    InternalError,
+    PatienceError,
+    Segment,
+)
 from .env import TRAINING_DEALS, PatienceEnv
 from .protocol import evaluate
 from .vector import PatienceVectorEnv
@@ -34,9 +45,12 @@ __all__ = [
     "SPECS",
     "TRAINING_DEALS",
     "VARIANT_SPECS",
+    "BrokenEnvironmentError",
     "ClosedEnvironmentError",
+    "ConcurrentUseError",
     "GameSpec",
     "IllegalActionError",
+    "InternalError",
     "PatienceEnv",
     "PatienceError",
     "PatienceVectorEnv",

@@ -22,7 +22,10 @@ __all__ = [
     "VARIANT_SPECS",
     "PatienceError",
     "IllegalActionError",
+    "BrokenEnvironmentError",
     "ClosedEnvironmentError",
+    "ConcurrentUseError",
+    "InternalError",
     "GameSpec",
     "Segment",
     "SPECS",
@@ -42,6 +45,8 @@ ERROR = -1
 BAD_HANDLE = -2
 ILLEGAL = -3
 BUSY = -4
+INTERNAL = -5
+BROKEN = -6
 
 # Flags returned by pg_step1.
 TERMINATED = 1
@@ -64,6 +69,30 @@ class ClosedEnvironmentError(PatienceError, gymnasium.error.ClosedEnvironmentErr
     """A call on an environment after ``close()``."""
 
 
+class InternalError(RuntimeError):
+    """A bug in the Go core: a Go panic, recovered where it happened (in the
+    call or in a vector worker) and turned into this exception; the message
+    carries the panic and its Go stack (please report it). The process is
+    unharmed, but the environment is broken until ``reset()``."""
+
+
+class BrokenEnvironmentError(RuntimeError):
+    """A step (or a draw of actions) on an environment that an earlier
+    InternalError broke; ``reset()`` mends it."""
+
+
+class ConcurrentUseError(RuntimeError):
+    """A call on an environment while another thread is inside a call on the
+    same environment. An environment is refused, not shared, across threads:
+    use one environment per thread (or one PatienceVectorEnv)."""
+
+
+CONCURRENT_USE = (
+    "the environment is in use by another thread: an environment must not be used by two threads at once "
+    "(use one environment per thread)"
+)
+
+
 def library_path() -> Path:
     """The shared library: $PATIENCE_GYM_LIBRARY or the one in the package."""
     env = os.environ.get("PATIENCE_GYM_LIBRARY")
@@ -84,6 +113,7 @@ class Buffers(ctypes.Structure):
         ("illegal", ctypes.c_void_p),
         ("one_hot", ctypes.c_void_p),
         ("final_one_hot", ctypes.c_void_p),
+        ("mask_bits", ctypes.c_void_p),
     ]
 
 
@@ -124,6 +154,7 @@ def _load() -> ctypes.CDLL:
         "pg_protocol": [cp, cp, vp, i64, vp, i64],
         "pg_protocol_row": [cp, cp, cp, vp, i64, vp, i64],
         "pg_agent_describe": [cp, cp, vp, i64, vp, i64],
+        "pg_sample": [i64, i64p, i64],
     }
     for name, args in sigs.items():
         f = getattr(lib, name)
@@ -159,6 +190,8 @@ def read_string_err(call: Any, *args: Any) -> str:
     while True:
         buf = ctypes.create_string_buffer(cap)
         n = call(*args, buf, cap, err, len(err))
+        if n == INTERNAL:
+            raise InternalError(err.value.decode())
         if n < 0:
             raise PatienceError(err.value.decode())
         if n < cap:
@@ -183,10 +216,14 @@ def _raise_code(code: int, handle: int) -> NoReturn:
     if code == BAD_HANDLE:
         raise ClosedEnvironmentError("the environment is closed")
     if code == BUSY:
-        raise RuntimeError("the environment is in use by another thread: an environment must not be used by two threads at once")
+        raise ConcurrentUseError(CONCURRENT_USE)
     msg = last_error(handle)
     if code == ILLEGAL:
         raise IllegalActionError(msg)
+    if code == INTERNAL:
+        raise InternalError(msg)
+    if code == BROKEN:
+        raise BrokenEnvironmentError(msg)
     raise PatienceError(msg)
 
 
@@ -201,6 +238,8 @@ def create(game: str, n: int, options: dict[str, Any]) -> int:
     """Makes a vector of n environments and returns its handle."""
     err = ctypes.create_string_buffer(4096)
     h = lib.pg_create(game.encode(), n, json.dumps(options).encode(), err, len(err))
+    if h == INTERNAL:
+        raise InternalError(err.value.decode())
     if h < 0:
         raise PatienceError(err.value.decode())
     return int(h)

@@ -65,6 +65,8 @@ def _call_error(call: Any, *args: Any) -> int:
     NoTableError or PatienceError with the message when it fails."""
     err = ctypes.create_string_buffer(4096)
     n = int(call(*args, err, len(err)))
+    if n == _lib.INTERNAL:
+        raise _lib.InternalError(err.value.decode())
     if n < 0:
         msg = err.value.decode()
         if "no deals table ships" in msg or "holds no deal" in msg:

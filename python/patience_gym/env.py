@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import operator
+import threading
 from typing import Any, Literal, SupportsFloat, SupportsInt
 
 import gymnasium as gym
@@ -120,6 +121,12 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
     an episode adds ``outcome`` ("won", "lost", "truncated"), ``progress``,
     ``class``, ``steps``, ``episode_return`` and ``deal`` to the info;
     stepping after the end raises ``gymnasium.error.ResetNeeded``.
+
+    One environment must not be used by two threads at once: ``reset``,
+    ``step`` or ``close`` while another thread is inside a call on the same
+    environment raises ConcurrentUseError and changes nothing (use one
+    environment per thread). A bug in the Go core raises InternalError and
+    leaves the environment broken (BrokenEnvironmentError) until ``reset``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -138,6 +145,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         deals: DealsMode | None = None,
     ) -> None:
         self._h = -1  # no handle: every call reports a closed environment
+        self._busy = threading.Lock()  # held by reset, step and close
         spec = _lib.game_spec(game, variant)
         self.deals_mode: DealsMode | None = deals
         self._winnable: NDArray[np.uint64] | None = None
@@ -210,6 +218,14 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
             raise ValueError(f"reset options {sorted(options)} are not supported (there are none)")
         if seed is not None and (isinstance(seed, bool) or not 0 <= operator.index(seed) < 1 << 64):
             raise ValueError(f"seed {seed!r} is not a deal number (an integer from 0 to 2**64-1)")
+        if not self._busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            return self._reset(seed)
+        finally:
+            self._busy.release()
+
+    def _reset(self, seed: int | None) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=None if seed is None else operator.index(seed))
         if self._winnable is not None:
             choice = int(self.np_random.integers(0, 1 << 63)) if seed is None else operator.index(seed)
@@ -246,16 +262,24 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         if not 0 <= action < self._n_actions:
             # Checked here: ctypes passes a C int and would wrap larger ones.
             raise ValueError(f"action {action} is outside the action space: the ids are 0..{self._n_actions - 1}")
-        if self._done:
-            self._not_running()
-        k = self._k
-        if k == self._rows:
-            self._new_pool()
-            k = 0
-        code = self._step1(self._h, action, k)
-        if code < 0:
-            _lib.check(code, self._h)
-        self._k = k + 1
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            if self._done:
+                self._not_running()
+            k = self._k
+            if k == self._rows:
+                self._new_pool()
+                k = 0
+            code = self._step1(self._h, action, k)
+            if code < 0:
+                if code == _lib.INTERNAL:
+                    self._k = k + 1  # the row may be half written: never hand it out again
+                _lib.check(code, self._h)
+            self._k = k + 1
+        finally:
+            busy.release()
         self._mask = mask = self._mask_pool[k]
         if code & 3:  # the episode ended
             self._done = True
@@ -312,7 +336,7 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         """The deal number of the current episode (-1 before the first reset)."""
         return self._deal
 
-    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
+    def render(self) -> str | NDArray[np.uint8] | None:  # type: ignore[override, unused-ignore]  # gymnasium before 1.4: a free TypeVar
         """The text board (render_mode "ansi"), the table as a new H×W×3
         uint8 image (render_mode "rgb_array"), or None without a render
         mode."""
@@ -325,10 +349,16 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
 
     def close(self) -> None:
         """Frees the Go environment; the Env cannot be used afterwards."""
-        if self._h >= 0:
+        if self._h < 0:
+            return
+        if not self._busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
             _lib.lib.pg_close(self._h)
             self._h = -1
             self._done = True
+        finally:
+            self._busy.release()
 
     def __del__(self) -> None:
         try:

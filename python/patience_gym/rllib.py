@@ -82,12 +82,12 @@ class ActionMaskObservation(gym.Wrapper[dict[str, NDArray[np.float32]], np.int64
     rest of PatienceEnv's info."""
 
     def __init__(self, env: gym.Env[NDArray[Any], np.int64]) -> None:
-        super().__init__(env)
+        super().__init__(env)  # type: ignore[arg-type, unused-ignore]  # gymnasium 1.4 types the wrapped env with the wrapper's own types
         inner = env.observation_space
         if not isinstance(inner, spaces.Box) or not isinstance(env.unwrapped, PatienceEnv):
             raise TypeError(f"ActionMaskObservation wraps a PatienceEnv, not {env}")
         high = np.asarray(inner.high, np.float32)
-        self.observation_space = spaces.Dict(
+        self.observation_space = spaces.Dict(  # type: ignore[assignment, unused-ignore]
             {
                 "observations": spaces.Box(0.0, high, inner.shape, np.float32),
                 "action_mask": spaces.Box(0.0, 1.0, (env.unwrapped.game_spec.actions,), np.float32),
@@ -104,11 +104,11 @@ class ActionMaskObservation(gym.Wrapper[dict[str, NDArray[np.float32]], np.int64
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, NDArray[np.float32]], dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
-        return self._dict(obs, info), info
+        return self._dict(obs, info), info  # type: ignore[arg-type, unused-ignore]
 
     def step(self, action: np.int64) -> tuple[dict[str, NDArray[np.float32]], SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        return self._dict(obs, info), reward, terminated, truncated, info
+        return self._dict(obs, info), reward, terminated, truncated, info  # type: ignore[arg-type, unused-ignore]
 
 
 class SlotDeals(gym.Wrapper[NDArray[Any], np.int64, NDArray[Any], np.int64]):
@@ -178,7 +178,7 @@ class _SlotEnv(ActionMaskObservation):
         self._slot: int | None = env.slot
 
     def close(self) -> None:
-        super().close()  # type: ignore[no-untyped-call]  # gymnasium leaves close() untyped
+        super().close()  # type: ignore[no-untyped-call, unused-ignore]  # untyped before gymnasium 1.4
         if self._slot is not None:
             with _slots_lock:
                 _slots_taken.discard(self._slot)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import gymnasium as gym
 import numpy as np
@@ -16,6 +19,25 @@ from . import _lib
 from .env import TRAINING_DEALS, IllegalActionMode, RewardMode, _options, observation_space
 
 __all__ = ["PatienceVectorEnv"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _exclusive(method: _F) -> _F:
+    """Refuses a call while another thread is inside a call on the same
+    environment (ConcurrentUseError), instead of letting two threads race
+    on its arrays."""
+
+    @functools.wraps(method)
+    def call(self: PatienceVectorEnv, *args: Any, **kwargs: Any) -> Any:
+        if not self._busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return call  # type: ignore[return-value]
 
 
 class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]):
@@ -51,6 +73,14 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
     "noop" (the default) each refused action leaves its environment as it
     was and is flagged in ``info["illegal_action"]``. Actions must be an
     integer array of shape (N,) with ids in the action space.
+
+    ``sample_legal()`` draws a uniformly random legal action for every
+    environment in the Go workers (reproducibly: each environment's
+    generator is seeded by ``reset`` from the deal it gets), so
+    ``envs.step(envs.sample_legal())`` is random play at the Go core's speed.
+    ``action_mask_bits()`` gives the masks bit-packed, N × ceil(actions/8)
+    bytes. One environment must not be used by two threads at once: a
+    call while another thread is inside one raises ConcurrentUseError.
     """
 
     def __init__(
@@ -70,6 +100,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         copy: bool = False,
     ) -> None:
         self._h = -1
+        self._busy = threading.Lock()  # held during every call into the Go core
         spec = _lib.game_spec(game, variant)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: want a positive integer")
@@ -100,6 +131,8 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         same = mode == AutoresetMode.SAME_STEP
         self._obs = np.zeros((n, L), np.uint8)
         self._mask = np.zeros((n, A), np.uint8)
+        self._mask_bits = np.zeros((n, (A + 7) // 8), np.uint8)
+        self._sampled = np.zeros(n, np.int64)
         self._rewards = np.zeros(n, np.float64)
         self._terminated = np.zeros(n, np.bool_)
         self._truncated = np.zeros(n, np.bool_)
@@ -111,7 +144,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         self._mask_i8 = self._mask.view(np.int8)
         self._all = np.ones(n, np.bool_)
         self._seeds = np.zeros(n, np.uint64)
-        self._actions = np.zeros(n, np.int64)
+        self._actions = np.zeros(n, np.int64)  # where step copies actions it was given
+        self._actions_addr = self._actions.ctypes.data
+        self._sampled_addr = self._sampled.ctypes.data
 
         def addr(a: NDArray[Any] | None) -> int | None:
             return None if a is None else a.ctypes.data
@@ -127,9 +162,12 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             illegal=addr(self._illegal),
             one_hot=addr(self._one_hot),
             final_one_hot=addr(self._final_one_hot),
+            mask_bits=addr(self._mask_bits),
         )
         self._bufs_ref = ctypes.byref(self._bufs)
         self._step = _lib.lib.pg_step
+        self._sample = _lib.lib.pg_sample
+        self._obs_out = self._one_hot if self._one_hot is not None else self._obs
         self._started = False
         self._same = same
         self._noop = illegal_action == "noop"
@@ -151,6 +189,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """Same-step mode: which rows of ``final_observations`` the last step set."""
         return self._has_final
 
+    @_exclusive
     def reset(
         self,
         *,
@@ -183,7 +222,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         )
         self._started = True
         obs = self.observations
-        info = {"action_mask": self._mask_i8, "_action_mask": self._all, "deal": self.deals(), "_deal": self._all}
+        info = {"action_mask": self._mask_i8, "_action_mask": self._all, "deal": self._deals(), "_deal": self._all}
         if self.copy:
             return obs.copy(), {k: v.copy() for k, v in info.items()}
         return obs, info
@@ -194,12 +233,25 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """Plays actions[i] in environment i (an environment waiting for its
         next-step autoreset ignores its action)."""
         a = actions
-        if type(a) is not np.ndarray or a.dtype != np.int64 or a.shape != (self.num_envs,) or not a.flags.c_contiguous:
-            a = self._coerce(actions)
-        code = self._step(self._h, a.ctypes.data, self.num_envs, self._bufs_ref)
-        if code < 0:
-            self._failed(code, a)
-        obs = self.observations
+        if a is self._sampled:  # sample_legal's array: its address is known
+            addr = self._sampled_addr
+        else:
+            if type(a) is not np.ndarray or a.dtype != np.int64 or a.shape != (self.num_envs,):
+                a = self._coerce(actions)
+            # Copied into an array whose address is known: cheaper than
+            # asking NumPy for the address of every new array.
+            np.copyto(self._actions, a)
+            addr = self._actions_addr
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            code = self._step(self._h, addr, self.num_envs, self._bufs_ref)
+            if code < 0:
+                self._failed(code, a)
+        finally:
+            busy.release()
+        obs = self._obs_out
         info: dict[str, Any] = {"action_mask": self._mask_i8, "_action_mask": self._all}
         if self._noop:
             info["illegal_action"] = self._illegal
@@ -246,12 +298,50 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         of the array Go writes)."""
         return self._mask.view(np.bool_)
 
+    def action_mask_bits(self) -> NDArray[np.uint8]:
+        """The legal actions of every environment bit-packed: an N × P uint8
+        array, P = ceil(actions / 8), in which action ``a`` of environment
+        ``i`` is bit ``a % 8`` (least significant bit first) of byte
+        ``[i, a // 8]``; the padding bits past the last action are 0. It is
+        the array Go writes at every step and reset (updated in place, like
+        ``action_masks()``), an eighth of the size of the byte mask;
+        ``np.unpackbits(bits, axis=1, count=actions, bitorder="little")``
+        gives the byte mask back."""
+        return self._mask_bits
+
+    def sample_legal(self) -> NDArray[np.int64]:
+        """A uniformly random legal action of every environment, drawn by
+        the Go workers in parallel (no mask crosses into Python): an int64
+        array of shape (N,), -1 for an environment waiting for its next-step
+        autoreset (``step`` ignores its action). Each environment draws from
+        its own generator, seeded by ``reset`` from the deal it gave that
+        environment, so the same seeds give the same draws on any number of
+        workers. The array is reused by the next call (a copy with
+        ``copy=True``)."""
+        if not self._started:
+            raise gym.error.ResetNeeded("call reset() before sample_legal()")
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
+            code = self._sample(self._h, self._sampled_addr, self.num_envs)
+            if code < 0:
+                _lib.check(code, self._h)
+        finally:
+            busy.release()
+        return self._sampled.copy() if self.copy else self._sampled
+
+    @_exclusive
     def deals(self) -> NDArray[np.uint64]:
         """The deal of each environment's current episode."""
+        return self._deals()
+
+    def _deals(self) -> NDArray[np.uint64]:
         out = np.zeros(self.num_envs, np.uint64)
         _lib.check(_lib.lib.pg_deals(self._h, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), self.num_envs), self._h)
         return out
 
+    @_exclusive
     def agent_actions(self, agent: str, seed: int = 0, where: NDArray[np.bool_] | None = None) -> NDArray[np.int64]:
         """The move a Go agent chooses in every environment's current
         position, without playing it: ``agent`` is an agent string as the
@@ -284,6 +374,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         _lib.check(code, self._h)
         return out
 
+    @_exclusive
     def episode_info(self, i: int) -> dict[str, Any]:
         """Environment i's episode so far (see PatienceEnv.episode_info)."""
         if not 0 <= i < self.num_envs:
@@ -294,7 +385,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """The name of an action as a person types it."""
         return _lib.read_string(_lib.lib.pg_action_name, self._h, int(action))
 
-    def render(self) -> tuple[str, ...] | None:  # type: ignore[override]  # gymnasium: a free TypeVar
+    def render(self) -> tuple[str, ...] | None:  # type: ignore[override, unused-ignore]  # gymnasium before 1.4: a free TypeVar
         """Every environment's text board (render_mode "ansi")."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
@@ -302,10 +393,17 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         return tuple(_lib.read_string(_lib.lib.pg_render, self._h, i) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Frees the Go environments."""
-        if self._h >= 0:
+        """Frees the Go environments (refused, ConcurrentUseError, while
+        another thread is inside a call on this environment)."""
+        if self._h < 0:
+            return
+        if not self._busy.acquire(blocking=False):
+            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
+        try:
             _lib.lib.pg_close(self._h)
             self._h = -1
+        finally:
+            self._busy.release()
 
     def __del__(self) -> None:
         try:

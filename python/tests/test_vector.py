@@ -257,3 +257,120 @@ def test_agent_actions_play_through_episode_ends() -> None:
         vec.step(a)
     assert seen_end
     vec.close()
+
+
+@pytest.mark.parametrize("game", sorted(patience_gym.SPECS))
+def test_sample_legal_is_legal_and_reproducible(game: str) -> None:
+    """sample_legal draws a legal action in every running environment (-1
+    only in one waiting for its next-step autoreset), and the same seeds
+    give the same draws on one worker and on three."""
+    runs = []
+    for workers in (1, 3):
+        envs = PatienceVectorEnv(game, 7, workers=workers, max_steps=20, illegal_action="raise")
+        envs.reset(seed=50)
+        drawn = []
+        waiting = np.zeros(7, np.bool_)
+        for _ in range(60):
+            a = envs.sample_legal()
+            masks = envs.action_masks()
+            for i, x in enumerate(a):
+                if waiting[i]:
+                    assert x == -1
+                else:
+                    assert 0 <= x < envs.game_spec.actions and masks[i, x], (i, x)
+            drawn.append(a.copy())
+            _, _, term, trunc, _ = envs.step(a)
+            waiting = term | trunc
+        envs.close()
+        runs.append(np.array(drawn))
+    assert (runs[0] == runs[1]).all()
+
+
+def test_sample_legal_needs_reset_and_copies_on_request() -> None:
+    envs = PatienceVectorEnv("limited", 3, copy=True)
+    with pytest.raises(gym.error.ResetNeeded):
+        envs.sample_legal()
+    envs.reset(seed=1)
+    a, b = envs.sample_legal(), envs.sample_legal()
+    assert a is not b
+    envs.close()
+    with pytest.raises(ClosedEnvironmentError):
+        envs.sample_legal()
+
+
+@pytest.mark.parametrize("game", sorted(patience_gym.SPECS))
+def test_mask_bits_equal_the_byte_mask(game: str) -> None:
+    """Bit a%8 of byte a//8 of action_mask_bits() is action a of the byte
+    mask, at reset and after every step; the padding bits are 0."""
+    envs = PatienceVectorEnv(game, 5, workers=2)
+    A = envs.game_spec.actions
+    envs.reset(seed=3)
+    for _ in range(40):
+        bits = envs.action_mask_bits()
+        assert bits.shape == (5, (A + 7) // 8) and bits.dtype == np.uint8
+        unpacked = np.unpackbits(bits, axis=1, bitorder="little")
+        assert (unpacked[:, :A] == envs.action_masks()).all()
+        assert not unpacked[:, A:].any()
+        envs.step(envs.sample_legal())
+    envs.close()
+
+
+def test_agent_actions_equal_on_any_number_of_workers() -> None:
+    """agent_actions runs the agents in the vector's workers: the moves do
+    not depend on how many there are."""
+    runs = []
+    for workers in (1, 2):
+        envs = PatienceVectorEnv("royalparade", 4, workers=workers, illegal_action="raise")
+        envs.reset(seed=70)
+        moves = []
+        for _ in range(15):
+            a = envs.agent_actions("heuristic", seed=3)
+            moves.append(a.copy())
+            envs.step(a)
+        envs.close()
+        runs.append(np.array(moves))
+    assert (runs[0] == runs[1]).all()
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_second_thread_is_refused(vector: bool) -> None:
+    """While one thread is inside a call on an environment, a call from
+    another thread raises ConcurrentUseError and changes nothing; after the
+    first call returns the environment works as before."""
+    import threading
+
+    from patience_gym import ConcurrentUseError
+
+    env: PatienceEnv | PatienceVectorEnv = PatienceVectorEnv("limited", 3) if vector else PatienceEnv("limited")
+    env.reset(seed=11)
+    masks = np.array(env.action_masks(), copy=True)
+    steps = env.episode_info(0)["steps"] if isinstance(env, PatienceVectorEnv) else env.episode_info()["steps"]
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold() -> None:  # stands for a long call: holds the environment's lock
+        with env._busy:
+            inside.set()
+            leave.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert inside.wait(10)
+        calls = [lambda: env.reset(seed=12), env.close]
+        if isinstance(env, PatienceVectorEnv):
+            calls += [lambda: env.step(np.zeros(3, np.int64)), env.sample_legal, lambda: env.agent_actions("random")]
+        else:
+            calls += [lambda: env.step(int(np.flatnonzero(masks)[0]))]
+        for call in calls:
+            with pytest.raises(ConcurrentUseError):
+                call()
+    finally:
+        leave.set()
+        holder.join()
+    after = env.episode_info(0)["steps"] if isinstance(env, PatienceVectorEnv) else env.episode_info()["steps"]
+    assert after == steps and (np.asarray(env.action_masks()) == masks).all()
+    if isinstance(env, PatienceVectorEnv):
+        env.step(env.sample_legal())
+    else:
+        env.step(int(np.flatnonzero(masks)[0]))
+    env.close()

@@ -7,7 +7,10 @@ the Go ``policy`` agent plays, written by ``export_model`` and read back by
 from __future__ import annotations
 
 import itertools
+import json
+import math
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,9 +25,11 @@ __all__ = [
     "ENCODING_CARDS",
     "ENCODING_ONEHOT",
     "HEAD_VALUE",
+    "MAX_MODEL_FILE",
     "MODEL_FORMAT",
     "MODEL_FORMAT_VERSION",
     "ModelError",
+    "check_safetensors",
     "export_model",
     "load_model",
     "model_file_bytes",
@@ -42,6 +47,14 @@ ENCODING_CARDS = "card-embedding"
 shared card embedding (metadata card_dim, input_len; tensor cards.weight)."""
 
 _ST_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}
+_ST_SIZES = {"F32": 4, "F16": 2, "BF16": 2}
+
+MAX_MODEL_FILE = 256 << 20
+"""The largest model file load_model reads (the Go agent's MaxModelFile):
+the committed models are a few MB; a larger file is refused unread."""
+
+# The most dimensions a tensor of a model file has (a weight is 2-D).
+_MAX_DIMS = 8
 
 
 class ModelError(ValueError):
@@ -112,6 +125,72 @@ def export_model(
     return path
 
 
+def check_safetensors(path: str | Path) -> dict[str, str]:
+    """Checks a safetensors file's framing before anything reads its tensors,
+    and returns its metadata: a regular file of at most MAX_MODEL_FILE
+    bytes, a header length that fits in the file, a JSON header whose
+    tensors have a dtype this package reads (F32, F16, BF16), a shape of at
+    most 8 non-negative dimensions whose bytes equal the span of its
+    data_offsets, and offsets inside the file, in order and not
+    overlapping; metadata of strings. Raises ModelError naming the file and
+    what is wrong. Nothing it allocates is larger than the file's header,
+    whatever the header declares."""
+    path = Path(path)
+    bad = f"model {path}: not a readable safetensors file: "
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise ModelError(f"{bad}{e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ModelError(f"{bad}not a regular file")
+    size = st.st_size
+    if size > MAX_MODEL_FILE:
+        raise ModelError(f"{bad}{size} bytes, larger than a model file can be ({MAX_MODEL_FILE} bytes)")
+    with open(path, "rb") as f:
+        head = f.read(8)
+        if len(head) < 8:
+            raise ModelError(f"{bad}truncated: {size} bytes, too short for a safetensors header")
+        n = int.from_bytes(head, "little")
+        if n > size - 8:
+            raise ModelError(f"{bad}truncated: the header declares {n} bytes, the file holds {size - 8} after its length")
+        raw = f.read(n)
+    try:
+        header = json.loads(raw)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ModelError(f"{bad}the header is not JSON: {e}") from None
+    if not isinstance(header, dict):
+        raise ModelError(f"{bad}the header is not a JSON object")
+    meta = header.pop("__metadata__", {})
+    if not isinstance(meta, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in meta.items()):
+        raise ModelError(f"{bad}__metadata__ is not an object of strings")
+    data = size - 8 - n
+    spans = []
+    for name, t in header.items():
+        where = f"{bad}tensor {name!r}"
+        if not isinstance(t, dict) or set(t) != {"dtype", "shape", "data_offsets"}:
+            raise ModelError(f"{where}: want exactly dtype, shape and data_offsets")
+        dt, shape, offs = t["dtype"], t["shape"], t["data_offsets"]
+        if dt not in _ST_SIZES:
+            raise ModelError(f"{where}: dtype {dt!r}; F32, F16 and BF16 are read")
+        if (not isinstance(shape, list) or len(shape) > _MAX_DIMS
+                or not all(type(d) is int and d >= 0 for d in shape)):
+            raise ModelError(f"{where}: shape {str(shape)[:80]} is not a list of at most {_MAX_DIMS} sizes")
+        if (not isinstance(offs, list) or len(offs) != 2 or not all(type(o) is int for o in offs)
+                or not 0 <= offs[0] <= offs[1]):
+            raise ModelError(f"{where}: invalid data_offsets {str(offs)[:80]}")
+        if offs[1] > data:
+            raise ModelError(f"{where}: truncated: its data ends at byte {offs[1]}, the file holds {data} after the header")
+        need = math.prod(shape) * _ST_SIZES[dt]  # Python ints: no overflow
+        if need != offs[1] - offs[0]:
+            raise ModelError(f"{where}: shape {shape} of {dt} needs {need} bytes, its data_offsets give {offs[1] - offs[0]}")
+        spans.append((offs[0], offs[1], name))
+    spans.sort()
+    for (_, end, a), (begin, _, b) in itertools.pairwise(spans):
+        if begin < end:
+            raise ModelError(f"{bad}tensors {a!r} and {b!r} overlap")
+    return meta
+
+
 _REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
              "onehot_len", "actions", "hidden", "activation", "command")
 
@@ -127,6 +206,7 @@ def load_model(
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"model {path}: no such file")
+    check_safetensors(path)
     try:
         with safe_open(str(path), framework="pt") as f:
             meta = dict(f.metadata() or {})
@@ -191,7 +271,8 @@ def load_model(
         raise ModelError(
             f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
         )
-    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim)
+    # Every shape is checked before the network is made: its widths come
+    # from the metadata, and only tensors the file holds may size it.
     layers: list[tuple[torch.Tensor, torch.Tensor]] = []
     for i in range(len(widths) - 1):
         w, b = tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]
@@ -206,7 +287,9 @@ def load_model(
             if not bool(torch.isfinite(t).all()):
                 raise ModelError(f"model {path}: layers.{i}.{name} holds a NaN or an infinity")
         layers.append((w.to(dtype), b.to(dtype)))
-    net = net.to(dtype)
+    if card_dim and tuple(tensors["cards.weight"].shape) != (CARD_CODES, card_dim):
+        raise ModelError(f"model {path}: cards.weight has shape {list(tensors['cards.weight'].shape)}, want {[CARD_CODES, card_dim]}")
+    net = PolicyNet(spec, hidden, outputs, card_dim=card_dim).to(dtype)
     with torch.no_grad():
         if card_dim:
             emb = tensors["cards.weight"]
