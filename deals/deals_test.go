@@ -403,3 +403,54 @@ func TestChallengeTriesTheUnknownDealsAndResumes(t *testing.T) {
 		t.Error("a challenge budget no larger than the table's was accepted")
 	}
 }
+
+func TestPickFromFollowsTheDocumentedRule(t *testing.T) {
+	// The finalizer is SplitMix64's: its first output from state 0 is
+	// pinned, so that another language's copy of the rule can be checked.
+	if got := mix(0); got != 0xe220a8397b1dcdaf {
+		t.Fatalf("mix(0) = %#x, want SplitMix64's 0xe220a8397b1dcdaf", got)
+	}
+	tab := sample()
+	f := Filter{Verdicts: []Verdict{Won, Lost, Unknown}}
+	all := tab.Select(f)
+	for s := range uint64(40) {
+		d, ok := tab.PickFrom(f, s)
+		if want := all[mix(s)%uint64(len(all))]; !ok || d.Seed != want.Seed {
+			t.Fatalf("PickFrom(%d) = %d, %v; want deal %d (index mix(seed) mod %d)", s, d.Seed, ok, want.Seed, len(all))
+		}
+	}
+	for _, class := range []Difficulty{Easy, Medium, Hard} {
+		f := Filter{Verdicts: []Verdict{Won}, Difficulty: class}
+		if len(tab.Select(f)) == 0 {
+			continue
+		}
+		for s := range uint64(10) {
+			if d, ok := tab.PickFrom(f, s); !ok || d.Difficulty != class || d.Verdict != Won {
+				t.Fatalf("PickFrom(%s, %d) = %+v, %v", class, s, d, ok)
+			}
+		}
+	}
+	if _, ok := tab.PickFrom(Filter{Block: "nothing"}, 1); ok {
+		t.Error("PickFrom found a deal in an empty selection")
+	}
+}
+
+func TestShippedFileIsTheShippedTable(t *testing.T) {
+	for _, game := range Games() {
+		data, err := ShippedFile(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(data, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Shipped(game)
+		if back.Meta.Game != game || len(back.Deals) != len(want.Deals) || back.Count("") != want.Count("") {
+			t.Errorf("%s: the file holds %s with %d deals, the table %d", game, back.Meta.Game, len(back.Deals), len(want.Deals))
+		}
+	}
+	if _, err := ShippedFile("no such game"); err == nil {
+		t.Error("ShippedFile of an unknown game")
+	}
+}

@@ -87,3 +87,15 @@ func Check(t *Table, spec *env.Spec) error {
 	}
 	return nil
 }
+
+// ShippedFile returns the Parquet file of the table that ships for game,
+// as embedded (pyarrow and pandas read it as it is), after the checks of
+// Shipped: it is an error when no table ships for the game or when the
+// table is of another rules version.
+func ShippedFile(game string) ([]byte, error) {
+	t, err := Shipped(game)
+	if err != nil {
+		return nil, err
+	}
+	return shipped.ReadFile(path.Join("tables", t.Meta.Game+".parquet"))
+}

@@ -344,11 +344,22 @@ func (t *Table) Count(block string) Counts {
 // seed: the same seed gives the same deal. It returns false when the block
 // holds no won deal.
 func (t *Table) Pick(block string, seed uint64) (Deal, bool) {
-	won := t.Select(Filter{Verdicts: []Verdict{Won}, Block: block})
-	if len(won) == 0 {
+	return t.PickFrom(Filter{Verdicts: []Verdict{Won}, Block: block}, seed)
+}
+
+// PickFrom returns one of the deals f selects, chosen by seed: the deal at
+// index mix(seed) mod n of the n deals Select(f) returns, where mix is
+// SplitMix64's finalizer (Pick is PickFrom with the won deals of a block).
+// The same seed gives the same deal; nearby seeds pick unrelated ones. It
+// returns false when f selects no deal. Another language reproduces the
+// choice from the table alone: the selected seeds in increasing order,
+// indexed by the finalizer of the seed.
+func (t *Table) PickFrom(f Filter, seed uint64) (Deal, bool) {
+	ds := t.Select(f)
+	if len(ds) == 0 {
 		return Deal{}, false
 	}
-	return won[mix(seed)%uint64(len(won))], true
+	return ds[mix(seed)%uint64(len(ds))], true
 }
 
 // mix scrambles a seed (SplitMix64's finalizer), so that nearby seeds pick

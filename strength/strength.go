@@ -72,6 +72,15 @@ type Config struct {
 	// Progress, if not nil, is called after each episode with the number
 	// done and the total. Calls come from one goroutine, in order.
 	Progress func(done, total int)
+	// Played, if not nil, is asked before each episode whether it was
+	// played already (by an earlier run whose journal holds it): Run takes
+	// the episode it returns as it is instead of playing the deal again.
+	// game is the game's ID and agent the agent's label.
+	Played func(game, agent string, seed uint64) (Episode, bool)
+	// OnEpisode, if not nil, is called with each episode Run plays (not
+	// those Played returned), from one goroutine, in the order they
+	// finish; an error it returns stops the run with that error.
+	OnEpisode func(Episode) error
 }
 
 // Episode is one deal played by one agent.
@@ -336,6 +345,28 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
+	// The episodes an earlier run played are taken as they are.
+	have := make([]bool, total)
+	n := 0
+	if cfg.Played != nil {
+		for gi, spec := range cfg.Games {
+			for ai, a := range labels {
+				for d := range nD {
+					i := (gi*nA+ai)*nD + d
+					if ep, ok := cfg.Played(spec.ID(), a, cfg.SeedStart+uint64(d)); ok {
+						res.Episodes[i], have[i] = ep, true
+						n++
+					}
+				}
+			}
+		}
+		if n > 0 && cfg.Progress != nil {
+			cfg.Progress(n, total)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	g, ctx := errgroup.WithContext(ctx)
 	jobs := make(chan job)
 	results := make(chan done)
@@ -367,6 +398,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			for gi := range cfg.Games {
 				for ai, a := range labels {
 					j := job{index: (gi*nA+ai)*nD + d, game: gi, agent: a, seed: cfg.SeedStart + uint64(d)}
+					if have[j.index] {
+						continue
+					}
 					select {
 					case jobs <- j:
 					case <-ctx.Done():
@@ -382,17 +416,31 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		waited <- g.Wait()
 		close(results)
 	}()
-	// Results are collected here, in one goroutine, so that Progress is
-	// called in order.
-	n := 0
+	// Results are collected here, in one goroutine, so that Progress and
+	// OnEpisode are called in order.
+	var failed error
 	for r := range results {
+		if failed != nil {
+			continue // draining the workers after a failure
+		}
+		if cfg.OnEpisode != nil {
+			if err := cfg.OnEpisode(r.ep); err != nil {
+				failed = err
+				cancel() // the workers stop; their results are drained
+				continue
+			}
+		}
 		res.Episodes[r.index] = r.ep
 		n++
 		if cfg.Progress != nil {
 			cfg.Progress(n, total)
 		}
 	}
-	if err := <-waited; err != nil {
+	werr := <-waited
+	if failed != nil {
+		return nil, fmt.Errorf("strength: %w", failed)
+	}
+	if err := werr; err != nil {
 		// The first error is the cause; the ones after it are the
 		// cancellation it triggered.
 		return nil, fmt.Errorf("strength: %w", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,7 +30,14 @@ mean steps, truncated games, time per game, and each agent against the baseline 
 on the same deals: wins only it / only the baseline won, the exact McNemar p-value on the
 paired wins, and the mean progress difference with its paired t interval.
 An agent may be listed with settings, and one agent with several: --agents "mc:rollouts=8,mc:rollouts=32"
-(see ` + "`patience agents`" + `). Deals from 1000000 up are the measuring range; tune agents on lower deals.`
+(see ` + "`patience agents`" + `). Deals from 1000000 up are the measuring range; tune agents on lower deals.
+
+--protocol v1 measures under evaluation protocol v1 (docs/protocol.md): each game's 1,000 evaluation deals
+(1000000 to 1000999) with the verdicts of its shipped table, the game's step limit, each agent seeded with
+the deal number, 95 % intervals; it adds the wins among the deals the table says won. The flags that would
+change those (--deals, --seed-start, --max-steps, --confidence) are refused. --json FILE writes the
+protocol's result file; the episodes go to FILE.journal.jsonl as they finish, and the same command run
+again after an interruption goes on from there.`
 
 func runBench(ctx context.Context, inv *invocation, args []string) error {
 	stdout, stderr := inv.stdout, inv.stderr
@@ -47,12 +55,21 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	jsonPath := fs.String("json", "", "also write the summaries and every episode to this JSON file")
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
 	model := fs.String("model", "", "the model file of the policy agents listed without one (policy:model=FILE); {game} stands for the game's name")
+	protocol := fs.String("protocol", "", "measure under an evaluation protocol (v1): it fixes the deals, the step limits, the agents' seeds and the intervals; writes --json as the protocol's result file, and resumes from FILE.journal.jsonl")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected arguments %q (bench takes options only)", pos)
+	}
+	if *protocol != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		return runProtocol(ctx, inv, args, protocolFlags{
+			protocol: *protocol, games: *gamesFlag, agents: *agentsFlag, model: *model, workers: *workers,
+			json: *jsonPath, set: set,
+		})
 	}
 	base, err := agents.Parse(*baseline)
 	if err != nil {

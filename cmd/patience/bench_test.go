@@ -4,13 +4,16 @@ import (
 	"encoding/csv"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/strength"
 )
@@ -131,5 +134,92 @@ func TestCommandLineQuotes(t *testing.T) {
 	want := `patience bench --plot 'my chart.png' --games 'it'\''s'`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestBenchProtocolRefusesWhatItFixes(t *testing.T) {
+	for _, args := range [][]string{
+		{"--deals", "10"}, {"--seed-start", "5"}, {"--max-steps", "100"}, {"--confidence", "0.9"},
+		{"--baseline", "heuristic"}, {"--csv", "x.csv"},
+	} {
+		_, _, err := runBenchCmd(t, append([]string{"--protocol", "v1", "--games", "limited", "--agents", "random"}, args...)...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), args[0]+" cannot be used with --protocol v1") {
+			t.Errorf("bench --protocol v1 %v: %v", args, err)
+		}
+	}
+	if _, _, err := runBenchCmd(t, "--protocol", "v7"); err == nil || !strings.Contains(err.Error(), "the protocols are: v1") {
+		t.Errorf("bench --protocol v7: %v", err)
+	}
+	for _, spec := range env.Specs() {
+		if slices.Contains(deals.Games(), spec.Name) {
+			continue
+		}
+		_, _, err := runBenchCmd(t, "--protocol", "v1", "--games", spec.Name, "--agents", "random")
+		if err == nil || !strings.Contains(err.Error(), "needs the verdict table of "+spec.Name) {
+			t.Errorf("bench --protocol v1 --games %s (no table): %v", spec.Name, err)
+		}
+	}
+}
+
+// A protocol run writes its result file, and a run interrupted after some
+// episodes goes on from the journal the same command left.
+func TestBenchProtocolWritesAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "limited-random.json")
+	args := []string{"--protocol", "v1", "--games", "limited", "--agents", "random", "--workers", "1", "--json", path}
+	out, errs, err := runBenchCmd(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	for _, want := range []string{"### Limited (`limited`), protocol v1", "Deals 1000000 to 1000999", "| random | 0 |", "Wrote " + path} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	read := func() *strength.ProtocolResult {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r, err := strength.ReadProtocolJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	whole := read()
+	if _, err := os.Stat(path + ".journal.jsonl"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the finished run left its journal: %v", err)
+	}
+	row := whole.Results[0]
+	if whole.Protocol != "v1" || whole.Runner != "patience bench" || !strings.HasPrefix(whole.Command, "patience bench --protocol v1") ||
+		row.Games != 1000 || len(row.Outcomes) != 1000 || len(row.Progress) != 1000 || row.Agent != "random" {
+		t.Fatalf("result %+v", whole)
+	}
+
+	// A journal of the first 400 episodes, as an interrupted run leaves
+	// it: the rerun plays only the 600 others and ends with the same figures.
+	lines := []string{`{"patience_protocol_journal":1,"protocol":"v1"}`}
+	for i := range 400 {
+		o := map[byte]string{'W': "won", 'L': "lost", 'T': "truncated"}[row.Outcomes[i]]
+		lines = append(lines, fmt.Sprintf(`{"game":"limited","agent":"random","seed":%d,"won":%v,"outcome":%q,"progress":%d,"cards":104,"steps":1,"truncated":%v,"wall_ns":1000,"rules_version":%d,"settings":""}`,
+			1_000_000+i, o == "won", o, row.Progress[i], o == "truncated", row.RulesVersion))
+	}
+	if err := os.WriteFile(path+".journal.jsonl", []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, err := runBenchCmd(t, args...); err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	again := read().Results[0]
+	if again.Outcomes != row.Outcomes || fmt.Sprint(again.Progress) != fmt.Sprint(row.Progress) || again.Wins != row.Wins {
+		t.Errorf("the resumed run differs")
+	}
+	// The journal's 400 episodes (written with one step each) were taken
+	// as they are, not played again.
+	if float64(again.MeanSteps) >= 0.7*float64(row.MeanSteps) {
+		t.Errorf("mean steps %v after resuming from one-step episodes, %v before", again.MeanSteps, row.MeanSteps)
 	}
 }

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
+from . import deals
 from ._lib import (
     SPECS,
     VARIANT_SPECS,
@@ -37,6 +38,7 @@ from ._lib import (
     Segment,
 )
 from .env import TRAINING_DEALS, PatienceEnv
+from .protocol import evaluate
 from .vector import PatienceVectorEnv
 
 __all__ = [
@@ -53,7 +55,9 @@ __all__ = [
     "PatienceError",
     "PatienceVectorEnv",
     "Segment",
+    "deals",
     "env_ids",
+    "evaluate",
     "register_envs",
 ]
 

@@ -146,6 +146,14 @@ def _load() -> ctypes.CDLL:
         "pg_action_name": [i64, i64, vp, i64],
         "pg_parse_move": [i64, cp, i64p, i64],
         "pg_agent_act": [i64, cp, ctypes.c_uint64, i64p, i64, ctypes.c_void_p],
+        # The verdict tables and the evaluation protocol (capi/protocol.go):
+        # each ends with an error buffer and its capacity.
+        "pg_deals_table": [cp, vp, i64, vp, i64],
+        "pg_deals_select": [cp, cp, u64p, i64, vp, i64],
+        "pg_deals_pick": [cp, cp, ctypes.c_uint64, vp, i64],
+        "pg_protocol": [cp, cp, vp, i64, vp, i64],
+        "pg_protocol_row": [cp, cp, cp, vp, i64, vp, i64],
+        "pg_agent_describe": [cp, cp, vp, i64, vp, i64],
         "pg_sample": [i64, i64p, i64],
     }
     for name, args in sigs.items():
@@ -168,6 +176,24 @@ def read_string(call: Any, *args: Any) -> str:
         n = call(*args, buf, cap)
         if n < 0:
             return _raise_code(n, args[0] if args else 0)
+        if n < cap:
+            return buf.raw[:n].decode()
+        cap = n + 1
+
+
+def read_string_err(call: Any, *args: Any) -> str:
+    """Like read_string, for a function that takes no handle and ends with
+    an error buffer (capi/protocol.go): raises PatienceError with its
+    message when it fails."""
+    cap = 4096
+    err = ctypes.create_string_buffer(4096)
+    while True:
+        buf = ctypes.create_string_buffer(cap)
+        n = call(*args, buf, cap, err, len(err))
+        if n == INTERNAL:
+            raise InternalError(err.value.decode())
+        if n < 0:
+            raise PatienceError(err.value.decode())
         if n < cap:
             return buf.raw[:n].decode()
         cap = n + 1

@@ -13,12 +13,14 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from . import _lib
+from . import deals as _deals
 from ._lib import GameSpec
 
-__all__ = ["PatienceEnv", "IllegalActionMode", "RewardMode", "TRAINING_DEALS"]
+__all__ = ["PatienceEnv", "DealsMode", "IllegalActionMode", "RewardMode", "TRAINING_DEALS"]
 
 IllegalActionMode = Literal["noop", "raise"]
 RewardMode = Literal["progress", "sparse"]
+DealsMode = Literal["winnable"]
 
 TRAINING_DEALS = 1_000_000
 """reset(seed=None) draws the deal from 0..TRAINING_DEALS-1: deals from
@@ -93,6 +95,16 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
             use the mask never see the difference.
         illegal_reward: the reward of an illegal action under "noop" (0 by
             default, so that an episode's return stays its progress).
+        deals: None (the default: ``reset(seed=N)`` deals deal N) or
+            "winnable": every reset deals one of the deals the solver won
+            in the training block (deals 0..9,999) of the game's verdict
+            table (``patience_gym.deals``), chosen by the reset seed:
+            ``reset(seed=N)`` deals the deal ``patience play GAME --winnable
+            --seed N`` deals, and ``reset()`` one chosen by a number drawn
+            from ``np_random``, so the same seed gives the same deals. A game
+            whose table does not ship, or holds no won training deal, is
+            refused (``patience_gym.deals.NoTableError``). In a game with
+            hidden cards "won" is the clairvoyant solver's verdict.
 
     Observations: ``spec.obs_len`` bytes (see ``spec.segments``: card codes
     0 empty, 1..52 suit*13+rank, 53 face down, and small counters), or their
@@ -130,10 +142,21 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
         one_hot: bool = False,
         illegal_action: IllegalActionMode = "noop",
         illegal_reward: float = 0.0,
+        deals: DealsMode | None = None,
     ) -> None:
         self._h = -1  # no handle: every call reports a closed environment
         self._busy = threading.Lock()  # held by reset, step and close
         spec = _lib.game_spec(game, variant)
+        self.deals_mode: DealsMode | None = deals
+        self._winnable: NDArray[np.uint64] | None = None
+        if deals is not None:
+            if deals != "winnable":
+                raise ValueError(f"deals={deals!r}: want None or 'winnable'")
+            if spec.variant:
+                raise ValueError(f"deals='winnable': the verdict tables hold the default rules, not the {spec.variant} variant")
+            self._winnable = _deals.select(spec.name, block="train", verdicts=("won",))
+            if len(self._winnable) == 0:
+                raise _deals.NoTableError(f"deals='winnable': the {spec.name} table holds no deal the solver won in the training block")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: want None or one of {self.metadata['render_modes']}")
         self.game_spec: GameSpec = spec
@@ -204,7 +227,10 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
 
     def _reset(self, seed: int | None) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=None if seed is None else operator.index(seed))
-        if seed is None:
+        if self._winnable is not None:
+            choice = int(self.np_random.integers(0, 1 << 63)) if seed is None else operator.index(seed)
+            deal = _deals.pick(self._winnable, choice)
+        elif seed is None:
             deal = int(self.np_random.integers(0, TRAINING_DEALS))
         else:
             deal = operator.index(seed)

@@ -123,12 +123,14 @@ def _above(n: int):
 def shrink(argv: list[str]) -> list[str]:
     """A patience command made small enough for a test, keeping what it
     shows: at most 20 episodes, 1 deal for bench (of two quick games where it
-    names none) and 2 for solve and label, a 20k-node budget, 3 games for
+    names none; a protocol's bench as it is) and 2 for solve and label, a 20k-node budget, 3 games for
     check, 200 ms for speed."""
     argv = list(argv)
     cmd = argv[1] if len(argv) > 1 else ""
     if cmd == "generate":
         _set(argv, "--episodes", EPISODES)
+    elif cmd == "bench" and "--protocol" in argv:
+        pass  # the protocol fixes the deals and refuses --deals: a page runs only the quick agents' protocol
     elif cmd == "bench":
         _set(argv, "--deals", "1")
         _set(argv, "--games", QUICK_GAMES, lambda v: v == "all")
@@ -278,6 +280,8 @@ def test_shrink_keeps_a_command_small() -> None:
     assert shrink(["patience", "generate"]) == ["patience", "generate", "--episodes", EPISODES]
     assert shrink(["patience", "bench", "--deals", "300"]) == ["patience", "bench", "--deals", "1", "--games", QUICK_GAMES]
     assert shrink(["patience", "bench", "--games", "cromwell"])[3] == "cromwell"
+    proto = ["patience", "bench", "--protocol", "v1", "--games", "all", "--agents", "random"]
+    assert shrink(proto) == proto  # the protocol fixes the deals and refuses --deals
     assert shrink(["patience", "solve", "x", "--deals=1000", "--budget", "10s"]) == [
         "patience", "solve", "x", "--deals=2", "--budget", "20k",
     ]

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/patience-gym/patience/deals"
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/strength"
+)
+
+// protocolFlags are the bench flags a protocol run reads.
+type protocolFlags struct {
+	protocol, games, agents, model, json string
+	workers                              int
+	// set holds the names of the flags given on the command line.
+	set map[string]bool
+}
+
+// protocolFixed are the bench flags a protocol fixes, with what it fixes
+// them to.
+var protocolFixed = []struct{ flag, fixed string }{
+	{"deals", "the deals"},
+	{"seed-start", "the deals"},
+	{"max-steps", "the step limits"},
+	{"confidence", "the intervals' level"},
+	{"baseline", "what is reported (no paired comparisons)"},
+	{"csv", "what is written (--json writes its result file)"},
+	{"plot", "what is written (--json writes its result file)"},
+}
+
+// runProtocol is `patience bench --protocol VERSION`.
+func runProtocol(ctx context.Context, inv *invocation, args []string, f protocolFlags) error {
+	p, err := strength.LookupProtocol(f.protocol)
+	if err != nil {
+		return usagef("--protocol: %v", err)
+	}
+	for _, x := range protocolFixed {
+		if f.set[x.flag] {
+			return usagef("--%s cannot be used with --protocol %s: the protocol fixes %s, so that every result made under it measures the same thing (docs/protocol.md)", x.flag, p.Version, x.fixed)
+		}
+	}
+	if f.workers <= 0 {
+		return usagef("--workers must be positive, not %d", f.workers)
+	}
+	cfg := strength.ProtocolConfig{Protocol: p, Workers: f.workers, Runner: "patience bench",
+		Command: commandLine(append([]string{"patience", "bench"}, args...))}
+	if strings.EqualFold(strings.TrimSpace(f.games), "all") {
+		cfg.Games = strength.ProtocolGames()
+		var pending []string
+		for _, spec := range env.Specs() {
+			if !slices.Contains(cfg.Games, spec) {
+				pending = append(pending, spec.ID())
+			}
+		}
+		if len(pending) > 0 {
+			fmt.Fprintf(inv.stderr, "bench: protocol %s measures the games whose verdict table ships: %s; no table ships yet for %s\n",
+				p.Version, specNames(cfg.Games), strings.Join(pending, ", "))
+		}
+		if len(cfg.Games) == 0 {
+			return fmt.Errorf("protocol %s: no verdict table ships in this build", p.Version)
+		}
+	} else if cfg.Games, err = gameList(f.games); err != nil {
+		return err
+	}
+	for _, spec := range cfg.Games {
+		if _, err := p.Game(spec); err != nil {
+			if errors.Is(err, deals.ErrNoTable) {
+				return usageError{err}
+			}
+			return err
+		}
+	}
+	if cfg.Agents, err = agentList(f.agents, cfg.Games, f.model); err != nil {
+		return err
+	}
+	if f.json != "" {
+		dir := filepath.Dir(f.json)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return usagef("--json %s: the directory %s does not exist", f.json, dir)
+		}
+		cfg.Journal = f.json + ".journal.jsonl"
+	}
+	total := 0
+	for _, spec := range cfg.Games {
+		g, _ := p.Game(spec)
+		total += g.Block.Count * len(cfg.Agents)
+	}
+	bar := newProgress(inv.stderr, "bench "+p.Version, int64(total))
+	last := 0
+	cfg.Progress = func(done, _ int) {
+		bar.add(done - last)
+		last = done
+	}
+	began := time.Now()
+	res, err := strength.RunProtocol(ctx, cfg)
+	bar.done()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			kept := "nothing written"
+			if cfg.Journal != "" {
+				kept = "the episodes played are in " + cfg.Journal + ": the same command goes on from there"
+			}
+			return fmt.Errorf("interrupted after %s (%d of %d games played); %s: %w", time.Since(began).Round(time.Second), last, total, kept, err)
+		}
+		return err
+	}
+	fmt.Fprintf(inv.stdout, "Command: `%s`\n\n", cfg.Command)
+	if err := res.WriteMarkdown(inv.stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(inv.stdout, "\nElapsed: %s for %d games with %s (%s/%s, %d CPUs).\n",
+		time.Since(began).Round(100*time.Millisecond), total, count(res.Workers, "worker"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	if f.json != "" {
+		if err := res.SaveJSON(f.json); err != nil {
+			return err
+		}
+		if err := os.Remove(cfg.Journal); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("removing the finished run's journal: %w", err)
+		}
+		fmt.Fprintf(inv.stdout, "Wrote %s.\n", f.json)
+	}
+	return nil
+}
+
+func specNames(specs []*env.Spec) string {
+	var out []string
+	for _, s := range specs {
+		out = append(out, s.ID())
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,244 @@
+package strength
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/deals"
+	"github.com/patience-gym/patience/env"
+)
+
+func protocolAgents(t *testing.T, names ...string) []*agents.Factory {
+	t.Helper()
+	var out []*agents.Factory
+	for _, n := range names {
+		f, err := agents.Parse(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func limitedSpec(t *testing.T) *env.Spec {
+	t.Helper()
+	spec, err := env.Lookup("limited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// The protocol plays the evaluation block as the verdict table's build
+// played it: the heuristic agent, seeded with the deal number at the game's
+// step limit, wins and places exactly what the table recorded, deal by deal.
+func TestProtocolV1PlaysTheTablesDeals(t *testing.T) {
+	spec := limitedSpec(t)
+	const n = 120
+	res, err := RunProtocol(context.Background(), ProtocolConfig{
+		Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 2, deals: n,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := deals.Shipped("limited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 2 || res.Results[0].Agent != "random" || res.Results[1].Agent != "heuristic" {
+		t.Fatalf("rows %+v", res.Results)
+	}
+	h := res.Results[1]
+	won, winnable, wonOnWinnable, unknownWins := 0, 0, 0, 0
+	for i := range n {
+		d, ok := tab.Deal(1_000_000 + uint64(i))
+		if !ok {
+			t.Fatalf("the table lacks deal %d", 1_000_000+i)
+		}
+		if got := h.Outcomes[i] == 'W'; got != d.Heuristic.Won || h.Progress[i] != d.Heuristic.Progress {
+			t.Errorf("deal %d: the protocol's heuristic won=%v placed %d, the table's won=%v placed %d",
+				d.Seed, got, h.Progress[i], d.Heuristic.Won, d.Heuristic.Progress)
+		}
+		if d.Heuristic.Won {
+			won++
+		}
+		switch d.Verdict {
+		case deals.Won:
+			winnable++
+			if d.Heuristic.Won {
+				wonOnWinnable++
+			}
+		case deals.Unknown:
+			if d.Heuristic.Won {
+				unknownWins++
+			}
+		}
+	}
+	if h.Wins != won || h.Winnable != winnable || h.WinsWinnable != wonOnWinnable || h.WinsUnknown != unknownWins || h.WinsLost != 0 {
+		t.Errorf("row: wins %d winnable %d wins among them %d on unknown %d on lost %d; want %d %d %d %d 0",
+			h.Wins, h.Winnable, h.WinsWinnable, h.WinsUnknown, h.WinsLost, won, winnable, wonOnWinnable, unknownWins)
+	}
+	if h.Games != n || h.Deals.First != 1_000_000 || h.Deals.Count != n || h.MaxSteps != spec.MaxSteps || h.AgentSeed != "deal" {
+		t.Errorf("row's protocol: %+v", h)
+	}
+	if lo, hi := float64(h.WinLo), float64(h.WinHi); !(lo <= float64(h.WinRate) && float64(h.WinRate) <= hi) {
+		t.Errorf("win rate %v outside its interval [%v, %v]", h.WinRate, lo, hi)
+	}
+	if float64(h.ProgressMean) <= float64(res.Results[0].ProgressMean) {
+		t.Errorf("the heuristic's progress %v is not above random's %v", h.ProgressMean, res.Results[0].ProgressMean)
+	}
+	if res.Protocol != "v1" || res.Machine.Cores <= 0 || res.Machine.Go == "" || res.Date == "" || res.Confidence != 0.95 {
+		t.Errorf("result head: %+v", res)
+	}
+
+	// The file reads back as written.
+	var buf bytes.Buffer
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadProtocolJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if len(back.Results) != 2 || back.Results[1].Outcomes != h.Outcomes || back.Results[1].Wins != h.Wins || back.Machine != res.Machine {
+		t.Errorf("read back %+v", back)
+	}
+	if lines := strings.Count(buf.String(), "\n"); lines > 40 {
+		t.Errorf("the file has %d lines; each row should be one", lines)
+	}
+	var md bytes.Buffer
+	if err := res.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Limited (`limited`), protocol v1", "| heuristic | " + fmt.Sprint(h.Wins) + " |", "step limit"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
+
+// The solver agent at the table's budget agrees with the table: it wins
+// every deal the table says won and none it says lost.
+func TestProtocolSolverAgreesWithTheTable(t *testing.T) {
+	spec := limitedSpec(t)
+	tab, err := deals.Shipped("limited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 12
+	solverAgent := fmt.Sprintf("solver:nodes=%d,table-bits=22", tab.Meta.Settings.Nodes)
+	res, err := RunProtocol(context.Background(), ProtocolConfig{
+		Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, solverAgent), Workers: 2, deals: n,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := res.Results[0]
+	if !row.Ceiling || !row.Clairvoyant {
+		t.Errorf("the solver in Limited is not marked a ceiling: %+v", row)
+	}
+	winnable := 0
+	for i := range n {
+		d, _ := tab.Deal(1_000_000 + uint64(i))
+		won := row.Outcomes[i] == 'W'
+		if d.Verdict == deals.Won {
+			winnable++
+		}
+		if (d.Verdict == deals.Won && !won) || (d.Verdict == deals.Lost && won) {
+			t.Errorf("deal %d: the table says %s, the solver agent won=%v", d.Seed, d.Verdict, won)
+		}
+	}
+	if winnable == 0 || row.WinsWinnable != winnable {
+		t.Errorf("the solver won %d of the %d winnable deals", row.WinsWinnable, winnable)
+	}
+}
+
+// An interrupted run with a journal goes on where it stopped and ends with
+// the result of an uninterrupted one.
+func TestProtocolJournalResumes(t *testing.T) {
+	spec := limitedSpec(t)
+	path := filepath.Join(t.TempDir(), "sub", "run.jsonl")
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 1, deals: 30, Journal: path}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopAt := 0
+	cfg.Progress = func(done, _ int) {
+		if done >= 25 {
+			stopAt = done
+			cancel()
+		}
+	}
+	if _, err := RunProtocol(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the interrupted run returned %v", err)
+	}
+	first := -1
+	cfg.Progress = func(done, _ int) {
+		if first < 0 {
+			first = done
+		}
+	}
+	resumed, err := RunProtocol(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first < stopAt {
+		t.Errorf("the rerun started from %d episodes; %d were journalled", first, stopAt)
+	}
+	cfg.Journal, cfg.Progress = "", nil
+	whole, err := RunProtocol(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range whole.Results {
+		a, b := resumed.Results[i], whole.Results[i]
+		if a.Outcomes != b.Outcomes || fmt.Sprint(a.Progress) != fmt.Sprint(b.Progress) || a.MeanSteps != b.MeanSteps {
+			t.Errorf("%s: resumed %s %v, uninterrupted %s %v", a.Agent, a.Outcomes, a.Progress, b.Outcomes, b.Progress)
+		}
+	}
+	// Another agent's settings do not take the journal's episodes.
+	cfg.Journal, cfg.Agents = path, protocolAgents(t, "mc:rollouts=1")
+	cfg.deals = 2
+	first = -1
+	cfg.Progress = func(done, _ int) {
+		if first < 0 {
+			first = done
+		}
+	}
+	if _, err := RunProtocol(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if first != 1 {
+		t.Errorf("mc's first progress call counted %d episodes: it took the journal's episodes of other agents", first)
+	}
+}
+
+func TestProtocolRefusals(t *testing.T) {
+	if _, err := LookupProtocol("v9"); !errors.Is(err, ErrNoProtocol) || !strings.Contains(err.Error(), "v1") {
+		t.Errorf("LookupProtocol(v9): %v", err)
+	}
+	if p, err := LookupProtocol(" V1 "); err != nil || p.Version != "v1" {
+		t.Errorf("LookupProtocol(V1) = %v, %v", p, err)
+	}
+	for _, spec := range env.Specs() {
+		if _, err := deals.Shipped(spec.ID()); err == nil {
+			continue
+		}
+		_, err := V1.Game(spec)
+		if err == nil || !errors.Is(err, deals.ErrNoTable) || !strings.Contains(err.Error(), "needs the verdict table") {
+			t.Errorf("protocol v1 on %s without a table: %v", spec.ID(), err)
+		}
+	}
+	variant, err := env.Lookup("cromwell:noswap")
+	if err != nil {
+		t.Skip(err)
+	}
+	if _, err := RunProtocol(context.Background(), ProtocolConfig{Protocol: V1, Games: []*env.Spec{variant}}); err == nil || !strings.Contains(err.Error(), "variant") {
+		t.Errorf("protocol v1 on a variant: %v", err)
+	}
+}
