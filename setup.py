@@ -134,8 +134,12 @@ def compile_library(go: str, root: Path, out: Path, env: dict[str, str]) -> None
     """Runs go build into out."""
     # -trimpath and -buildvcs=false: the library does not depend on where or
     # from which git state it was built; -s -w: no symbol table or DWARF
-    # (Go's own stack traces keep their function names).
-    cmd = [go, "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", str(out), "./capi"]
+    # (Go's own stack traces keep their function names). -tags netgo,osusergo:
+    # the Parquet reader the verdict tables use pulls in package net, whose
+    # cgo DNS resolver would bind res_search@GLIBC_2.34 (manylinux_2_34); the
+    # library never resolves a name, and the pure-Go resolver needs no libc.
+    cmd = [go, "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-tags=netgo,osusergo",
+           "-ldflags=-s -w", "-o", str(out), "./capi"]
     print("patience-gym:", " ".join(cmd), f"(in {root})", flush=True)
     res = subprocess.run(cmd, cwd=root, env=env)
     if res.returncode != 0:
