@@ -316,8 +316,11 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         autoreset (``step`` ignores its action). Each environment draws from
         its own generator, seeded by ``reset`` from the deal it gave that
         environment, so the same seeds give the same draws on any number of
-        workers. The array is reused by the next call (a copy with
-        ``copy=True``)."""
+        workers. After the first call, each ``step`` and ``reset`` draws the
+        next actions in the workers ahead of time and this call only copies
+        them (a second call without a step between draws again); a step
+        taken with other actions still uses up that draw. The array is
+        reused by the next call (a copy with ``copy=True``)."""
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before sample_legal()")
         busy = self._busy
