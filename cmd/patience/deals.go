@@ -63,9 +63,9 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec, err := env.Lookup(name)
+	spec, err := lookupGame(name)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	f := deals.Filter{Block: *block, From: from.v}
 	if *count < 0 {

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/patience-gym/patience/deals"
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
 )
 
@@ -57,9 +56,9 @@ func runDealsBuild(ctx context.Context, inv *invocation, args []string) error {
 		blocks = append(blocks, deals.Block{Name: "eval", First: 1_000_000, Count: *eval, MC: true})
 	}
 	for _, g := range games {
-		spec, err := env.Lookup(g)
+		spec, err := lookupGame(g)
 		if err != nil {
-			return usageError{err}
+			return err
 		}
 		if spec.Variant != "" {
 			return usagef("tables are of the games' default rules, not of the variant %s", spec.ID())
@@ -190,9 +189,9 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	if err != nil {
 		return err
 	}
-	spec, err := env.Lookup(name)
+	spec, err := lookupGame(name)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	b, err := parseBudget(*nodes)
 	if err != nil || b.nodes == 0 {
