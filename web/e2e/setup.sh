@@ -7,5 +7,6 @@ cd "$(dirname "$0")"
 if [ ! -x /usr/bin/chromium ]; then
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+	apt-get clean
 fi
 npm ci --no-audit --no-fund
