@@ -45,6 +45,10 @@ typedef struct {
 	uint8_t *mask_bits;     // N*P bytes, P = (A+7)/8: the masks bit-packed,
 	                        // action a of environment i is bit a%8 (least
 	                        // significant first) of byte i*P + a/8
+	uint64_t *mask_words;   // N*W words, W = (A+63)/64: action a of
+	                        // environment i is bit a%64 of word i*W + a/64
+	                        // (on a little-endian machine the first P bytes
+	                        // of each row are the row of mask_bits)
 } pg_buffers;
 
 // The status codes.
@@ -214,6 +218,7 @@ func buffers(b *C.pg_buffers, v *env.Vector) env.VectorBuffers {
 	n, l, a, oh := v.Len(), v.Spec().ObsLen, v.Spec().Actions, v.OneHotLen()
 	return env.VectorBuffers{
 		Obs:         view((*uint8)(b.obs), n*l),
+		MaskWords:   view((*uint64)(unsafe.Pointer(b.mask_words)), n*((a+63)/64)),
 		MaskBytes:   view((*uint8)(b.mask), n*a),
 		Rewards:     view((*float64)(b.rewards), n),
 		Terminated:  view((*bool)(unsafe.Pointer(b.terminated)), n),

@@ -91,6 +91,12 @@ type VectorBuffers struct {
 	FinalObs   []uint8   // N × ObsLen final observations (SameStep mode)
 	HasFinal   []bool    // N flags
 	Illegal    []bool    // N flags: the action was refused (IllegalNoOp)
+	// MaskWords, when set, receives the masks' words (see Vector) instead
+	// of the Vector's own buffer. On a little-endian machine the first
+	// (Actions+7)/8 bytes of each row of W words are the packed mask of
+	// MaskPacked's form, so a caller that gives MaskWords reads the packed
+	// masks with no second copy.
+	MaskWords []uint64
 	// MaskBytes, when set, receives every mask as N × Actions bytes, 1 for
 	// a legal action and 0 otherwise (the form NumPy reads as bool).
 	MaskBytes []uint8
@@ -718,7 +724,7 @@ func maskBytes(dst []uint8, words []uint64) {
 func (v *Vector) buffers() VectorBuffers {
 	return VectorBuffers{
 		Obs: v.Obs, Rewards: v.Rewards, Terminated: v.Terminated, Truncated: v.Truncated,
-		FinalObs: v.FinalObs, HasFinal: v.HasFinal, Illegal: v.Illegal,
+		FinalObs: v.FinalObs, HasFinal: v.HasFinal, Illegal: v.Illegal, MaskWords: v.MaskWords,
 		MaskBytes: v.MaskBytes, MaskPacked: v.MaskPacked, OneHot: v.OneHot, FinalOneHot: v.FinalOneHot,
 	}
 }
@@ -741,12 +747,13 @@ func (v *Vector) SetBuffers(b VectorBuffers) error {
 	n, l, h := len(v.envs), v.obsLen, v.oneHotLen
 	ok := fits(b.Obs, n*l) && fits(b.Rewards, n) && fits(b.Terminated, n) && fits(b.Truncated, n) &&
 		fits(b.FinalObs, n*l) && fits(b.HasFinal, n) && fits(b.Illegal, n) &&
-		fits(b.MaskBytes, n*v.spec.Actions) && fits(b.MaskPacked, n*v.packedLen) &&
+		fits(b.MaskWords, n*v.words) && fits(b.MaskBytes, n*v.spec.Actions) && fits(b.MaskPacked, n*v.packedLen) &&
 		fits(b.OneHot, n*h) && fits(b.FinalOneHot, n*h)
 	if !ok {
 		return v.bufferError(b)
 	}
 	v.Obs = orSlice(b.Obs, v.own.Obs)
+	v.MaskWords = orSlice(b.MaskWords, v.own.MaskWords)
 	v.Rewards = orSlice(b.Rewards, v.own.Rewards)
 	v.Terminated = orSlice(b.Terminated, v.own.Terminated)
 	v.Truncated = orSlice(b.Truncated, v.own.Truncated)
@@ -778,6 +785,7 @@ func (v *Vector) bufferError(b VectorBuffers) error {
 		{"FinalObs", len(b.FinalObs), n * l, b.FinalObs != nil},
 		{"HasFinal", len(b.HasFinal), n, b.HasFinal != nil},
 		{"Illegal", len(b.Illegal), n, b.Illegal != nil},
+		{"MaskWords", len(b.MaskWords), n * v.words, b.MaskWords != nil},
 		{"MaskBytes", len(b.MaskBytes), n * v.spec.Actions, b.MaskBytes != nil},
 		{"MaskPacked", len(b.MaskPacked), n * v.packedLen, b.MaskPacked != nil},
 		{"OneHot", len(b.OneHot), n * h, b.OneHot != nil},

@@ -112,8 +112,9 @@ func TestVectorEachRecoversPanics(t *testing.T) {
 	}
 }
 
-// TestVectorMaskPacked checks that the packed masks hold the same actions as
-// the mask bytes, bit a%8 of byte a/8, in every game (action counts that
+// TestVectorMaskPacked checks that the packed masks and the words of a
+// caller's MaskWords buffer hold the same actions as the mask bytes (bit a%8
+// of byte a/8, bit a%64 of word a/64), in every game (action counts that
 // are and are not multiples of 8 and 64).
 func TestVectorMaskPacked(t *testing.T) {
 	for _, s := range env.Specs() {
@@ -123,11 +124,15 @@ func TestVectorMaskPacked(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, p := s.Actions, (s.Actions+7)/8
-		bytes, packed := make([]uint8, n*a), make([]uint8, n*p)
+		w := (s.Actions + 63) / 64
+		bytes, packed, words := make([]uint8, n*a), make([]uint8, n*p), make([]uint64, n*w)
 		for i := range packed {
 			packed[i] = 0xFF // stale contents must be overwritten
 		}
-		if err := v.SetBuffers(env.VectorBuffers{MaskBytes: bytes, MaskPacked: packed}); err != nil {
+		for i := range words {
+			words[i] = ^uint64(0)
+		}
+		if err := v.SetBuffers(env.VectorBuffers{MaskBytes: bytes, MaskPacked: packed, MaskWords: words}); err != nil {
 			t.Fatal(err)
 		}
 		v.Reset(7)
@@ -136,13 +141,19 @@ func TestVectorMaskPacked(t *testing.T) {
 			for i := range n {
 				for k := range a {
 					bit := packed[i*p+k/8]>>(k%8)&1 == 1
-					if bit != (bytes[i*a+k] == 1) || bit != v.Mask(i).Has(k) {
-						t.Fatalf("%s step %d env %d action %d: packed %v, byte %d", s.Name, step, i, k, bit, bytes[i*a+k])
+					word := words[i*w+k/64]>>(k%64)&1 == 1
+					if bit != (bytes[i*a+k] == 1) || bit != v.Mask(i).Has(k) || word != bit {
+						t.Fatalf("%s step %d env %d action %d: packed %v, word %v, byte %d", s.Name, step, i, k, bit, word, bytes[i*a+k])
 					}
 				}
 				for k := a; k < p*8; k++ {
 					if packed[i*p+k/8]>>(k%8)&1 == 1 {
 						t.Fatalf("%s: padding bit %d set", s.Name, k)
+					}
+				}
+				for k := a; k < w*64; k++ {
+					if words[i*w+k/64]>>(k%64)&1 == 1 {
+						t.Fatalf("%s: padding bit %d of the words set", s.Name, k)
 					}
 				}
 			}
@@ -155,6 +166,9 @@ func TestVectorMaskPacked(t *testing.T) {
 		}
 		if err := v.SetBuffers(env.VectorBuffers{MaskPacked: make([]uint8, n*p+1)}); err == nil || !strings.Contains(err.Error(), "MaskPacked") {
 			t.Errorf("%s: a packed mask buffer of the wrong length: %v", s.Name, err)
+		}
+		if err := v.SetBuffers(env.VectorBuffers{MaskWords: make([]uint64, n*w-1)}); err == nil || !strings.Contains(err.Error(), "MaskWords") {
+			t.Errorf("%s: a mask words buffer of the wrong length: %v", s.Name, err)
 		}
 		v.Close()
 	}

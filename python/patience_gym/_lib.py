@@ -114,6 +114,7 @@ class Buffers(ctypes.Structure):
         ("one_hot", ctypes.c_void_p),
         ("final_one_hot", ctypes.c_void_p),
         ("mask_bits", ctypes.c_void_p),
+        ("mask_words", ctypes.c_void_p),
     ]
 
 

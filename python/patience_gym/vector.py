@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -131,7 +132,16 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         same = mode == AutoresetMode.SAME_STEP
         self._obs = np.zeros((n, L), np.uint8)
         self._mask = np.zeros((n, A), np.uint8)
-        self._mask_bits = np.zeros((n, (A + 7) // 8), np.uint8)
+        # Go writes each mask's 64-bit words, as it keeps them; on a
+        # little-endian machine the first ceil(A/8) bytes of a row of words
+        # are that row bit-packed, so the packed masks are a view of the
+        # words and cost the step nothing more. Elsewhere Go packs them too.
+        self._mask_words = np.zeros((n, (A + 63) // 64), np.uint64)
+        self._little = sys.byteorder == "little"
+        if self._little:
+            self._mask_bits = self._mask_words.view(np.uint8)[:, : (A + 7) // 8]
+        else:
+            self._mask_bits = np.zeros((n, (A + 7) // 8), np.uint8)
         self._sampled = np.zeros(n, np.int64)
         self._rewards = np.zeros(n, np.float64)
         self._terminated = np.zeros(n, np.bool_)
@@ -162,7 +172,8 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             illegal=addr(self._illegal),
             one_hot=addr(self._one_hot),
             final_one_hot=addr(self._final_one_hot),
-            mask_bits=addr(self._mask_bits),
+            mask_bits=None if self._little else addr(self._mask_bits),
+            mask_words=addr(self._mask_words),
         )
         self._bufs_ref = ctypes.byref(self._bufs)
         self._step = _lib.lib.pg_step
@@ -303,8 +314,11 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         array, P = ceil(actions / 8), in which action ``a`` of environment
         ``i`` is bit ``a % 8`` (least significant bit first) of byte
         ``[i, a // 8]``; the padding bits past the last action are 0. It is
-        the array Go writes at every step and reset (updated in place, like
-        ``action_masks()``), an eighth of the size of the byte mask;
+        a view of the array Go writes at every step and reset (updated in
+        place, like ``action_masks()``): the masks' 64-bit words, whose
+        first P bytes per row are the packed row, so its rows are
+        8 * ceil(actions / 64) bytes apart (``np.ascontiguousarray`` packs
+        it tight); an eighth of the size of the byte mask.
         ``np.unpackbits(bits, axis=1, count=actions, bitorder="little")``
         gives the byte mask back."""
         return self._mask_bits
