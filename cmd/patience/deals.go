@@ -59,11 +59,7 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := oneArg(pos, "GAME")
-	if err != nil {
-		return err
-	}
-	spec, err := lookupGame(name)
+	spec, err := oneGame(pos)
 	if err != nil {
 		return err
 	}

@@ -185,11 +185,7 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	if err != nil {
 		return err
 	}
-	name, err := oneArg(pos, "GAME")
-	if err != nil {
-		return err
-	}
-	spec, err := lookupGame(name)
+	spec, err := oneGame(pos)
 	if err != nil {
 		return err
 	}

@@ -174,6 +174,15 @@ func lookupGame(name string) (*env.Spec, error) {
 	return spec, nil
 }
 
+// oneGame resolves the one positional argument, a game, as lookupGame does.
+func oneGame(pos []string) (*env.Spec, error) {
+	name, err := oneArg(pos, "GAME")
+	if err != nil {
+		return nil, err
+	}
+	return lookupGame(name)
+}
+
 // agentList reads a list of agent strings separated by commas, where the
 // settings of one agent are separated by commas too: an item with "=" and
 // no ":" before it continues the agent before it ("mc:rollouts=8,width=4,
