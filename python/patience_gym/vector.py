@@ -137,8 +137,8 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         # are that row bit-packed, so the packed masks are a view of the
         # words and cost the step nothing more. Elsewhere Go packs them too.
         self._mask_words = np.zeros((n, (A + 63) // 64), np.uint64)
-        self._little = sys.byteorder == "little"
-        if self._little:
+        little = sys.byteorder == "little"
+        if little:
             self._mask_bits = self._mask_words.view(np.uint8)[:, : (A + 7) // 8]
         else:
             self._mask_bits = np.zeros((n, (A + 7) // 8), np.uint8)
@@ -172,7 +172,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             illegal=addr(self._illegal),
             one_hot=addr(self._one_hot),
             final_one_hot=addr(self._final_one_hot),
-            mask_bits=None if self._little else addr(self._mask_bits),
+            mask_bits=None if little else addr(self._mask_bits),
             mask_words=addr(self._mask_words),
         )
         self._bufs_ref = ctypes.byref(self._bufs)
