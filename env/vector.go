@@ -98,7 +98,12 @@ type VectorBuffers struct {
 	// masks with no second copy.
 	MaskWords []uint64
 	// MaskBytes, when set, receives every mask as N × Actions bytes, 1 for
-	// a legal action and 0 otherwise (the form NumPy reads as bool).
+	// a legal action and 0 otherwise (the form NumPy reads as bool). The
+	// Vector keeps these bytes up to date rather than rewriting them: a
+	// Step writes only the bytes of the actions whose legality changed
+	// since its last write to the same memory, so the caller must only
+	// read them. A Reset, or a row at an address the Vector did not last
+	// write to, rewrites every byte of the row.
 	MaskBytes []uint8
 	// MaskPacked, when set, receives every mask bit-packed as N × P bytes,
 	// P = (Actions+7)/8: action a of environment i is bit a%8 (the least
@@ -175,6 +180,10 @@ type Vector struct {
 	broken     []*PanicError       // broken[i]: the panic that broke environment i, until Reset
 	failed     atomic.Bool         // a panic was recovered in the current call
 	each       func(i int, e *Env) // the function of a jobEach
+	// shown[i*W:(i+1)*W] are the mask words that the MaskBytes row at
+	// shownAt[i] shows (nil: none known, the next write rewrites the row).
+	shown   []uint64
+	shownAt []*uint8
 
 	Obs        []uint8
 	MaskWords  []uint64
@@ -270,6 +279,8 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	v.oneHotLen = v.spec.OneHotLen()
 	v.packedLen = (v.spec.Actions + 7) / 8
 	v.broken = make([]*PanicError, n)
+	v.shown = make([]uint64, n*v.words)
+	v.shownAt = make([]*uint8, n)
 	if v.mode == SameStep {
 		v.FinalObs = make([]uint8, n*v.obsLen)
 	}
@@ -541,6 +552,7 @@ func (v *Vector) doUntilPanic(j job, lo, hi int) (next int) {
 	defer func() {
 		if r := recover(); r != nil {
 			v.broken[i] = &PanicError{Game: v.spec.Name, Env: i, Value: r, Stack: debug.Stack()}
+			v.shownAt[i] = nil // the row may be half written
 			v.failed.Store(true)
 			next = i + 1
 		}
@@ -548,6 +560,7 @@ func (v *Vector) doUntilPanic(j job, lo, hi int) (next int) {
 	for ; i < hi; i++ {
 		switch j {
 		case jobReset:
+			v.shownAt[i] = nil // a reset rewrites every mask byte
 			v.resetOne(i)
 			if v.pre != nil {
 				v.pre[i] = v.draw(i)
@@ -696,8 +709,7 @@ func (v *Vector) write(i int) {
 	e.game.Observe(obs)
 	copy(v.MaskWords[i*v.words:(i+1)*v.words], e.mask.words)
 	if v.MaskBytes != nil {
-		a := v.spec.Actions
-		maskBytes(v.MaskBytes[i*a:(i+1)*a], e.mask.words)
+		v.writeMaskBytes(i, e.mask.words)
 	}
 	if v.MaskPacked != nil {
 		p := v.packedLen
@@ -705,6 +717,35 @@ func (v *Vector) write(i int) {
 	}
 	if v.OneHot != nil {
 		v.spec.OneHot(obs, v.OneHot[i*v.oneHotLen:(i+1)*v.oneHotLen])
+	}
+}
+
+// writeMaskBytes brings environment i's MaskBytes row up to date with its
+// mask words. If the row is where the Vector last wrote it, only the bytes
+// of the actions whose bit changed are written (a move changes the
+// legality of a few actions out of hundreds in most games); otherwise the
+// whole row is written.
+func (v *Vector) writeMaskBytes(i int, words []uint64) {
+	a := v.spec.Actions
+	row := v.MaskBytes[i*a : (i+1)*a]
+	shown := v.shown[i*v.words : (i+1)*v.words]
+	if at := &row[0]; v.shownAt[i] == at {
+		maskBytesChanged(row, shown, words)
+	} else {
+		maskBytes(row, words)
+		v.shownAt[i] = at
+	}
+	copy(shown, words)
+}
+
+// maskBytesChanged writes the bytes of dst (which shows the mask words
+// old) whose bit differs between old and words.
+func maskBytesChanged(dst []uint8, old, words []uint64) {
+	for w, x := range words {
+		for d := x ^ old[w]; d != 0; d &= d - 1 {
+			b := bits.TrailingZeros64(d)
+			dst[w<<6+b] = uint8(x >> b & 1)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package env_test
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -428,5 +429,72 @@ func TestVectorSampleAhead(t *testing.T) {
 	}
 	if !differ {
 		t.Error("a second call without a step returned the same actions every time: it copied instead of drawing")
+	}
+}
+
+// TestVectorMaskBytesFollowTheirMemory: a step rewrites only the mask bytes
+// whose action changed legality since the vector last wrote the same row,
+// so the bytes must come out right whichever buffer a step is given:
+// the same one as before, another one, none for a while and then an old
+// one again. A Reset rewrites every byte, even of a row scribbled on.
+func TestVectorMaskBytesFollowTheirMemory(t *testing.T) {
+	for _, s := range env.Specs() {
+		if s == toySpec {
+			continue // its deals can end with no legal move and no reset due
+		}
+		const n = 6
+		v, err := env.NewVector(s.Name, n, env.VectorOptions{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := s.Actions
+		bufs := [][]uint8{make([]uint8, n*a), make([]uint8, n*a)}
+		check := func(step int, b []uint8) {
+			t.Helper()
+			for i := range n {
+				for k := range a {
+					if (b[i*a+k] == 1) != v.Mask(i).Has(k) || b[i*a+k] > 1 {
+						t.Fatalf("%s step %d env %d: mask byte of action %d is %d", s.Name, step, i, k, b[i*a+k])
+					}
+				}
+			}
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(a)))
+		actions := make([]int, n)
+		for round := range 3 {
+			cur := bufs[round%2]
+			for i := range cur {
+				cur[i] = 7 // scribbled on: the reset must rewrite every byte
+			}
+			if err := v.SetBuffers(env.VectorBuffers{MaskBytes: cur}); err != nil {
+				t.Fatal(err)
+			}
+			v.Reset(uint64(100 * round))
+			check(0, cur)
+			for step := 1; step <= 120; step++ {
+				// Mostly the same buffer, sometimes the other, sometimes none.
+				var b []uint8
+				switch r := rng.IntN(10); {
+				case r < 6:
+					b = cur
+				case r < 8:
+					cur = bufs[rng.IntN(2)]
+					b = cur
+				}
+				if err := v.SetBuffers(env.VectorBuffers{MaskBytes: b}); err != nil {
+					t.Fatal(err)
+				}
+				if err := v.SampleActions(actions); err != nil {
+					t.Fatal(err)
+				}
+				if err := v.Step(actions); err != nil {
+					t.Fatal(err)
+				}
+				if b != nil {
+					check(step, b)
+				}
+			}
+		}
+		v.Close()
 	}
 }

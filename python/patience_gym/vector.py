@@ -64,7 +64,8 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         copy: return copies of the arrays (Gymnasium's SyncVectorEnv
             default). False by default: the observations, rewards, flags and
             ``info["action_mask"]`` returned are the arrays Go writes, reused
-            by the next step; copy what you keep.
+            by the next step; copy what you keep. The mask arrays are
+            read-only (Go updates only the bytes that change).
 
     ``reset(seed=S)`` deals S+i to environment i (a list gives each its
     deal); each environment's next episodes are dealt its previous deal + N.
@@ -176,6 +177,11 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             mask_words=addr(self._mask_words),
         )
         self._bufs_ref = ctypes.byref(self._bufs)
+        # Go keeps the byte masks up to date rather than rewriting them (a
+        # step writes the bytes whose action changed legality), so nothing
+        # else may write into them: the mask arrays are read-only here.
+        for a in (self._mask, self._mask_i8, self._mask_words, self._mask_bits):
+            a.flags.writeable = False
         self._step = _lib.lib.pg_step
         self._sample = _lib.lib.pg_sample
         self._obs_out = self._one_hot if self._one_hot is not None else self._obs

@@ -301,17 +301,22 @@ def test_sample_legal_needs_reset_and_copies_on_request() -> None:
 @pytest.mark.parametrize("game", sorted(patience_gym.SPECS))
 def test_mask_bits_equal_the_byte_mask(game: str) -> None:
     """Bit a%8 of byte a//8 of action_mask_bits() is action a of the byte
-    mask, at reset and after every step; the padding bits are 0."""
-    envs = PatienceVectorEnv(game, 5, workers=2)
+    mask, at reset and after every step, across episodes (Go writes only
+    the mask bytes that change, so a stale byte would show here); the
+    padding bits are 0. The masks are read-only."""
+    envs = PatienceVectorEnv(game, 5, workers=2, max_steps=30)
     A = envs.game_spec.actions
-    envs.reset(seed=3)
-    for _ in range(40):
+    _, info = envs.reset(seed=3)
+    for _ in range(100):
         bits = envs.action_mask_bits()
         assert bits.shape == (5, (A + 7) // 8) and bits.dtype == np.uint8
         unpacked = np.unpackbits(bits, axis=1, bitorder="little")
         assert (unpacked[:, :A] == envs.action_masks()).all()
         assert not unpacked[:, A:].any()
-        envs.step(envs.sample_legal())
+        _, _, _, _, info = envs.step(envs.sample_legal())
+    for m in (info["action_mask"], envs.action_masks(), envs.action_mask_bits()):
+        with pytest.raises(ValueError, match="read-only"):
+            m[0, 0] = 1
     envs.close()
 
 
