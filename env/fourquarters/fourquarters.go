@@ -269,8 +269,10 @@ type Game struct {
 	occ     uint64    // bit i set when cell i holds a card
 	hash    uint64
 	// variant is the variant of the rules (see SetVariant); "" is the
-	// default.
+	// default. pairs is its pair table (nil for the default rules), looked
+	// up once by SetVariant rather than at every move.
 	variant string
+	pairs   *pairTable
 }
 
 var (
@@ -288,7 +290,7 @@ func New() *Game { return &Game{} }
 // into the stock in deal order.
 func (g *Game) Deal(seed uint64) {
 	d := cards.Deal(seed)
-	*g = Game{variant: g.variant}
+	*g = Game{variant: g.variant, pairs: g.pairs}
 	for i := range NumCells {
 		g.cells[i] = d[i]
 	}
@@ -302,7 +304,7 @@ func (g *Game) Deal(seed uint64) {
 // to be the rest of the double deck: for each card, two copies less those on
 // the cross and in the stock (never below zero).
 func (g *Game) Setup(cells [NumCells]cards.Card, stock []cards.Card) {
-	*g = Game{variant: g.variant}
+	*g = Game{variant: g.variant, pairs: g.pairs}
 	g.cells = cells
 	if len(stock) > StockSize {
 		stock = stock[:StockSize]

@@ -75,7 +75,7 @@ func (g *Game) anyMove() bool {
 	if g.closeChanges() {
 		return true
 	}
-	if t := pairTables[g.variant]; t != nil {
+	if t := g.pairs; t != nil {
 		return g.tableAny(t)
 	}
 	lo, hi := g.pairMask()
@@ -84,7 +84,7 @@ func (g *Game) anyMove() bool {
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
-	if t := pairTables[g.variant]; t != nil {
+	if t := g.pairs; t != nil {
 		m.Clear()
 		g.tablePairs(t, m)
 		if g.closeChanges() {
@@ -113,7 +113,7 @@ func (g *Game) Legal(m *env.Mask) {
 // Explain says why action a is illegal, or returns nil. It follows the rules
 // of docs/rules/fourquarters.md directly.
 func (g *Game) Explain(a int) error {
-	if t := pairTables[g.variant]; t != nil {
+	if t := g.pairs; t != nil {
 		return g.explainTable(t, a)
 	}
 	if a < 0 || a >= NumActions {
@@ -190,7 +190,7 @@ func (g *Game) explainClose() error {
 
 // Apply plays legal action a.
 func (g *Game) Apply(a int) {
-	if t := pairTables[g.variant]; t != nil {
+	if t := g.pairs; t != nil {
 		if a == t.close {
 			g.closeUp()
 			return

@@ -36,7 +36,7 @@ func ParseCell(s string) (int, error) {
 // ActionString names action a: "N3-N4" or "close" (in the variant anypair
 // too, whose pairs need not touch: "N3-N9").
 func (g *Game) ActionString(a int) string {
-	if t := pairTables[g.variant]; t != nil {
+	if t := g.pairs; t != nil {
 		switch {
 		case a == t.close:
 			return "close"
@@ -67,7 +67,7 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), " "))
 	switch t {
 	case "close", "close up", "closeup", "close-up":
-		if t := pairTables[g.variant]; t != nil {
+		if t := g.pairs; t != nil {
 			return []int{t.close}, nil
 		}
 		return []int{ActClose}, nil
@@ -93,8 +93,8 @@ func (g *Game) ParseActions(s string) ([]int, error) {
 	switch {
 	case i == j:
 		return nil, fmt.Errorf("parse move %q: a pair needs two different cells", s)
-	case pairTables[g.variant] != nil && pairTables[g.variant].index[i][j] >= 0:
-		return []int{ActPair + int(pairTables[g.variant].index[i][j])}, nil
+	case g.pairs != nil && g.pairs.index[i][j] >= 0:
+		return []int{ActPair + int(g.pairs.index[i][j])}, nil
 	case i/ArmCells != j/ArmCells:
 		return nil, fmt.Errorf("parse move %q: %s and %s are in different arms, and a pair belongs to one arm", s, CellName(i), CellName(j))
 	case pairIndex[i][j] < 0:

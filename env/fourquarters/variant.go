@@ -103,7 +103,7 @@ func (g *Game) SetVariant(name string) error {
 	if name != "" && variantSpecs[name] == nil {
 		return fmt.Errorf("unknown variant %q", name)
 	}
-	g.variant = name
+	g.variant, g.pairs = name, pairTables[name]
 	g.Setup([NumCells]cards.Card{}, nil)
 	return nil
 }
