@@ -199,14 +199,65 @@ type Vector struct {
 	OneHot      []float32
 	FinalOneHot []float32
 
-	ranges  [][2]int // ranges[0] is the caller's share, ranges[w] worker w's
-	workers []*worker
-	job     job    // the job of the current generation
-	gen     uint64 // the current generation
-	closed  bool
+	shares   []share // shares[0] is the caller's, shares[w] worker w's
+	workers  []*worker
+	job      job          // the job of the current generation
+	gen      uint64       // the current generation
+	finished atomic.Int64 // environments done in the current generation
+	closed   bool
 }
 
-// worker is a goroutine that steps one share of the environments. It spins
+// share is one goroutine's home share of the environments, [lo, hi), and a
+// cursor over the part of it not yet claimed in the current call, packed
+// as lo<<32 | hi. Its goroutine claims chunks from the front; a goroutine
+// that has run out of its own share claims chunks from the back of the
+// others'. A call thus ends when every environment is done, not when the
+// slowest goroutine has done a fixed share: on a shared machine the host
+// now and then pauses a thread for longer than a whole step takes, and
+// the others then step its environments. As long as no goroutine lags, each
+// keeps its own environments (and their memory in its core's cache).
+type share struct {
+	cur   atomic.Uint64
+	lo    int
+	hi    int
+	chunk int
+	_     [32]byte // a share per cache line: the cursors are written by different cores
+}
+
+// claimFront claims the next chunk from the front of the share's
+// unclaimed part; ok is false when none is left.
+func (s *share) claimFront() (lo, hi int, ok bool) {
+	for {
+		c := s.cur.Load()
+		lo, hi := int(c>>32), int(uint32(c))
+		if lo >= hi {
+			return 0, 0, false
+		}
+		end := min(lo+s.chunk, hi)
+		if s.cur.CompareAndSwap(c, uint64(end)<<32|uint64(hi)) {
+			return lo, end, true
+		}
+	}
+}
+
+// claimBack claims the last chunk of the share's unclaimed part; ok is
+// false when none is left.
+func (s *share) claimBack() (lo, hi int, ok bool) {
+	for {
+		c := s.cur.Load()
+		lo, hi := int(c>>32), int(uint32(c))
+		if lo >= hi {
+			return 0, 0, false
+		}
+		start := max(hi-s.chunk, lo)
+		if s.cur.CompareAndSwap(c, uint64(lo)<<32|uint64(start)) {
+			return start, hi, true
+		}
+	}
+}
+
+// worker is a goroutine that steps its share of the environments (and
+// any other share's the others have not reached: see share). It spins
 // briefly waiting for the next job (a step is a few microseconds of work per
 // worker, too short to park and wake a goroutine for), then sleeps until
 // woken. It spins on the flag without yielding: each runtime.Gosched wakes
@@ -215,7 +266,7 @@ type Vector struct {
 // steps (measured with python/bench/bench.py: Limited's VectorEnv on two
 // cores went from 59 % to 79 % of Go's vector).
 type worker struct {
-	lo, hi   int
+	home     int           // its share: shares[home]
 	gen      atomic.Uint64 // the generation asked for
 	done     atomic.Uint64 // the generation finished
 	sleeping atomic.Bool
@@ -240,8 +291,8 @@ const (
 
 // NewVector makes a Vector of n environments of the named game.
 func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("vector of %s: %d environments (want at least 1)", name, n)
+	if n <= 0 || uint64(n) > math.MaxUint32 {
+		return nil, fmt.Errorf("vector of %s: %d environments (want 1 to %d)", name, n, uint64(math.MaxUint32))
 	}
 	if opts.Autoreset > SameStep {
 		return nil, fmt.Errorf("vector of %s: unknown autoreset mode %d", name, opts.Autoreset)
@@ -293,10 +344,11 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	// The caller steps the first share; one goroutine steps each other.
 	// The shares are all set before any worker starts (workers read them).
 	for w := range workers {
-		v.ranges = append(v.ranges, [2]int{w * n / workers, (w + 1) * n / workers})
+		lo, hi := w*n/workers, (w+1)*n/workers
+		v.shares = append(v.shares, share{lo: lo, hi: hi, chunk: max(1, min(64, (hi-lo)/16))})
 	}
-	for _, r := range v.ranges[1:] {
-		wk := &worker{lo: r[0], hi: r[1], wake: make(chan struct{}, 1)}
+	for k := 1; k < workers; k++ {
+		wk := &worker{home: k, wake: make(chan struct{}, 1)}
 		v.workers = append(v.workers, wk)
 		go v.work(wk)
 	}
@@ -314,7 +366,7 @@ func (v *Vector) Mode() AutoresetMode { return v.mode }
 
 // Workers returns the number of workers: the calling goroutine and the
 // worker goroutines.
-func (v *Vector) Workers() int { return len(v.ranges) }
+func (v *Vector) Workers() int { return len(v.shares) }
 
 // Env returns environment i (for rendering and inspection; do not step it
 // directly).
@@ -495,9 +547,21 @@ func (v *Vector) run(j job) error {
 	if v.closed {
 		return fmt.Errorf("vector of %s: closed", v.spec.Name)
 	}
+	yield := len(v.shares) > runtime.GOMAXPROCS(0)
+	// A worker may still be looking for work of the last call (every
+	// environment was done, some by others): the shares are reset only
+	// once each has finished looking.
+	for _, w := range v.workers {
+		wait(yield, func() bool { return w.done.Load() == v.gen })
+	}
 	v.failed.Store(false)
 	v.preFresh = false
 	v.job = j
+	v.finished.Store(0)
+	for k := range v.shares {
+		s := &v.shares[k]
+		s.cur.Store(uint64(s.lo)<<32 | uint64(s.hi))
+	}
 	v.gen++
 	for _, w := range v.workers {
 		w.gen.Store(v.gen)
@@ -508,23 +572,9 @@ func (v *Vector) run(j job) error {
 			}
 		}
 	}
-	r := v.ranges[0]
-	v.do(j, r[0], r[1])
-	yield := len(v.ranges) > runtime.GOMAXPROCS(0)
-	for _, w := range v.workers {
-		start := time.Now()
-		for spins := 1; w.done.Load() != v.gen; spins++ {
-			// Spin on the flag while the workers run on their own cores,
-			// then yield. Yielding at once costs more than a share of a
-			// step when the caller is a thread that C called into Go
-			// (the Python package): such a goroutine is locked to its
-			// thread, and each yield hands the thread's P to another
-			// thread and back.
-			if yield || spins%64 == 0 && time.Since(start) >= spinFor {
-				runtime.Gosched()
-			}
-		}
-	}
+	v.take(j, 0)
+	n := int64(len(v.envs))
+	wait(yield, func() bool { return v.finished.Load() >= n })
 	if v.failed.Load() {
 		for _, p := range v.broken {
 			if p != nil {
@@ -534,6 +584,41 @@ func (v *Vector) run(j job) error {
 	}
 	v.preFresh = v.pre != nil && (j == jobStep || j == jobReset)
 	return nil
+}
+
+// wait spins until done() holds, then yields between tries (at once if
+// yield is set). Yielding at once costs more than a share of a step when
+// the caller is a thread that C called into Go (the Python package): such
+// a goroutine is locked to its thread, and each yield hands the thread's P
+// to another thread and back.
+func wait(yield bool, done func() bool) {
+	start := time.Now()
+	for spins := 1; !done(); spins++ {
+		if yield || spins%64 == 0 && time.Since(start) >= spinFor {
+			runtime.Gosched()
+		}
+	}
+}
+
+// take runs job j on chunks of share home, claimed from its front, then on
+// chunks claimed from the back of the other shares, until none is left
+// (see share), and counts the environments done in v.finished.
+func (v *Vector) take(j job, home int) {
+	for d := range v.shares {
+		s := &v.shares[(home+d)%len(v.shares)]
+		claim := s.claimBack
+		if d == 0 {
+			claim = s.claimFront
+		}
+		for {
+			lo, hi, ok := claim()
+			if !ok {
+				break
+			}
+			v.do(j, lo, hi)
+			v.finished.Add(int64(hi - lo))
+		}
+	}
 }
 
 // do runs job j on the environments lo..hi-1. A panic on one environment
@@ -602,7 +687,7 @@ func (v *Vector) work(w *worker) {
 		start := time.Now()
 		// With more shares than Ps, a worker that never yielded would
 		// keep a P from the goroutine it waits for.
-		yield := len(v.ranges) > runtime.GOMAXPROCS(0)
+		yield := len(v.shares) > runtime.GOMAXPROCS(0)
 		for spins := 1; w.gen.Load() == last; spins++ {
 			if spins%64 != 0 || time.Since(start) < spinFor {
 				if yield {
@@ -624,7 +709,7 @@ func (v *Vector) work(w *worker) {
 			return
 		}
 		last = w.gen.Load()
-		v.do(v.job, w.lo, w.hi)
+		v.take(v.job, w.home)
 		w.done.Store(last)
 	}
 }

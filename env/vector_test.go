@@ -5,7 +5,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
@@ -496,5 +498,55 @@ func TestVectorMaskBytesFollowTheirMemory(t *testing.T) {
 			}
 		}
 		v.Close()
+	}
+}
+
+// TestVectorEachEnvironmentOnce: the goroutines claim chunks of each
+// other's shares when they run out of their own, so a slow environment
+// shifts work onto the others; every call must still visit every
+// environment exactly once, on any number of workers, and the moves must
+// not depend on who stepped whom.
+func TestVectorEachEnvironmentOnce(t *testing.T) {
+	const n, calls = 67, 30
+	var runs [][]int
+	for _, workers := range []int{1, 2, 3, 8} {
+		v, err := env.NewVector("fifteen", n, env.VectorOptions{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Reset(500)
+		visits := make([]atomic.Int32, n)
+		actions := make([]int, n)
+		var moves []int
+		for call := range calls {
+			err := v.Each(func(i int, _ *env.Env) {
+				visits[i].Add(1)
+				if i%(7+call%5) == 0 {
+					time.Sleep(50 * time.Microsecond) // a slow environment: the others take over
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.SampleActions(actions); err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Step(actions); err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, actions...)
+		}
+		for i := range visits {
+			if got := visits[i].Load(); got != calls {
+				t.Fatalf("%d workers: environment %d visited %d times in %d calls", workers, i, got, calls)
+			}
+		}
+		runs = append(runs, moves)
+		v.Close()
+	}
+	for k := 1; k < len(runs); k++ {
+		if !slices.Equal(runs[0], runs[k]) {
+			t.Fatalf("run %d drew other moves than run 0", k)
+		}
 	}
 }
