@@ -792,7 +792,12 @@ func (v *Vector) write(i int) {
 	e := v.envs[i]
 	obs := v.Obs[i*v.obsLen : (i+1)*v.obsLen]
 	e.game.Observe(obs)
-	copy(v.MaskWords[i*v.words:(i+1)*v.words], e.mask.words)
+	// Loops rather than copy: a mask is a few words (2 in Four Quarters),
+	// less than the cost of calling memmove.
+	dst := v.MaskWords[i*v.words : (i+1)*v.words]
+	for k, x := range e.mask.words {
+		dst[k] = x
+	}
 	if v.MaskBytes != nil {
 		v.writeMaskBytes(i, e.mask.words)
 	}
@@ -814,20 +819,24 @@ func (v *Vector) writeMaskBytes(i int, words []uint64) {
 	a := v.spec.Actions
 	row := v.MaskBytes[i*a : (i+1)*a]
 	shown := v.shown[i*v.words : (i+1)*v.words]
-	if at := &row[0]; v.shownAt[i] == at {
-		maskBytesChanged(row, shown, words)
-	} else {
+	if at := &row[0]; v.shownAt[i] != at {
 		maskBytes(row, words)
 		v.shownAt[i] = at
+		for k, x := range words {
+			shown[k] = x
+		}
+		return
 	}
-	copy(shown, words)
+	maskBytesChanged(row, shown, words)
 }
 
 // maskBytesChanged writes the bytes of dst (which shows the mask words
-// old) whose bit differs between old and words.
+// old) whose bit differs between old and words, and sets old to words.
 func maskBytesChanged(dst []uint8, old, words []uint64) {
 	for w, x := range words {
-		for d := x ^ old[w]; d != 0; d &= d - 1 {
+		d := x ^ old[w]
+		old[w] = x
+		for ; d != 0; d &= d - 1 {
 			b := bits.TrailingZeros64(d)
 			dst[w<<6+b] = uint8(x >> b & 1)
 		}
