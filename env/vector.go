@@ -224,34 +224,25 @@ type share struct {
 	_     [32]byte // a share per cache line: the cursors are written by different cores
 }
 
-// claimFront claims the next chunk from the front of the share's
-// unclaimed part; ok is false when none is left.
-func (s *share) claimFront() (lo, hi int, ok bool) {
+// claim claims a chunk of the share's unclaimed part: the first one, or
+// the last one if back is set; ok is false when none is left.
+func (s *share) claim(back bool) (lo, hi int, ok bool) {
 	for {
 		c := s.cur.Load()
 		lo, hi := int(c>>32), int(uint32(c))
 		if lo >= hi {
 			return 0, 0, false
+		}
+		if back {
+			start := max(hi-s.chunk, lo)
+			if s.cur.CompareAndSwap(c, uint64(lo)<<32|uint64(start)) {
+				return start, hi, true
+			}
+			continue
 		}
 		end := min(lo+s.chunk, hi)
 		if s.cur.CompareAndSwap(c, uint64(end)<<32|uint64(hi)) {
 			return lo, end, true
-		}
-	}
-}
-
-// claimBack claims the last chunk of the share's unclaimed part; ok is
-// false when none is left.
-func (s *share) claimBack() (lo, hi int, ok bool) {
-	for {
-		c := s.cur.Load()
-		lo, hi := int(c>>32), int(uint32(c))
-		if lo >= hi {
-			return 0, 0, false
-		}
-		start := max(hi-s.chunk, lo)
-		if s.cur.CompareAndSwap(c, uint64(lo)<<32|uint64(start)) {
-			return start, hi, true
 		}
 	}
 }
@@ -606,12 +597,8 @@ func wait(yield bool, done func() bool) {
 func (v *Vector) take(j job, home int) {
 	for d := range v.shares {
 		s := &v.shares[(home+d)%len(v.shares)]
-		claim := s.claimBack
-		if d == 0 {
-			claim = s.claimFront
-		}
 		for {
-			lo, hi, ok := claim()
+			lo, hi, ok := s.claim(d != 0)
 			if !ok {
 				break
 			}
