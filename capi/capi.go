@@ -33,7 +33,13 @@ package main
 // H = one_hot_len from the spec):
 typedef struct {
 	uint8_t *obs;           // N*L observation bytes
-	uint8_t *mask;          // N*A bytes: 1 legal, 0 not
+	uint8_t *mask;          // N*A bytes: 1 legal, 0 not. Kept up to date,
+	                        // not rewritten: pg_step writes only the bytes
+	                        // whose action changed since Go last wrote that
+	                        // row at that address, so do not write into it,
+	                        // and after reusing the memory for anything else
+	                        // give it back only to pg_reset (which rewrites
+	                        // every byte)
 	double  *rewards;       // N
 	uint8_t *terminated;    // N (0/1)
 	uint8_t *truncated;     // N (0/1)
