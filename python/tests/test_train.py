@@ -195,7 +195,7 @@ def test_masked_argmax_never_picks_an_illegal_action() -> None:
     obs, _ = envs.reset(seed=5)
     with torch.no_grad():
         for _ in range(150):
-            act = masked_argmax(net(torch.from_numpy(obs)), torch.from_numpy(envs.action_masks()))
+            act = masked_argmax(net(torch.from_numpy(obs)), torch.tensor(envs.action_masks()))
             obs, *_ = envs.step(act.numpy())
     envs.close()
 

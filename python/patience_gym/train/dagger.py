@@ -155,7 +155,7 @@ def dagger(cfg: DAggerConfig) -> Path:
                 teach = envs.agent_actions(cfg.teacher, seed=cfg.seed)
                 state["teacher_seconds"] += time.perf_counter() - t0
                 with torch.no_grad():
-                    student = masked_argmax(net(torch.from_numpy(o_np)), torch.from_numpy(m_np)).numpy()
+                    student = masked_argmax(net(torch.from_numpy(o_np)), torch.tensor(m_np)).numpy()  # tensor: the masks are read-only
                 r_obs[t], r_mask[t], r_lab[t] = o_np, m_np, teach
                 act = np.where(rng.random(N) < beta, teach, student)
                 o_np, *_ = envs.step(act)

@@ -92,7 +92,7 @@ def evaluate(
             if temperature > 0:
                 u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
                 logits = logits / temperature - torch.log(-torch.log(u))
-            return masked_argmax(logits, torch.from_numpy(envs.action_masks())).numpy()
+            return masked_argmax(logits, torch.tensor(envs.action_masks())).numpy()  # tensor: the masks are read-only
 
     return play_deals(net.spec.name, deals, choose, max_steps=max_steps, workers=workers)
 

@@ -216,7 +216,7 @@ def ppo(cfg: PPOConfig) -> Path:
         for t in range(T):
             global_step += N
             b_obs[t].copy_(torch.from_numpy(obs_np))
-            b_mask[t].copy_(torch.from_numpy(mask_np))
+            np.copyto(b_mask[t].numpy(), mask_np)  # the masks are read-only (torch.from_numpy would warn)
             b_done[t] = next_done
             with torch.no_grad():
                 logp_all = torch.log_softmax(masked_logits(actor(b_obs[t]), b_mask[t]), dim=1)
