@@ -27,18 +27,12 @@ package labels
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sync"
-	"sync/atomic"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/datasets"
+	"github.com/patience-gym/patience/datasets/parts"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
@@ -146,10 +140,7 @@ type Config struct {
 }
 
 // Totals counts what a run wrote.
-type Totals struct {
-	Parts, Skipped int
-	Rows           int64
-}
+type Totals = parts.Totals
 
 // Run labels the configured deals into cfg.Out. It stops at the first
 // error or when ctx is cancelled; the parts finished by then stay.
@@ -196,56 +187,17 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	if err != nil {
 		return tot, fmt.Errorf("labels: %w", err)
 	}
-	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	var next atomic.Int64
-	var mu sync.Mutex
-	var errs []error
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range cfg.Workers {
-		wg.Go(func() {
-			w, err := newWorker(&cfg, proto)
-			for err == nil && ctx.Err() == nil {
-				p := int(next.Add(1) - 1)
-				if p >= parts {
-					return
-				}
-				var rows int64
-				var skipped bool
-				rows, skipped, err = w.part(ctx, meta, p)
-				mu.Lock()
-				if skipped {
-					tot.Skipped++
-				} else if err == nil {
-					tot.Parts++
-					tot.Rows += rows
-				}
-				mu.Unlock()
-			}
-			if err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-				cancel()
-			}
-		})
-	}
-	wg.Wait()
-	if len(errs) > 0 {
-		return tot, errs[0]
-	}
-	return tot, ctx.Err()
+	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
+	return parts.Run(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) }, nil)
 }
 
 // PartPath returns the file of part p in dir.
-func PartPath(dir string, p int) string {
-	return filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", p))
-}
+func PartPath(dir string, p int) string { return parts.Path(dir, p) }
 
 // worker labels parts, one at a time.
 type worker struct {
 	cfg                *Config
+	meta               Meta // the run's metadata
 	game, child, after *env.Env
 	player, other      agents.Agent
 	path               []*env.Env // the positions of the agent's game
@@ -256,8 +208,8 @@ type worker struct {
 
 // newWorker makes a worker with its own copies of proto, the game's Env,
 // and its own agents.
-func newWorker(cfg *Config, proto *env.Env) (*worker, error) {
-	w := &worker{cfg: cfg, game: proto.Clone()}
+func newWorker(cfg *Config, proto *env.Env, meta Meta) (*worker, error) {
+	w := &worker{cfg: cfg, meta: meta, game: proto.Clone()}
 	spec := proto.Spec()
 	w.child, w.after = w.game.Clone(), w.game.Clone()
 	w.player, w.other = cfg.Agent.New(), cfg.Agent.New()
@@ -269,56 +221,32 @@ func newWorker(cfg *Config, proto *env.Env) (*worker, error) {
 	return w, nil
 }
 
-// part writes part p unless its file exists.
-func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skipped bool, err error) {
-	path := PartPath(w.cfg.Out, p)
+// Part writes part p unless its file exists.
+func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err error) {
+	meta := w.meta
 	first := int64(p) * int64(meta.PartDeals)
 	n := min(int64(meta.PartDeals), meta.Deals-first)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
-	if _, err := os.Stat(path); err == nil {
-		old, err := ReadMeta(path)
-		if err != nil {
-			return 0, false, err
-		}
-		if old != meta {
-			return 0, false, fmt.Errorf("labels: %s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
-				path, old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
-		}
-		return 0, true, nil
+	f := parts.File{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs", "before"}, Meta: &meta,
+		Same: func(path string) error {
+			var old Meta
+			if err := parts.ReadMeta(path, &old); err != nil {
+				return err
+			}
+			if old != meta {
+				return fmt.Errorf("%s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
+					path, old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
+			}
+			return nil
+		}}
+	rows, skipped, err = parts.Write(ctx, f, n, func(i int64) ([]Row, error) {
+		err := w.deal(meta, first+i)
+		return w.rows, err
+	}, w.cfg.OnDeal)
+	if err != nil && ctx.Err() == nil {
+		err = fmt.Errorf("labels: %w", err)
 	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return 0, false, fmt.Errorf("labels: %w", err)
-	}
-	defer f.Abort()
-	pw := datasets.NewParquetWriter[Row](f, Version, "obs", "before")
-	for i := first; i < first+n; i++ {
-		if err := ctx.Err(); err != nil {
-			return 0, false, err
-		}
-		if err := w.deal(meta, i); err != nil {
-			return 0, false, err
-		}
-		if _, err := pw.Write(w.rows); err != nil {
-			return 0, false, fmt.Errorf("labels: write %s: %w", path, err)
-		}
-		rows += int64(len(w.rows))
-		if w.cfg.OnDeal != nil {
-			w.cfg.OnDeal()
-		}
-	}
-	js, err := json.Marshal(&meta)
-	if err != nil {
-		return 0, false, fmt.Errorf("labels: encode the metadata: %w", err)
-	}
-	pw.SetKeyValueMetadata(datasets.MetaKey, string(js))
-	if err := pw.Close(); err != nil {
-		return 0, false, fmt.Errorf("labels: write %s: %w", path, err)
-	}
-	if err := f.Commit(); err != nil {
-		return 0, false, fmt.Errorf("labels: %w", err)
-	}
-	return rows, false, nil
+	return rows, skipped, err
 }
 
 // deal labels the positions of deal SeedStart+i into w.rows.
@@ -404,25 +332,8 @@ func (w *worker) deal(meta Meta, i int64) error {
 // ReadMeta returns the metadata of the file at path.
 func ReadMeta(path string) (Meta, error) {
 	var m Meta
-	f, err := os.Open(path)
-	if err != nil {
+	if err := parts.ReadMeta(path, &m); err != nil {
 		return m, fmt.Errorf("labels: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return m, fmt.Errorf("labels: %w", err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return m, fmt.Errorf("labels: %s: %w", path, err)
-	}
-	js, ok := pf.Lookup(datasets.MetaKey)
-	if !ok {
-		return m, fmt.Errorf("labels: %s has no patience metadata: not a label file", path)
-	}
-	if err := json.Unmarshal([]byte(js), &m); err != nil {
-		return m, fmt.Errorf("labels: %s: the metadata: %w", path, err)
 	}
 	return m, nil
 }

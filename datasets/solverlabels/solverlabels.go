@@ -49,20 +49,14 @@ package solverlabels
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"sync"
-	"sync/atomic"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/datasets"
+	"github.com/patience-gym/patience/datasets/parts"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
@@ -221,8 +215,7 @@ type Config struct {
 
 // Totals counts what a run wrote.
 type Totals struct {
-	Parts, Skipped int
-	Rows           int64
+	parts.Totals
 	// Searches and Nodes count the solver's work.
 	Searches, Nodes int64
 }
@@ -285,56 +278,14 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	if err != nil {
 		return tot, fmt.Errorf("solver labels: %w", err)
 	}
-	parts := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	var next atomic.Int64
-	var mu sync.Mutex
-	var errs []error
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range cfg.Workers {
-		wg.Go(func() {
-			w, err := newWorker(&cfg, proto)
-			for err == nil && ctx.Err() == nil {
-				p := int(next.Add(1) - 1)
-				if p >= parts {
-					break
-				}
-				var rows int64
-				var skipped bool
-				rows, skipped, err = w.part(ctx, meta, p)
-				mu.Lock()
-				if skipped {
-					tot.Skipped++
-				} else if err == nil {
-					tot.Parts++
-					tot.Rows += rows
-				}
-				mu.Unlock()
-			}
-			mu.Lock()
-			if w != nil {
-				tot.Searches += w.searches
-				tot.Nodes += w.nodes
-			}
-			if err != nil {
-				errs = append(errs, err)
-				cancel()
-			}
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	if len(errs) > 0 {
-		return tot, errs[0]
-	}
-	return tot, ctx.Err()
+	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
+	tot.Totals, err = parts.Run(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) },
+		func(w *worker) { tot.Searches, tot.Nodes = tot.Searches+w.searches, tot.Nodes+w.nodes })
+	return tot, err
 }
 
 // PartPath returns the file of part p in dir.
-func PartPath(dir string, p int) string {
-	return filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", p))
-}
+func PartPath(dir string, p int) string { return parts.Path(dir, p) }
 
 // label is what the searches say about one position.
 type label struct {
@@ -351,6 +302,7 @@ func (l label) lost() bool { return l.wins == 0 && l.unknown == 0 }
 // worker labels parts, one at a time.
 type worker struct {
 	cfg      *Config
+	runMeta  Meta // the run's metadata
 	spec     *env.Spec
 	game     *env.Env
 	scratch  *env.Env // a position to search or determinize
@@ -381,12 +333,12 @@ type worker struct {
 
 // newWorker makes a worker with its own copies of proto, the game's Env,
 // its own agents and its own solver.
-func newWorker(cfg *Config, proto *env.Env) (*worker, error) {
+func newWorker(cfg *Config, proto *env.Env, meta Meta) (*worker, error) {
 	s, err := solver.New(solver.Options{Nodes: cfg.Nodes, TableBits: cfg.TableBits})
 	if err != nil {
 		return nil, err
 	}
-	w := &worker{cfg: cfg, spec: proto.Spec(), game: proto.Clone(), s: s, known: map[uint64]label{}}
+	w := &worker{cfg: cfg, runMeta: meta, spec: proto.Spec(), game: proto.Clone(), s: s, known: map[uint64]label{}}
 	w.scratch, w.child = w.game.Clone(), w.game.Clone()
 	w.line = w.game.Game().Clone()
 	w.mask = env.NewMask(w.spec.Actions)
@@ -400,60 +352,34 @@ func newWorker(cfg *Config, proto *env.Env) (*worker, error) {
 	return w, nil
 }
 
-// part writes part p unless its file exists.
-func (w *worker) part(ctx context.Context, meta Meta, p int) (rows int64, skipped bool, err error) {
-	path := PartPath(w.cfg.Out, p)
+// Part writes part p unless its file exists. A part whose run was
+// cancelled is not kept: a cancelled search leaves unknown labels.
+func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err error) {
+	meta := w.runMeta
 	first := int64(p) * int64(meta.PartDeals)
 	n := min(int64(meta.PartDeals), meta.Deals-first)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
-	if _, err := os.Stat(path); err == nil {
-		old, err := ReadMeta(path)
-		if err != nil {
-			return 0, false, err
-		}
-		if !old.same(meta) {
-			return 0, false, fmt.Errorf("solver labels: %s was written by another run (%s, agents %q, deals from %d, budget %d, %d deals a part); use another directory",
-				path, old.Game, old.Agents, old.SeedStart, old.Nodes, old.PartDeals)
-		}
-		return 0, true, nil
-	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return 0, false, fmt.Errorf("solver labels: %w", err)
-	}
-	defer f.Abort()
-	pw := datasets.NewParquetWriter[Row](f, Version, "obs")
+	f := parts.File{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs"}, Meta: &meta,
+		Same: func(path string) error {
+			var old Meta
+			if err := parts.ReadMeta(path, &old); err != nil {
+				return err
+			}
+			if !old.same(meta) {
+				return fmt.Errorf("%s was written by another run (%s, agents %q, deals from %d, budget %d, %d deals a part); use another directory",
+					path, old.Game, old.Agents, old.SeedStart, old.Nodes, old.PartDeals)
+			}
+			return nil
+		}}
 	w.meta, w.ctx = &meta, ctx
-	for i := first; i < first+n; i++ {
-		if err := ctx.Err(); err != nil {
-			return 0, false, err
-		}
-		if err := w.label(i); err != nil {
-			return 0, false, err
-		}
-		if _, err := pw.Write(w.rows); err != nil {
-			return 0, false, fmt.Errorf("solver labels: write %s: %w", path, err)
-		}
-		rows += int64(len(w.rows))
-		if w.cfg.OnDeal != nil {
-			w.cfg.OnDeal()
-		}
+	rows, skipped, err = parts.Write(ctx, f, n, func(i int64) ([]Row, error) {
+		err := w.label(first + i)
+		return w.rows, err
+	}, w.cfg.OnDeal)
+	if err != nil && ctx.Err() == nil {
+		err = fmt.Errorf("solver labels: %w", err)
 	}
-	if err := ctx.Err(); err != nil { // a cancelled search leaves unknown labels: not a part to keep
-		return 0, false, err
-	}
-	js, err := json.Marshal(&meta)
-	if err != nil {
-		return 0, false, fmt.Errorf("solver labels: encode the metadata: %w", err)
-	}
-	pw.SetKeyValueMetadata(datasets.MetaKey, string(js))
-	if err := pw.Close(); err != nil {
-		return 0, false, fmt.Errorf("solver labels: write %s: %w", path, err)
-	}
-	if err := f.Commit(); err != nil {
-		return 0, false, fmt.Errorf("solver labels: %w", err)
-	}
-	return rows, false, nil
+	return rows, skipped, err
 }
 
 // label labels deal SeedStart+i into w.rows.
@@ -1000,25 +926,8 @@ func (w *worker) addRow(r Row, e, from *env.Env, l label) int64 {
 // ReadMeta returns the metadata of the file at path.
 func ReadMeta(path string) (Meta, error) {
 	var m Meta
-	f, err := os.Open(path)
-	if err != nil {
+	if err := parts.ReadMeta(path, &m); err != nil {
 		return m, fmt.Errorf("solver labels: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return m, fmt.Errorf("solver labels: %w", err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return m, fmt.Errorf("solver labels: %s: %w", path, err)
-	}
-	js, ok := pf.Lookup(datasets.MetaKey)
-	if !ok {
-		return m, fmt.Errorf("solver labels: %s has no patience metadata: not a label file", path)
-	}
-	if err := json.Unmarshal([]byte(js), &m); err != nil {
-		return m, fmt.Errorf("solver labels: %s: the metadata: %w", path, err)
 	}
 	return m, nil
 }
