@@ -250,10 +250,15 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := j.f.WriteString(`{"seed":2,"verd`); err != nil {
+	j.close()
+	cut, err := os.OpenFile(filepath.Join(dir, "b.json.partial"), os.O_WRONLY|os.O_APPEND, 0)
+	if err == nil {
+		_, err = cut.WriteString(`{"seed":2,"verd`)
+		cut.Close()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	j.close()
 
 	code, out, errs := runCLI(t, args("b.json")...)
 	if code != 0 || !strings.Contains(out, "Resuming: 2 deals decided by an earlier run") || !strings.Contains(out, "Verify: all 2 winning lines replay") {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"time"
+
+	"github.com/patience-gym/patience/internal/journal"
 )
 
 // journalVersion is the version of the solve journal's layout.
@@ -31,25 +31,18 @@ type journalDeal struct {
 }
 
 // solveJournal keeps the deals of a `solve --json F` run in F.partial as
-// they are decided, one JSON line each, so that a run killed or
-// interrupted loses nothing: the same command run again takes those deals
-// from the journal instead of solving them again. The journal is removed
-// once F is written for a finished run.
+// they are decided, one JSON line each (a journal of package
+// internal/journal), so that a run killed or interrupted loses nothing:
+// the same command run again takes those deals from the journal instead
+// of solving them again. The journal is removed once F is written for a
+// finished run.
 type solveJournal struct {
+	j    *journal.Journal
 	path string
-	f    *os.File
-	buf  []byte
 	// deals counts the deals in the file: those kept from before and
 	// those added.
 	deals int
-	// synced is when the file was last flushed to the disk.
-	synced time.Time
 }
-
-// journalSyncEvery is how often the journal is flushed to the disk: a
-// killed process loses nothing the kernel has, and a power cut loses at
-// most the deals decided in the last second.
-const journalSyncEvery = time.Second
 
 // journalPath returns the journal of the --json file path.
 func journalPath(jsonPath string) string { return jsonPath + ".partial" }
@@ -61,94 +54,55 @@ func journalPath(jsonPath string) string { return jsonPath + ".partial" }
 // crash in the middle of a write) is dropped.
 func openJournal(path string, head journalHead) (*solveJournal, map[uint64]journalDeal, error) {
 	head.Journal = journalVersion
-	kept := map[uint64]journalDeal{}
-	data, err := os.ReadFile(path)
-	if err == nil && !bytes.Contains(data, []byte("\n")) {
-		err = fs.ErrNotExist // its head was cut short: nothing was decided yet
+	j, lines, err := journal.Open(path, head)
+	if errors.Is(err, journal.ErrOtherRun) {
+		return nil, nil, otherRun(path, head)
 	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		line, err := json.Marshal(head)
-		if err != nil {
-			return nil, nil, fmt.Errorf("solve journal: %w", err)
-		}
-		if err := os.WriteFile(path, append(line, '\n'), 0o644); err != nil {
-			return nil, nil, fmt.Errorf("solve journal: %w", err)
-		}
-	case err != nil:
-		return nil, nil, fmt.Errorf("solve journal: %w", err)
-	default:
-		lines := bytes.Split(data, []byte("\n"))
-		var old journalHead
-		if err := json.Unmarshal(lines[0], &old); err != nil || old.Journal == 0 {
-			return nil, nil, fmt.Errorf("%s is not a solve journal (its first line does not say so); move it away or pick another --json", path)
-		}
-		if old != head {
-			return nil, nil, fmt.Errorf("%s was left by another run (%s rules %s, budget %s, table 2^%d entries; this run: %s rules %s, budget %s, table 2^%d): "+
-				"delete it to start again, or pick another --json",
-				path, old.Game, old.Rules, old.Budget, old.TableBits, head.Game, head.Rules, head.Budget, head.TableBits)
-		}
-		good := len(lines[0]) + 1
-		for i, l := range lines[1:] {
-			if len(l) == 0 {
-				continue
-			}
-			var d journalDeal
-			if err := json.Unmarshal(l, &d); err != nil {
-				if i == len(lines)-2 { // the last line, cut short
-					break
-				}
-				return nil, nil, fmt.Errorf("%s: line %d: %w", path, i+2, err)
-			}
-			d.done, d.ids = true, d.IDs
-			kept[d.Seed] = d
-			good += len(l) + 1
-		}
-		if good < len(data) {
-			// Drop the cut line, so that the next line starts clean.
-			if err := os.Truncate(path, int64(good)); err != nil {
-				return nil, nil, fmt.Errorf("solve journal: %w", err)
-			}
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("solve journal: %w", err)
 	}
-	return &solveJournal{path: path, f: f, deals: len(kept)}, kept, nil
+	kept := make(map[uint64]journalDeal, len(lines))
+	for i, l := range lines {
+		var d journalDeal
+		if err := json.Unmarshal(l, &d); err != nil {
+			j.Close()
+			return nil, nil, fmt.Errorf("%s: line %d: %w", path, i+2, err)
+		}
+		d.done, d.ids = true, d.IDs
+		kept[d.Seed] = d
+	}
+	return &solveJournal{j: j, path: path, deals: len(kept)}, kept, nil
 }
 
-// add appends a decided deal. Each line goes to the file in one write, so
-// that a crash leaves at most the line being written cut short, and the
-// file is flushed to the disk at most every journalSyncEvery.
-func (j *solveJournal) add(d dealResult) error {
-	line, err := json.Marshal(journalDeal{dealResult: d, IDs: d.ids})
-	if err != nil {
-		return fmt.Errorf("solve journal: %w", err)
+// otherRun is the error for a journal at path whose head is not this
+// run's: it names the settings that differ, or says that the file is not
+// a solve journal at all.
+func otherRun(path string, head journalHead) error {
+	data, _ := os.ReadFile(path)
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	var old journalHead
+	if err := json.Unmarshal(first, &old); err != nil || old.Journal == 0 {
+		return fmt.Errorf("%s is not a solve journal (its first line does not say so); move it away or pick another --json", path)
 	}
-	j.buf = append(append(j.buf[:0], line...), '\n')
-	if _, err := j.f.Write(j.buf); err != nil {
-		return fmt.Errorf("solve journal %s: %w", j.path, err)
+	return fmt.Errorf("%s was left by another run (%s rules %s, budget %s, table 2^%d entries; this run: %s rules %s, budget %s, table 2^%d): "+
+		"delete it to start again, or pick another --json",
+		path, old.Game, old.Rules, old.Budget, old.TableBits, head.Game, head.Rules, head.Budget, head.TableBits)
+}
+
+// add appends a decided deal (see journal.Journal.Add).
+func (j *solveJournal) add(d dealResult) error {
+	if err := j.j.Add(journalDeal{dealResult: d, IDs: d.ids}); err != nil {
+		return fmt.Errorf("solve %w", err)
 	}
 	j.deals++
-	if now := time.Now(); now.Sub(j.synced) >= journalSyncEvery {
-		if err := j.f.Sync(); err != nil {
-			return fmt.Errorf("solve journal %s: %w", j.path, err)
-		}
-		j.synced = now
-	}
 	return nil
 }
 
 // close closes the journal's file; the journal stays for a later run
 // until the run that finishes removes it.
 func (j *solveJournal) close() error {
-	if err := j.f.Sync(); err != nil {
-		j.f.Close()
-		return fmt.Errorf("solve journal %s: %w", j.path, err)
-	}
-	if err := j.f.Close(); err != nil {
-		return fmt.Errorf("solve journal: %w", err)
+	if err := j.j.Close(); err != nil {
+		return fmt.Errorf("solve %w", err)
 	}
 	return nil
 }
