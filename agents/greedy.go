@@ -152,7 +152,7 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 	g.ties = g.ties[:0]
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		g.child.CopyFrom(e)
-		if _, _, _, err := g.child.Advance(a); err != nil {
+		if err := g.child.Try(a); err != nil {
 			continue // cannot happen: a is in the mask
 		}
 		s := score(g.child)

@@ -194,7 +194,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
-		if _, _, _, err := p.child.Advance(a); err != nil {
+		if err := p.child.Try(a); err != nil {
 			p.scores[a] = math.Inf(-1) // cannot happen: a is in the mask
 			continue
 		}
@@ -269,7 +269,7 @@ func (p *Policy) completion(v View, n *Net, w float64, pos *env.Env, depth int) 
 	m := pos.Mask()
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		c.CopyFrom(pos)
-		if _, _, _, err := c.Advance(a); err != nil {
+		if err := c.Try(a); err != nil {
 			continue
 		}
 		var s float64
@@ -327,7 +327,7 @@ func (p *Policy) choose(n *Net, m *env.Mask) int {
 // is read).
 func (p *Policy) repeats(v View, a int) bool {
 	p.child.CopyFrom(p.sample)
-	if _, _, _, err := p.child.Advance(a); err != nil {
+	if err := p.child.Try(a); err != nil {
 		return false
 	}
 	return p.seen.has(visibleHash(p.child))

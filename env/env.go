@@ -43,8 +43,12 @@
 //  2. Implement the Game core. Add Determinizer if the Spec says Hidden
 //     (Register refuses a hidden game without it), Classifier if the game
 //     has words for its ends, Evaluator if it can score a position better
-//     than by its progress. State the interfaces in a var block, as the
-//     games do, so the compiler checks them.
+//     than by its progress, and AnyLegaler if it can tell whether any move
+//     is legal faster than by listing them (the look-ahead of the heuristic,
+//     mc and uct agents asks that of every position it tries: write the
+//     search for legal moves once, with Mask.Found, as env/ladder does).
+//     State the interfaces in a var block, as the games do, so the
+//     compiler checks them.
 //  3. Register it in the package's init: env.Register(spec, func() env.Game
 //     { return New() }), with a lower-case name of letters and digits.
 //  4. Give its Zobrist tables seeds of their own (0xGAME_000n with a
@@ -197,8 +201,10 @@ type Env struct {
 	det      Determinizer // game's, when it has hidden cards
 	cls      Classifier   // game's, when it has classes
 	eval     Evaluator    // game's, when it evaluates positions
+	anyLegal AnyLegaler   // game's, when it can tell cheaply whether it has moves
 	spec     *Spec
 	mask     Mask
+	stale    bool // mask not yet listed for this position (after Try): fresh lists it
 	obs      []uint8
 	obsOK    bool
 	maxSteps int
@@ -235,6 +241,7 @@ func (e *Env) bind(game Game) {
 	e.det, _ = game.(Determinizer)
 	e.cls, _ = game.(Classifier)
 	e.eval, _ = game.(Evaluator)
+	e.anyLegal, _ = game.(AnyLegaler)
 }
 
 // FromPosition wraps a game whose position was set up directly (by a game
@@ -278,6 +285,7 @@ func (e *Env) Reset(seed uint64) ([]uint8, Info) {
 // settle recomputes the mask, the outcome and marks the observation stale.
 func (e *Env) settle() {
 	e.game.Legal(&e.mask)
+	e.stale = false
 	e.obsOK = false
 	switch {
 	case e.game.Won():
@@ -312,6 +320,7 @@ func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err er
 	if e.outcome != Running {
 		return 0, false, false, ErrEpisodeOver
 	}
+	e.fresh()
 	if !e.mask.Has(a) {
 		return 0, false, false, e.illegal(a)
 	}
@@ -330,6 +339,61 @@ func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err er
 	e.ret += reward
 	e.progress = p
 	return reward, e.outcome == Won || e.outcome == Lost, e.outcome == Truncated, nil
+}
+
+// Try plays legal action a as Advance does, for a look-ahead that scores
+// the position reached and goes no further from it (the heuristic agent and
+// the rollouts of mc and uct try every legal action this way): the state,
+// the steps, the progress, the return and the outcome are Advance's, but
+// when the game can tell cheaply whether it has a legal action (see
+// AnyLegaler), the legal actions themselves are listed only when they are
+// asked for (Mask, Info, the next Advance or Try). It returns Advance's
+// errors.
+func (e *Env) Try(a int) error {
+	if e.anyLegal == nil {
+		_, _, _, err := e.Advance(a)
+		return err
+	}
+	if !e.started {
+		return ErrNotReset
+	}
+	if e.outcome != Running {
+		return ErrEpisodeOver
+	}
+	e.fresh()
+	if !e.mask.Has(a) {
+		return e.illegal(a)
+	}
+	e.game.Apply(a)
+	e.steps++
+	p := e.game.Progress()
+	e.stale = true
+	e.obsOK = false
+	switch {
+	case e.game.Won():
+		e.outcome = Won
+	case !e.anyLegal.AnyLegal():
+		e.outcome = Lost
+	case e.steps >= e.maxSteps:
+		e.outcome = Truncated
+	default:
+		e.outcome = Running
+	}
+	if e.reward != RewardSparse {
+		e.ret += e.progressReward(p)
+	} else if e.outcome == Won {
+		e.ret++
+	}
+	e.progress = p
+	return nil
+}
+
+// fresh lists the legal actions of a position Try reached.
+func (e *Env) fresh() {
+	if e.stale {
+		e.game.Legal(&e.mask)
+		e.stale = false
+	}
 }
 
 // progressReward returns the reward for reaching progress p: about
@@ -382,10 +446,14 @@ func (e *Env) Observation() []uint8 {
 }
 
 // Mask returns the legal actions now. It aliases the Env's mask.
-func (e *Env) Mask() *Mask { return &e.mask }
+func (e *Env) Mask() *Mask {
+	e.fresh()
+	return &e.mask
+}
 
 // Info returns the episode's info now.
 func (e *Env) Info() Info {
+	e.fresh()
 	return Info{
 		Seed:     e.seed,
 		Steps:    e.steps,
@@ -489,6 +557,7 @@ func (e *Env) ParseAction(s string) (int, error) {
 
 // Clone returns an independent copy of the Env, hidden cards included.
 func (e *Env) Clone() *Env {
+	e.fresh()
 	c := *e
 	c.bind(e.game.Clone())
 	c.mask = Mask{}
@@ -516,6 +585,7 @@ func (e *Env) CopyFrom(src *Env) {
 	e.ret = src.ret
 	e.outcome = src.outcome
 	e.started = src.started
+	e.stale = src.stale
 }
 
 // Determinize reshuffles the hidden cards (see Determinizer). The

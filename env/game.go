@@ -8,7 +8,7 @@ import "github.com/patience-gym/patience/env/cards"
 // allocate on the hot path (Legal, Apply, Observe, Progress, Won, CopyFrom).
 //
 // A game may also implement the optional interfaces Determinizer (required
-// when Spec().Hidden is set), Classifier and Evaluator; Env detects them
+// when Spec().Hidden is set), Classifier, Evaluator and AnyLegaler; Env detects them
 // once, when it wraps the game.
 type Game interface {
 	// Spec returns the game's description. It is shared and read-only.
@@ -73,6 +73,18 @@ type Determinizer interface {
 type Classifier interface {
 	// Class returns the game's word for the state, or "" when it has none.
 	Class() string
+}
+
+// AnyLegaler is implemented by games that can tell whether any action is
+// legal faster than by listing them all (most often: a move that is nearly
+// always there, such as turning the stock, settles it at once). The answer
+// must be exactly whether Legal would set any bit. Env.Try uses it, so
+// that an agent's one-step look-ahead, which needs of each position it
+// tries only whether it is won, lost or neither, does not list the legal
+// actions of every position it tries.
+type AnyLegaler interface {
+	// AnyLegal reports whether any action is legal now.
+	AnyLegal() bool
 }
 
 // Evaluator is implemented by games that can score a position better than

@@ -40,6 +40,27 @@ func (m *Mask) Has(a int) bool {
 	return m.words[a>>6]&(1<<(uint(a)&63)) != 0
 }
 
+// Found marks action a legal and returns false; on a nil mask it only
+// returns true. It lets a game write its search for legal actions once,
+// for Legal (into a mask) and for AnyLegal (with nil, stopping at the
+// first action found): `if m.Found(a) { return true }`.
+func (m *Mask) Found(a int) bool {
+	if m == nil {
+		return true
+	}
+	m.Set(a)
+	return false
+}
+
+// FoundRange is Found for the actions lo..lo+k-1, k > 0 (SetRange).
+func (m *Mask) FoundRange(lo, k int) bool {
+	if m == nil {
+		return true
+	}
+	m.SetRange(lo, k)
+	return false
+}
+
 // SetRange marks the actions lo..lo+k-1 legal.
 func (m *Mask) SetRange(lo, k int) {
 	for k > 0 {

@@ -409,6 +409,9 @@ func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uin
 	if e.Outcome() == env.Running && m.Empty() {
 		c.failf("running with an empty mask")
 	}
+	if al, ok := g.(env.AnyLegaler); ok && al.AnyLegal() == m.Empty() {
+		c.failf("AnyLegal says %v with %d legal actions", al.AnyLegal(), m.Count())
+	}
 	// Hash is a function of the state: a copy hashes the same.
 	scratch.CopyFrom(e)
 	if scratch.Hash() != e.Hash() || string(scratch.Observation()) != string(obs) || !scratch.Mask().Equal(m) {
@@ -467,6 +470,22 @@ func (c *checker) clone(e *env.Env, a int) {
 	cl2.Advance(a)
 	if cl2.Hash() != cl.Hash() || string(cl2.Observation()) != string(cl.Observation()) || !cl2.Mask().Equal(cl.Mask()) {
 		c.failf("two clones stepped alike differ")
+	}
+	// Try is Advance for a look-ahead: the same position, outcome, steps,
+	// progress and return, and the same mask once it is asked for; a copy
+	// taken before the mask is listed lists it too.
+	tr, cp := e.Clone(), e.Clone()
+	if err := tr.Try(a); err != nil {
+		c.failf("Try refused legal action %d: %v", a, err)
+		return
+	}
+	cp.CopyFrom(tr)
+	if tr.Outcome() != cl.Outcome() || tr.Steps() != cl.Steps() || tr.Progress() != cl.Progress() || tr.Return() != cl.Return() ||
+		tr.Hash() != cl.Hash() || string(tr.Observation()) != string(cl.Observation()) {
+		c.failf("Try(%d) and Advance(%d) differ: outcome %v and %v, return %v and %v", a, a, tr.Outcome(), cl.Outcome(), tr.Return(), cl.Return())
+	}
+	if !tr.Mask().Equal(cl.Mask()) || !cp.Mask().Equal(cl.Mask()) || tr.Info() != cl.Info() {
+		c.failf("after Try(%d), the mask or the info differs from Advance's", a)
 	}
 }
 

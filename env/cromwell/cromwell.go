@@ -115,8 +115,9 @@ func init() { env.Register(spec, func() env.Game { return New() }) }
 
 // The interfaces Game implements.
 var (
-	_ env.Game      = (*Game)(nil)
-	_ env.Evaluator = (*Game)(nil)
+	_ env.Game       = (*Game)(nil)
+	_ env.Evaluator  = (*Game)(nil)
+	_ env.AnyLegaler = (*Game)(nil)
 )
 
 // Spec returns the game's description.
@@ -132,6 +133,11 @@ type Game struct {
 	swap  SwapStage
 	pick  int16 // the first pick in stage SwapSecond: 16*fan + depth, else -1
 	hash  uint64
+	// kings and pairs are Evaluate's tallies over all fans, kept up to
+	// date by every change of a fan (push, pop, set, Setup): the depths
+	// of the kings above their fan's bottom, and the cards lying above a
+	// lower card of their own suit in the same fan.
+	kings, pairs int
 	// noswap selects the variant without the swap (see SetVariant): the
 	// swap is then marked used from the deal on.
 	noswap bool
@@ -192,6 +198,9 @@ func (g *Game) Setup(card func(f, k int) cards.Card, depth int) {
 			g.n[f]++
 		}
 		g.run[f] = uint8(g.runLen(f))
+		k, p := g.tally(f)
+		g.kings += k
+		g.pairs += p
 	}
 	g.hash = g.fullHash()
 }

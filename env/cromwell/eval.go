@@ -1,8 +1,6 @@
 package cromwell
 
 import (
-	"math/bits"
-
 	"github.com/patience-gym/patience/env/cards"
 )
 
@@ -14,34 +12,46 @@ import (
 // and for an unused swap.
 func (g *Game) Evaluate() float64 {
 	score := float64(g.home)
-	kings, pairs := 0, 0 // the depths of kings above the bottom; cards above a lower one of their suit
 	for f := range NumFans {
-		n := int(g.n[f])
-		// The cards below depth k by code: one copy in once, both in twice.
-		var once, twice uint64
-		for k := range n {
-			c := g.fans[f][k]
-			if k > 0 {
-				low := lowerInSuit[c]
-				pairs += bits.OnesCount64(once&low) + bits.OnesCount64(twice&low)
-				if c.Rank() == cards.King {
-					kings += k
-				}
-			}
-			bit := uint64(1) << c
-			twice |= once & bit
-			once |= bit
-		}
-		if n > 0 && g.found.Fits(g.fans[f][n-1]) {
+		if n := g.n[f]; n > 0 && g.found.Fits(g.fans[f][n-1]) {
 			score += 0.5
 		}
 	}
 	// Quarters and halves add up exactly in any order.
-	score -= 0.5*float64(kings) + 0.25*float64(pairs)
+	score -= 0.5*float64(g.kings) + 0.25*float64(g.pairs)
 	if g.swap == SwapUnused {
 		score += 2
 	}
 	return score
+}
+
+// tally returns fan f's share of Evaluate's tallies (see Game.kings and
+// Game.pairs), counted afresh.
+func (g *Game) tally(f int) (kings, pairs int) {
+	for k := range int(g.n[f]) {
+		c := g.fans[f][k]
+		kings += kingDepth(c, k)
+		pairs += lowerBelow(&g.fans[f], k, c)
+	}
+	return kings, pairs
+}
+
+// kingDepth is the depth k of card c, lying at depth k of its fan, when c
+// is a king, and 0 otherwise.
+func kingDepth(c cards.Card, k int) int {
+	if c.Rank() == cards.King {
+		return k
+	}
+	return 0
+}
+
+// lowerBelow counts the cards of fan[:k] lower than c in c's suit.
+func lowerBelow(fan *[MaxDepth]cards.Card, k int, c cards.Card) int {
+	low, n := lowerInSuit[c], 0
+	for _, b := range fan[:k] {
+		n += int(low >> b & 1)
+	}
+	return n
 }
 
 // lowerInSuit[c] has the bits of the card codes of c's suit below c.

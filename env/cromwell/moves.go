@@ -23,32 +23,68 @@ func (g *Game) layoutCounts() (total int, count [cards.NumCodes]uint8) {
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
+	g.legal(m)
+}
+
+// AnyLegal reports whether any action is legal (env.AnyLegaler): at once
+// while the swap is unused and the layout holds two different cards.
+func (g *Game) AnyLegal() bool {
+	if g.swappable() {
+		return true // ActSwapBegin
+	}
+	return g.legal(nil)
+}
+
+// swappable reports whether the swap may begin: it is unused, and the
+// layout holds two different cards.
+func (g *Game) swappable() bool {
+	if g.swap != SwapUnused {
+		return false
+	}
+	var first cards.Card
+	for f := range NumFans {
+		for _, c := range g.fans[f][:g.n[f]] {
+			if first == cards.None {
+				first = c
+			} else if c != first {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// legal sets the legal actions in m, or, when m is nil, returns true as
+// soon as it finds one (and false if there is none).
+func (g *Game) legal(m *env.Mask) bool {
 	switch g.swap {
 	case SwapFirst:
 		total, count := g.layoutCounts()
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
 				if total-int(count[g.fans[f][k]]) > 0 {
-					m.Set(ActSwap + f*SwapDepth + k)
+					if m.Found(ActSwap + f*SwapDepth + k) {
+						return true
+					}
 				}
 			}
 		}
-		return
+		return false
 	case SwapSecond:
 		first := g.fans[g.pick/SwapDepth][g.pick%SwapDepth]
 		for f := range NumFans {
 			for k := 0; k < int(g.n[f]); k++ {
 				if g.fans[f][k] != first {
-					m.Set(ActSwap + f*SwapDepth + k)
+					if m.Found(ActSwap + f*SwapDepth + k) {
+						return true
+					}
 				}
 			}
 		}
-		return
+		return false
 	}
 	// cover[suit][rank] holds the fans whose top run contains that card.
 	var cover [cards.NumSuits][14]uint32
-	var distinct cards.Card // a layout card, to find a second, different one
-	swappable := false
 	for f := range NumFans {
 		n := int(g.n[f])
 		if n == 0 {
@@ -56,22 +92,14 @@ func (g *Game) Legal(m *env.Mask) {
 		}
 		top := g.fans[f][n-1]
 		if g.found.Fits(top) {
-			m.Set(ActFoundation + f)
+			if m.Found(ActFoundation + f) {
+				return true
+			}
 		}
 		s, r := top.Suit(), top.Rank()
 		for k := g.run[f]; k > 0; k-- {
 			cover[s][r] |= 1 << f
 			r++
-		}
-		if g.swap == SwapUnused && !swappable {
-			for _, c := range g.fans[f][:n] {
-				if distinct == cards.None {
-					distinct = c
-				} else if c != distinct {
-					swappable = true
-					break
-				}
-			}
 		}
 	}
 	for d := range NumFans {
@@ -84,12 +112,15 @@ func (g *Game) Legal(m *env.Mask) {
 		for srcs != 0 {
 			s := bits.TrailingZeros32(srcs)
 			srcs &= srcs - 1
-			m.Set(ActMove + s*NumFans + d)
+			if m.Found(ActMove + s*NumFans + d) {
+				return true
+			}
 		}
 	}
-	if swappable {
-		m.Set(ActSwapBegin)
+	if g.swappable() && m.Found(ActSwapBegin) {
+		return true
 	}
+	return false
 }
 
 // decode splits an action id into its kind and operands.
@@ -230,8 +261,12 @@ func (g *Game) setSwap(stage SwapStage, pick int16) {
 
 func (g *Game) set(f, k int, c cards.Card) {
 	g.hash ^= cardKey(f, k, g.fans[f][k]) ^ cardKey(f, k, c)
+	kings, pairs := g.tally(f)
 	g.fans[f][k] = c
 	g.run[f] = uint8(g.runLen(f))
+	nk, np := g.tally(f)
+	g.kings += nk - kings
+	g.pairs += np - pairs
 }
 
 // moveCards moves the top k cards of fan from onto fan to.
@@ -252,6 +287,7 @@ func (g *Game) push(f int, c cards.Card) {
 	} else {
 		g.run[f] = 1
 	}
+	g.kings, g.pairs = g.kings+kingDepth(c, int(g.n[f])), g.pairs+lowerBelow(&g.fans[f], int(g.n[f]), c)
 	g.hash ^= keysCard.Push(g.fans[f][:], &g.n[f], f*MaxDepth, c)
 }
 
@@ -259,6 +295,7 @@ func (g *Game) push(f int, c cards.Card) {
 func (g *Game) pop(f int) cards.Card {
 	c, key := keysCard.Pop(g.fans[f][:], &g.n[f], f*MaxDepth)
 	g.hash ^= key
+	g.kings, g.pairs = g.kings-kingDepth(c, int(g.n[f])), g.pairs-lowerBelow(&g.fans[f], int(g.n[f]), c)
 	if g.run[f] > 1 {
 		g.run[f]--
 	} else {

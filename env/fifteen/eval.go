@@ -21,6 +21,8 @@ func (g *Game) Evaluate() float64 {
 		return score
 	}
 	var onTop [cards.NumCodes + 1]uint8
+	var tops [NumCols]cards.Card
+	k := 0
 	for c := range NumCols {
 		n := g.n[c]
 		if n == 0 {
@@ -29,15 +31,19 @@ func (g *Game) Evaluate() float64 {
 		}
 		x := g.cols[c][n-1]
 		onTop[x]++
+		tops[k] = x
+		k++
 		s, r := x.Suit(), uint8(x.Rank())
 		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
 			score += 0.5
 		}
 	}
+	// The pairs of available cards that can marry: for each available
+	// card below a king, the available cards one rank above it in its suit.
 	pairs := 0
-	for x := cards.Card(1); x < 52; x++ {
+	for _, x := range tops[:k] {
 		if x.Rank() < cards.King {
-			pairs += int(onTop[x]) * int(onTop[x+1])
+			pairs += int(onTop[x+1])
 		}
 	}
 	return score + 0.5*float64(pairs)

@@ -152,8 +152,9 @@ func init() { env.Register(spec, func() env.Game { return New() }) }
 
 // The interfaces Game implements.
 var (
-	_ env.Game      = (*Game)(nil)
-	_ env.Evaluator = (*Game)(nil)
+	_ env.Game       = (*Game)(nil)
+	_ env.Evaluator  = (*Game)(nil)
+	_ env.AnyLegaler = (*Game)(nil)
 )
 
 // Spec returns the game's description.

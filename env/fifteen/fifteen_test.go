@@ -483,3 +483,54 @@ func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "fifteen") }
 
 func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "fifteen") }
 func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "fifteen") }
+
+// countedEvaluate is Evaluate as its documentation states it, every pair
+// of card codes counted: the reference Evaluate, which counts the pairs
+// from the available cards alone, must agree with exactly.
+func (g *Game) countedEvaluate() float64 {
+	score := float64(g.home)
+	if g.home == cards.DeckSize {
+		return score
+	}
+	var onTop [cards.NumCodes + 1]int
+	for c := range NumCols {
+		n := g.n[c]
+		if n == 0 {
+			score += 1.5
+			continue
+		}
+		x := g.cols[c][n-1]
+		onTop[x]++
+		if s, r := x.Suit(), uint8(x.Rank()); r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			score += 0.5
+		}
+	}
+	pairs := 0
+	for x := cards.Card(1); x < 52; x++ {
+		if x.Rank() < cards.King {
+			pairs += onTop[x] * onTop[x+1]
+		}
+	}
+	return score + 0.5*float64(pairs)
+}
+
+// TestEvaluateAgreesWithCountedPairs: on the positions of random play
+// through many deals, Evaluate gives exactly the score of its reference.
+func TestEvaluateAgreesWithCountedPairs(t *testing.T) {
+	g := New()
+	m := env.NewMask(NumActions)
+	rng := cards.NewRand(7)
+	for seed := range uint64(200) {
+		g.Deal(seed)
+		for step := 0; step < 300 && !g.Won(); step++ {
+			if got, want := g.Evaluate(), g.countedEvaluate(); got != want {
+				t.Fatalf("deal %d, step %d: Evaluate %v, counted %v", seed, step, got, want)
+			}
+			g.Legal(&m)
+			if m.Empty() {
+				break
+			}
+			g.Apply(m.Nth(rng.IntN(m.Count())))
+		}
+	}
+}

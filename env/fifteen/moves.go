@@ -21,6 +21,15 @@ func init() {
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
+	g.legal(m)
+}
+
+// AnyLegal reports whether any action is legal (env.AnyLegaler).
+func (g *Game) AnyLegal() bool { return g.legal(nil) }
+
+// legal sets the legal actions in m, or, when m is nil, returns true as
+// soon as it finds one (and false if there is none).
+func (g *Game) legal(m *env.Mask) bool {
 	// onTop[code] holds the columns whose available card has that code.
 	var onTop [cards.NumCodes + 1]uint16
 	var tops [NumCols]cards.Card
@@ -37,10 +46,14 @@ func (g *Game) Legal(m *env.Mask) {
 		onTop[x] |= 1 << c
 		s, r := suitOf[x], rankOf[x]
 		if r == upNext(g.up[s]) {
-			m.Set(ActUp + c)
+			if m.Found(ActUp + c) {
+				return true
+			}
 		}
 		if r == downNext(g.down[s]) {
-			m.Set(ActDown + c)
+			if m.Found(ActDown + c) {
+				return true
+			}
 		}
 		if r == uint8(cards.Ace) || r == uint8(cards.King) {
 			startable = true
@@ -64,11 +77,13 @@ func (g *Game) Legal(m *env.Mask) {
 		for to != 0 {
 			d := bits.TrailingZeros16(to)
 			to &= to - 1
-			m.Set(ActMove + c*NumCols + d)
+			if m.Found(ActMove + c*NumCols + d) {
+				return true
+			}
 		}
 	}
 	if g.emergency || g.home != 0 || startable {
-		return
+		return false
 	}
 	aces, kings := uint32(1), uint32(1) // bit i+1: column i; bit 0: none
 	for c := range NumCols {
@@ -88,9 +103,12 @@ func (g *Game) Legal(m *env.Mask) {
 			ks &^= 1
 		}
 		for ; ks != 0; ks &= ks - 1 {
-			m.Set(ActEmergency + 16*a + bits.TrailingZeros32(ks))
+			if m.Found(ActEmergency + 16*a + bits.TrailingZeros32(ks)) {
+				return true
+			}
 		}
 	}
+	return false
 }
 
 // decode splits an action id into its kind and operands: the column for the

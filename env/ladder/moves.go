@@ -29,6 +29,19 @@ func (g *Game) runLen(r int) int {
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
+	g.legal(m)
+}
+
+// AnyLegal reports whether any action is legal (env.AnyLegaler): nearly
+// always at once, by the stock.
+func (g *Game) AnyLegal() bool { return g.legal(nil) }
+
+// legal sets the legal actions in m, or, when m is nil, returns true as
+// soon as it finds one (and false if there is none).
+func (g *Game) legal(m *env.Mask) bool {
+	if m == nil && (g.sn > 0 || g.ln == 0 && g.wn > 0 && !g.redealt) {
+		return true // turning the stock or the redeal, checked last below
+	}
 	var top [NumRows]cards.Card
 	var run, free [NumRows]int // run length; cards that may go into an empty row
 	for r := range NumRows {
@@ -47,20 +60,26 @@ func (g *Game) Legal(m *env.Mask) {
 			free[r]--
 		}
 		if g.found.Fits(c) {
-			m.Set(ActRowHome + r)
+			if m.Found(ActRowHome + r) {
+				return true
+			}
 		}
 	}
 	var wtop, ltop cards.Card
 	if g.wn > 0 {
 		wtop = g.waste[g.wn-1]
 		if g.found.Fits(wtop) {
-			m.Set(ActWasteHome)
+			if m.Found(ActWasteHome) {
+				return true
+			}
 		}
 	}
 	if g.ln > 0 {
 		ltop = g.ladder[g.ln-1]
 		if g.found.Fits(ltop) {
-			m.Set(ActLadderHome)
+			if m.Found(ActLadderHome) {
+				return true
+			}
 		}
 	}
 	for d := range NumRows {
@@ -68,14 +87,20 @@ func (g *Game) Legal(m *env.Mask) {
 		if t == cards.None {
 			for s := range NumRows {
 				if free[s] > 0 {
-					m.SetRange(ActEmpty+MaxRun*(NumRows*s+d), free[s])
+					if m.FoundRange(ActEmpty+MaxRun*(NumRows*s+d), free[s]) {
+						return true
+					}
 				}
 			}
 			if wtop != cards.None {
-				m.Set(ActWaste + d)
+				if m.Found(ActWaste + d) {
+					return true
+				}
 			}
 			if ltop != cards.None {
-				m.Set(ActLadder + d)
+				if m.Found(ActLadder + d) {
+					return true
+				}
 			}
 			continue
 		}
@@ -91,18 +116,27 @@ func (g *Game) Legal(m *env.Mask) {
 				continue
 			}
 			if (top[s].Red() != (j&1 == 1)) != t.Red() {
-				m.Set(ActBuild + NumRows*s + d)
+				if m.Found(ActBuild + NumRows*s + d) {
+					return true
+				}
 			}
 		}
 		if wtop != cards.None && buildsOn(wtop, t) {
-			m.Set(ActWaste + d)
+			if m.Found(ActWaste + d) {
+				return true
+			}
 		}
 	}
 	if g.sn > 0 {
-		m.Set(ActTurn)
+		if m.Found(ActTurn) {
+			return true
+		}
 	} else if g.ln == 0 && g.wn > 0 && !g.redealt {
-		m.Set(ActRedeal)
+		if m.Found(ActRedeal) {
+			return true
+		}
 	}
+	return false
 }
 
 // decode splits an action id into its first id of range (the kind) and
