@@ -32,6 +32,26 @@ func (g *Game) AnyLegal() bool {
 	if g.swappable() {
 		return true // ActSwapBegin
 	}
+	if g.swap != SwapUnused && g.swap != SwapDone {
+		return g.legal(nil) // picking the swap's cards
+	}
+	// One pass over the fans' top cards for the moves most positions
+	// have; legal looks deeper into the runs.
+	var onTop [cards.NumCodes + 1]bool
+	for f := range NumFans {
+		n := g.n[f]
+		if n == 0 {
+			continue
+		}
+		x := g.fans[f][n-1]
+		if g.found.Fits(x) {
+			return true // ActFoundation
+		}
+		if x.Rank() > cards.Ace && onTop[x-1] || x.Rank() < cards.King && onTop[x+1] {
+			return true // a top card onto the next higher one of its suit
+		}
+		onTop[x] = true
+	}
 	return g.legal(nil)
 }
 

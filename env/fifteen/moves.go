@@ -24,8 +24,36 @@ func (g *Game) Legal(m *env.Mask) {
 	g.legal(m)
 }
 
-// AnyLegal reports whether any action is legal (env.AnyLegaler).
-func (g *Game) AnyLegal() bool { return g.legal(nil) }
+// AnyLegal reports whether any action is legal (env.AnyLegaler). It looks
+// in one pass over the available cards for the moves nearly every position
+// has (a card that goes home, two cards that marry, a card that may go to
+// an empty lane), and otherwise asks legal, which also finds the emergency
+// moves.
+func (g *Game) AnyLegal() bool {
+	var onTop [cards.NumCodes + 1]bool
+	empty, deep := false, false
+	for c := range NumCols {
+		n := g.n[c]
+		if n == 0 {
+			empty = true
+			continue
+		}
+		deep = deep || n > 1
+		x := g.cols[c][n-1]
+		s, r := suitOf[x], rankOf[x]
+		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			return true // ActUp or ActDown
+		}
+		if r > uint8(cards.Ace) && onTop[x-1] || r < uint8(cards.King) && onTop[x+1] {
+			return true // a marriage with an earlier column's card
+		}
+		onTop[x] = true
+	}
+	if empty && deep {
+		return true // a card to the first empty lane
+	}
+	return g.legal(nil)
+}
 
 // legal sets the legal actions in m, or, when m is nil, returns true as
 // soon as it finds one (and false if there is none).

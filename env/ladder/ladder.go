@@ -190,6 +190,7 @@ func Spec() *env.Spec { return spec }
 type Game struct {
 	rows    [NumRows][MaxRow]cards.Card // inner end first
 	rn      [NumRows]uint8
+	run     [NumRows]uint8         // runLen of each row, kept as the rows change
 	ladder  [LadderSize]cards.Card // ladder[ln-1] is the face-up card
 	ln      uint8
 	stock   [StockSize]cards.Card // stock[sn-1] is turned next
@@ -228,6 +229,7 @@ func (g *Game) Deal(seed uint64) {
 	for r := range NumRows {
 		copy(g.rows[r][:], d[LadderSize+DealRow*r:LadderSize+DealRow*(r+1)])
 		g.rn[r] = DealRow
+		g.run[r] = uint8(g.runLen(r))
 	}
 	// The stock keeps its next card last: d[61] is turned first.
 	for i := range StockSize {
@@ -252,6 +254,7 @@ func (g *Game) SetRows(rows ...[]cards.Card) {
 			g.rows[r][g.rn[r]] = c
 			g.rn[r]++
 		}
+		g.run[r] = uint8(g.runLen(r))
 	}
 	g.hash = g.fullHash()
 }

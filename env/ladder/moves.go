@@ -51,7 +51,7 @@ func (g *Game) legal(m *env.Mask) bool {
 		}
 		c := g.rows[r][n-1]
 		top[r] = c
-		run[r] = g.runLen(r)
+		run[r] = int(g.run[r])
 		free[r] = run[r]
 		// A whole row never moves into an empty row: that changes nothing
 		// but the row's number (and a locked king, rule 6, never moves
@@ -327,17 +327,28 @@ func (g *Game) moveRun(s, d, k int) {
 		g.pushRow(d, c)
 	}
 	g.rn[s] -= uint8(k)
+	g.run[s] = uint8(g.runLen(s))
 }
 
-// pushRow lays c at the outer end of row r, keeping the hash.
+// pushRow lays c at the outer end of row r, keeping the hash and the run.
 func (g *Game) pushRow(r int, c cards.Card) {
+	if n := g.rn[r]; n > 0 && buildsOn(c, g.rows[r][n-1]) {
+		g.run[r]++
+	} else {
+		g.run[r] = 1
+	}
 	g.hash ^= keysRow.Push(g.rows[r][:], &g.rn[r], r*MaxRow, c)
 }
 
-// popRow takes the outer card off row r, keeping the hash.
+// popRow takes the outer card off row r, keeping the hash and the run.
 func (g *Game) popRow(r int) cards.Card {
 	c, key := keysRow.Pop(g.rows[r][:], &g.rn[r], r*MaxRow)
 	g.hash ^= key
+	if g.run[r] > 1 {
+		g.run[r]--
+	} else {
+		g.run[r] = uint8(g.runLen(r))
+	}
 	return c
 }
 
