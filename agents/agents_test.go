@@ -132,6 +132,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"mc:width", "want key=value"},
 		{"mc:width=3,width=4", "given twice"},
 		{"heuristic:explore=2", "explore=2: want a chance from 0 to 1"},
+		{"uct:repeats=never", "repeats=never: want avoid or allow"},
 	} {
 		if _, err := New(tc.agent); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q) = %v, want an error saying %q", tc.agent, err, tc.want)
@@ -148,7 +149,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 // TestSettingsRoundTrip checks that what an agent's Settings prints (and
 // datasets record) reads back into the same agent.
 func TestSettingsRoundTrip(t *testing.T) {
-	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7", "heuristic:explore=0.1"} {
+	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7", "uct:iterations=50,repeats=avoid", "heuristic:explore=0.1"} {
 		a, err := New(s)
 		if err != nil {
 			t.Fatal(err)
@@ -227,7 +228,7 @@ func TestRegisterRefusesDuplicatesAndBadNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if settings := f.Help(); f.Doc() == "" || len(settings) != 6 || settings[0].Key != "iterations" || settings[0].Default != "200" {
+	if settings := f.Help(); f.Doc() == "" || len(settings) != 7 || settings[0].Key != "iterations" || settings[0].Default != "200" {
 		t.Errorf("uct: doc %q, settings %+v", f.Doc(), settings)
 	}
 }
@@ -248,5 +249,55 @@ func TestHashSet(t *testing.T) {
 	s.clear()
 	if s.has(0) || s.n != 0 {
 		t.Error("clear left hashes")
+	}
+}
+
+// TestUCTAvoidsRepeats: by default (repeats=avoid), uct never plays a move back to
+// a position it has acted in this episode while another move leads
+// elsewhere, in games where moves can be undone (without it, it does).
+func TestUCTAvoidsRepeats(t *testing.T) {
+	repeated := func(agent, game string) (moves, back int) {
+		a := newAgent(t, agent)
+		e, err := env.Make(game, env.Options{MaxSteps: 150})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child := e.Clone()
+		for seed := range uint64(4) {
+			seen := map[uint64]bool{}
+			e.Reset(900_000 + seed)
+			a.Reset(seed)
+			for !e.Done() {
+				seen[visibleHash(e)] = true
+				act := a.Act(NewView(e))
+				leadsBack := func(x int) bool {
+					child.CopyFrom(e)
+					child.Advance(x)
+					return seen[visibleHash(child)]
+				}
+				if leadsBack(act) {
+					m := e.Mask()
+					for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
+						if !leadsBack(x) {
+							back++
+							break
+						}
+					}
+				}
+				moves++
+				if _, _, _, err := e.Advance(act); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return moves, back
+	}
+	for _, game := range []string{"cromwell", "royalparade"} {
+		if moves, back := repeated("uct:iterations=12", game); back != 0 {
+			t.Errorf("%s: %d of %d moves led back with another move at hand", game, back, moves)
+		}
+	}
+	if moves, back := repeated("uct:iterations=12,repeats=allow", "cromwell"); back == 0 {
+		t.Errorf("uct with repeats allowed never led back in %d moves: the test sees nothing", moves)
 	}
 }

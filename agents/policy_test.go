@@ -274,7 +274,7 @@ func TestWithModel(t *testing.T) {
 	for _, tc := range []struct{ agent, label, settings string }{
 		{"policy:sample=1", "policy:sample=1,model=" + p, "model=" + p + " sample=1 temperature=1 repeats=avoid"},
 		{"mc:rollouts=2", "mc:rollouts=2,model=" + p, "rollouts=2 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1"},
-		{"uct", "uct:model=" + p, "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=1"},
+		{"uct", "uct:model=" + p, "iterations=200 rollout-steps=40 exploration=0.3 repeats=avoid model=" + p + " prior=1 temperature=1"},
 	} {
 		f, err := Parse(tc.agent)
 		if err != nil {
@@ -325,15 +325,16 @@ func TestWithModel(t *testing.T) {
 }
 
 // TestGuidedSettingsRoundTrip: the settings of guided agents read back, and
-// unguided agents print what they always printed.
+// unguided agents print what they always printed (uct with its repeats
+// setting since it became a setting).
 func TestGuidedSettingsRoundTrip(t *testing.T) {
 	p := gamePath("cromwell")
 	for s, want := range map[string]string{
 		"mc":            "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1",
-		"uct":           "iterations=200 rollout-steps=40 exploration=0.3",
+		"uct":           "iterations=200 rollout-steps=40 exploration=0.3 repeats=avoid",
 		"mc:model=" + p: "rollouts=16 rollout-steps=40 width=6 policy=model margin=1 model=" + p + " prior=1 temperature=1",
 		"mc:model=" + p + ",prior=inf,policy=heuristic":   "rollouts=16 rollout-steps=40 width=6 policy=heuristic margin=1 model=" + p + " prior=+Inf temperature=1",
-		"uct:model=" + p + ",temperature=0":               "iterations=200 rollout-steps=40 exploration=0.3 model=" + p + " prior=1 temperature=0",
+		"uct:model=" + p + ",temperature=0":               "iterations=200 rollout-steps=40 exploration=0.3 repeats=avoid model=" + p + " prior=1 temperature=0",
 		"policy":                                          "model= sample=0 temperature=1 repeats=avoid",
 		"policy:model=" + p + ",sample=1,temperature=0.5": "model=" + p + " sample=1 temperature=0.5 repeats=avoid",
 	} {
@@ -353,21 +354,23 @@ func TestGuidedSettingsRoundTrip(t *testing.T) {
 
 // TestUnguidedSearchUnchanged pins mc's and uct's games without a model to
 // those of the code before models existed (the action sequences of deal 3,
-// hashed), so that datasets of unguided agents stay byte for byte the same.
+// hashed), so that datasets of unguided agents stay byte for byte the same;
+// uct's with repeats=allow, its behaviour before repeats=avoid became its
+// default (2026-12-04).
 func TestUnguidedSearchUnchanged(t *testing.T) {
 	for _, tc := range []struct{ game, agent, want string }{
 		{"cromwell", "mc:rollouts=2,rollout-steps=15,width=3", "80:8be810550c3748d1"},
-		{"cromwell", "uct:iterations=10,rollout-steps=15", "80:a8ca15bcd1d1e4bd"},
+		{"cromwell", "uct:iterations=10,rollout-steps=15,repeats=allow", "80:a8ca15bcd1d1e4bd"},
 		{"fifteen", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c02aa637159dc1c"},
-		{"fifteen", "uct:iterations=10,rollout-steps=15", "25:ca9085784932dbf5"},
+		{"fifteen", "uct:iterations=10,rollout-steps=15,repeats=allow", "25:ca9085784932dbf5"},
 		{"fourquarters", "mc:rollouts=2,rollout-steps=15,width=3", "12:ec13e5bb21dac1ca"},
-		{"fourquarters", "uct:iterations=10,rollout-steps=15", "20:3dd1293554d84978"},
+		{"fourquarters", "uct:iterations=10,rollout-steps=15,repeats=allow", "20:3dd1293554d84978"},
 		{"ladder", "mc:rollouts=2,rollout-steps=15,width=3", "80:0c35f7d9087974b8"},
-		{"ladder", "uct:iterations=10,rollout-steps=15", "80:61b82e3d7b2f7b12"},
+		{"ladder", "uct:iterations=10,rollout-steps=15,repeats=allow", "80:61b82e3d7b2f7b12"},
 		{"limited", "mc:rollouts=2,rollout-steps=15,width=3", "80:2ce4aec37dd7a860"},
-		{"limited", "uct:iterations=10,rollout-steps=15", "80:ba2723bae4a25813"},
+		{"limited", "uct:iterations=10,rollout-steps=15,repeats=allow", "80:ba2723bae4a25813"},
 		{"royalparade", "mc:rollouts=2,rollout-steps=15,width=3", "80:8f6348e2b41dcb87"},
-		{"royalparade", "uct:iterations=10,rollout-steps=15", "80:01eb7c46ab622035"},
+		{"royalparade", "uct:iterations=10,rollout-steps=15,repeats=allow", "80:01eb7c46ab622035"},
 	} {
 		e, err := env.Make(tc.game, env.Options{MaxSteps: 80})
 		if err != nil {

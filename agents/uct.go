@@ -14,7 +14,10 @@ import (
 // UCB1 (with availability counts, as the actions of a node can differ from
 // world to world when hidden cards are turned), adds one node, plays a
 // heuristic rollout from it and backs the result up. The root's most visited
-// action is played. The tree is rebuilt at every move.
+// action is played, passing over the actions that lead back to a position
+// seen this episode while another action does not (repeats=avoid, the
+// default; repeats=allow plays the most visited one). The tree is rebuilt
+// at every move.
 //
 // With a model (setting model=FILE), the rollouts draw their moves from the
 // network's masked softmax instead of the heuristic, and the root's actions
@@ -61,6 +64,10 @@ type UCTOptions struct {
 	RolloutSteps int
 	// Exploration is the UCB1 exploration constant.
 	Exploration float64
+	// AvoidRepeats sets aside, when the move is chosen, the root actions
+	// that lead back to a position seen this episode while another action
+	// is legal (as the heuristic and the policy agent do).
+	AvoidRepeats bool
 }
 
 // newUCT reads uct's settings.
@@ -69,6 +76,13 @@ func newUCT(s *Settings) (func() Agent, error) {
 		Iterations:   s.Int("iterations", DefaultIterations, "search iterations per move"),
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
 		Exploration:  s.Float("exploration", DefaultExploration, "UCB1 exploration constant"),
+	}
+	switch r := s.String("repeats", "avoid", "avoid: play the most visited move that does not lead back to a position seen this episode, while there is one; allow: the most visited move"); r {
+	case "avoid":
+		o.AvoidRepeats = true
+	case "allow":
+	default:
+		s.Errorf("repeats=%s: want avoid or allow", r)
 	}
 	g := readGuide(s, "the root's moves for their first visits")
 	if o.Iterations <= 0 || o.RolloutSteps <= 0 {
@@ -89,7 +103,11 @@ func (u *UCT) Name() string { return "uct" }
 
 // Settings describes the budget.
 func (u *UCT) Settings() string {
-	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration) +
+	repeats := "allow"
+	if u.opts.AvoidRepeats {
+		repeats = "avoid"
+	}
+	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g repeats=%s", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration, repeats) +
 		u.guide.settings()
 }
 
@@ -189,16 +207,33 @@ func (u *UCT) Act(v View) int {
 	}
 	u.weighed = true
 	// The most visited root action; ties go to the better one-step score.
+	// With repeats avoided, an action back to a seen position is played
+	// only when every action leads back.
 	root := u.nodes[0]
-	bestVisits := -1.0
+	bestVisits, bestFresh := -1.0, false
 	for i := root.first; i < root.first+root.count; i++ {
 		ed := u.edges[i]
 		a := int(ed.action)
-		if ed.visits > bestVisits || ed.visits == bestVisits && u.scores[a] > u.scores[best] {
-			best, bestVisits = a, ed.visits
+		fresh := u.opts.AvoidRepeats && !u.repeats(a)
+		switch {
+		case bestFresh && !fresh:
+			continue
+		case fresh && !bestFresh, ed.visits > bestVisits, ed.visits == bestVisits && u.scores[a] > u.scores[best]:
+			best, bestVisits, bestFresh = a, ed.visits, fresh
 		}
 	}
 	return best
+}
+
+// repeats reports whether root action a leads to a position seen this
+// episode (looking ahead on the determinized sample, which shows what a
+// player sees).
+func (u *UCT) repeats(a int) bool {
+	u.sim.CopyFrom(u.sample)
+	if err := u.sim.Try(a); err != nil {
+		return false
+	}
+	return u.seen.has(visibleHash(u.sim))
 }
 
 // selectEdge picks the edge to follow from node n in the world e: an
