@@ -185,6 +185,7 @@ var (
 	_ env.Determinizer = (*Game)(nil)
 	_ env.Classifier   = (*Game)(nil)
 	_ env.Evaluator    = (*Game)(nil)
+	_ env.AnyLegaler   = (*Game)(nil)
 )
 
 // Spec returns the game's description.

@@ -9,20 +9,41 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// setDests sets the moves of source s to every column in the bit set cols.
-func setDests(m *env.Mask, s int, cols uint16) {
+// foundDests sets the moves of source s to every column in the bit set
+// cols; on a nil mask (AnyLegal) it only reports whether there is one.
+func foundDests(m *env.Mask, s int, cols uint16) bool {
+	if m == nil {
+		return cols != 0
+	}
 	for cols != 0 {
 		d := bits.TrailingZeros16(cols)
 		cols &= cols - 1
 		m.Set(ActMove + s*NumDests + DstColumn + d)
 	}
+	return false
 }
 
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
+	g.legal(m)
+}
+
+// AnyLegal reports whether any action is legal (env.AnyLegaler): at once
+// while the stock or the waste can be turned or dealt (first deal) or a
+// fifth card drawn (second deal).
+func (g *Game) AnyLegal() bool {
+	if !g.lost && g.fifth == cards.None && (g.np > 0 || !g.second && g.nw > 0) {
+		return true // ActTurn or ActDeal; ActFifth unless a privileged card plays
+	}
+	return g.legal(nil)
+}
+
+// legal sets the legal actions in m, or, when m is nil, returns true as
+// soon as it finds one (and false if there is none).
+func (g *Game) legal(m *env.Mask) bool {
 	if g.lost {
-		return
+		return false
 	}
 	// accept[k] holds the columns whose exposed, unpaired card takes card k
 	// as a pair; empty holds the spaces.
@@ -46,18 +67,17 @@ func (g *Game) Legal(m *env.Mask) {
 	reserve := func(s int, k cards.Card) bool {
 		any := false
 		if g.found.Fits(k) {
-			m.Set(ActMove + s*NumDests + DstFoundation)
+			m.Found(ActMove + s*NumDests + DstFoundation)
 			any = true
 		}
 		if to := accept[k] | empty; to != 0 {
-			setDests(m, s, to)
+			foundDests(m, s, to)
 			any = true
 		}
 		return any
 	}
 	if g.fifth != cards.None {
-		reserve(SrcFifth, g.fifth)
-		return
+		return reserve(SrcFifth, g.fifth)
 	}
 	for s := range NumCols {
 		n := g.n[s]
@@ -65,8 +85,8 @@ func (g *Game) Legal(m *env.Mask) {
 			continue
 		}
 		k := g.cols[s][n-1]
-		if g.found.Fits(k) {
-			m.Set(ActMove + s*NumDests + DstFoundation)
+		if g.found.Fits(k) && m.Found(ActMove+s*NumDests+DstFoundation) {
+			return true
 		}
 		if g.paired&(1<<s) != 0 {
 			continue
@@ -75,28 +95,29 @@ func (g *Game) Legal(m *env.Mask) {
 		if n > 1 {
 			to |= empty
 		}
-		setDests(m, s, to)
+		if foundDests(m, s, to) {
+			return true
+		}
 	}
 	if !g.second {
-		if g.nw > 0 {
-			reserve(SrcWaste, g.waste[g.nw-1])
+		if g.nw > 0 && reserve(SrcWaste, g.waste[g.nw-1]) && m == nil {
+			return true
 		}
 		if g.np > 0 {
-			m.Set(ActTurn)
-		} else if g.nw > 0 {
-			m.Set(ActDeal)
+			return m.Found(ActTurn)
 		}
-		return
+		return g.nw > 0 && m.Found(ActDeal)
 	}
 	playable := false
 	for i, k := range g.priv {
 		if k != cards.None && reserve(SrcPriv+i, k) {
+			if m == nil {
+				return true
+			}
 			playable = true
 		}
 	}
-	if !playable && g.np > 0 {
-		m.Set(ActFifth)
-	}
+	return !playable && g.np > 0 && m.Found(ActFifth)
 }
 
 // decode splits a card-move id into its source and destination.

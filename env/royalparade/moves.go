@@ -14,6 +14,16 @@ var rowMask = [Rows]uint32{0xff, 0xff << Cols, 0xff << (2 * Cols)}
 // Legal writes the legal actions into m.
 func (g *Game) Legal(m *env.Mask) {
 	m.Clear()
+	g.legal(m)
+}
+
+// AnyLegal reports whether any action is legal (env.AnyLegaler): at once
+// while the stock has cards to deal.
+func (g *Game) AnyLegal() bool { return g.dealt < StockSize || g.legal(nil) }
+
+// legal sets the legal actions in m, or, when m is nil, returns true as
+// soon as it finds one (and false if there is none).
+func (g *Game) legal(m *env.Mask) bool {
 	// fit[c] holds the cells whose base pile takes card c next; empty holds
 	// the empty cells.
 	var fit [cards.NumCodes]uint32
@@ -60,12 +70,12 @@ func (g *Game) Legal(m *env.Mask) {
 		for dst != 0 {
 			d := bits.TrailingZeros32(dst)
 			dst &= dst - 1
-			m.Set(ActMove + s*NumCells + d)
+			if m.Found(ActMove + s*NumCells + d) {
+				return true
+			}
 		}
 	}
-	if g.dealt < StockSize {
-		m.Set(ActDeal)
-	}
+	return g.dealt < StockSize && m.Found(ActDeal)
 }
 
 // Explain says why action a is illegal, or returns nil. It follows the rules

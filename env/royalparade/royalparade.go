@@ -141,6 +141,7 @@ var (
 	_ env.Game         = (*Game)(nil)
 	_ env.Determinizer = (*Game)(nil)
 	_ env.Evaluator    = (*Game)(nil)
+	_ env.AnyLegaler   = (*Game)(nil)
 )
 
 // Spec returns the game's description.
