@@ -253,7 +253,7 @@ func FromPosition(game Game, seed uint64, opts Options) *Env {
 	e.started = true
 	e.progress = game.Progress()
 	e.ret = e.ProgressFraction()
-	e.settle()
+	e.settle(false)
 	return e
 }
 
@@ -278,25 +278,38 @@ func (e *Env) Reset(seed uint64) ([]uint8, Info) {
 	e.started = true
 	e.progress = e.game.Progress()
 	e.ret = 0
-	e.settle()
+	e.settle(false)
 	return e.Observation(), e.Info()
 }
 
-// settle recomputes the mask, the outcome and marks the observation stale.
-func (e *Env) settle() {
-	e.game.Legal(&e.mask)
-	e.stale = false
+// settle lists the legal actions (or, lazily, leaves them for fresh to
+// list when asked: see Try), sets the outcome and marks the observation
+// stale.
+func (e *Env) settle(lazy bool) {
+	e.stale = lazy
+	if !lazy {
+		e.game.Legal(&e.mask)
+	}
 	e.obsOK = false
 	switch {
 	case e.game.Won():
 		e.outcome = Won
-	case e.mask.Empty():
+	case e.stuck():
 		e.outcome = Lost
 	case e.steps >= e.maxSteps:
 		e.outcome = Truncated
 	default:
 		e.outcome = Running
 	}
+}
+
+// stuck reports whether no action is legal: from the mask, or, while it is
+// not listed, from the game (AnyLegaler).
+func (e *Env) stuck() bool {
+	if e.stale {
+		return !e.anyLegal.AnyLegal()
+	}
+	return e.mask.Empty()
 }
 
 // Step plays action a and returns the observation, the reward, whether the
@@ -314,6 +327,25 @@ func (e *Env) Step(a int) (obs []uint8, reward float64, terminated, truncated bo
 // Advance is Step without building the observation (call Observation when it
 // is needed). Agents' simulations use it.
 func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err error) {
+	return e.advance(a, false)
+}
+
+// Try plays legal action a as Advance does, for a look-ahead that scores
+// the position reached and goes no further from it (the heuristic agent and
+// the rollouts of mc and uct try every legal action this way): the state,
+// the steps, the progress, the return and the outcome are Advance's, but
+// when the game can tell cheaply whether it has a legal action (see
+// AnyLegaler), the legal actions themselves are listed only when they are
+// asked for (Mask, Info, the next Advance or Try). It returns Advance's
+// errors.
+func (e *Env) Try(a int) error {
+	_, _, _, err := e.advance(a, e.anyLegal != nil)
+	return err
+}
+
+// advance is Advance, listing the legal actions of the position reached
+// now or, lazily, when they are asked for.
+func (e *Env) advance(a int, lazy bool) (reward float64, terminated, truncated bool, err error) {
 	if !e.started {
 		return 0, false, false, ErrNotReset
 	}
@@ -327,7 +359,7 @@ func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err er
 	e.game.Apply(a)
 	e.steps++
 	p := e.game.Progress()
-	e.settle()
+	e.settle(lazy)
 	switch e.reward {
 	case RewardSparse:
 		if e.outcome == Won {
@@ -339,53 +371,6 @@ func (e *Env) Advance(a int) (reward float64, terminated, truncated bool, err er
 	e.ret += reward
 	e.progress = p
 	return reward, e.outcome == Won || e.outcome == Lost, e.outcome == Truncated, nil
-}
-
-// Try plays legal action a as Advance does, for a look-ahead that scores
-// the position reached and goes no further from it (the heuristic agent and
-// the rollouts of mc and uct try every legal action this way): the state,
-// the steps, the progress, the return and the outcome are Advance's, but
-// when the game can tell cheaply whether it has a legal action (see
-// AnyLegaler), the legal actions themselves are listed only when they are
-// asked for (Mask, Info, the next Advance or Try). It returns Advance's
-// errors.
-func (e *Env) Try(a int) error {
-	if e.anyLegal == nil {
-		_, _, _, err := e.Advance(a)
-		return err
-	}
-	if !e.started {
-		return ErrNotReset
-	}
-	if e.outcome != Running {
-		return ErrEpisodeOver
-	}
-	e.fresh()
-	if !e.mask.Has(a) {
-		return e.illegal(a)
-	}
-	e.game.Apply(a)
-	e.steps++
-	p := e.game.Progress()
-	e.stale = true
-	e.obsOK = false
-	switch {
-	case e.game.Won():
-		e.outcome = Won
-	case !e.anyLegal.AnyLegal():
-		e.outcome = Lost
-	case e.steps >= e.maxSteps:
-		e.outcome = Truncated
-	default:
-		e.outcome = Running
-	}
-	if e.reward != RewardSparse {
-		e.ret += e.progressReward(p)
-	} else if e.outcome == Won {
-		e.ret++
-	}
-	e.progress = p
-	return nil
 }
 
 // fresh lists the legal actions of a position Try reached.
