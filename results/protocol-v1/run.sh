@@ -10,13 +10,18 @@
 #   sh results/protocol-v1/run.sh                 # every game
 #   sh results/protocol-v1/run.sh cromwell ladder # some games
 #
-# One worker, at nice 10: the machine is shared.
+# One worker at nice 10 by default, as the machine is shared; WORKERS=2
+# plays two games at once (the figures do not depend on it, the time per
+# game does when the machine is busy):
+#
+#   WORKERS=2 sh results/protocol-v1/run.sh fourquarters limited
 set -eu
 cd "$(dirname "$0")/../.."
 bin=build/protocol/patience
 mkdir -p build/protocol
 go build -o "$bin" ./cmd/patience
 out=results/protocol-v1
+workers=${WORKERS:-1}
 games=${*:-"limited fourquarters cromwell royalparade fifteen ladder"}
 
 # The solver agent at the budget its game's table was made with (and the
@@ -38,7 +43,7 @@ run() { # game, file name, agent
 	[ -e "$f" ] && return 0
 	[ -e "deals/tables/$1.parquet" ] || { echo "$1: no table yet, $2 left for later"; return 0; }
 	echo "$(date -u +%FT%TZ) $1 $2: $3"
-	nice -n 10 "$bin" bench --protocol v1 --games "$1" --agents "$3" --workers 1 --json "$f" >"$out/$1-$2.md" ||
+	nice -n 10 "$bin" bench --protocol v1 --games "$1" --agents "$3" --workers "$workers" --json "$f" >"$out/$1-$2.md" ||
 		{ echo "$1 $2 failed (see $out/$1-$2.md)"; return 1; }
 }
 
