@@ -16,6 +16,7 @@ func BenchmarkAgentGame(b *testing.B) {
 	for _, c := range []struct{ game, agent string }{
 		{"cromwell", "heuristic"}, {"fifteen", "heuristic"}, {"ladder", "heuristic"},
 		{"cromwell", "mc:rollouts=2"}, {"fifteen", "mc:rollouts=2"}, {"ladder", "mc:rollouts=2"},
+		{"cromwell", "uct:iterations=20"}, {"fifteen", "uct:iterations=20"}, {"ladder", "uct:iterations=20"},
 	} {
 		b.Run(c.game+"/"+c.agent, func(b *testing.B) {
 			f, err := agents.Parse(c.agent)

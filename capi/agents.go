@@ -40,8 +40,10 @@ func (h *handle) teacherFor(s string, seed uint64) (*teacher, error) {
 		if err := agents.Prepare(a, h.v.Spec()); err != nil {
 			return nil, err
 		}
-		if agents.IsClairvoyant(a) {
-			return nil, fmt.Errorf("agent %s sees the hidden cards; pg_agent_act plays fair agents only", f.Label())
+		// A clairvoyant agent (the solver) is fair where nothing is hidden:
+		// in the open games it can teach (DAgger with the solver).
+		if agents.IsClairvoyant(a) && h.v.Spec().Hidden {
+			return nil, fmt.Errorf("agent %s sees the hidden cards of %s; pg_agent_act plays fair agents only in games with hidden cards", f.Label(), h.v.Spec().Name)
 		}
 		t.agents = append(t.agents, a)
 		t.fresh[i] = true

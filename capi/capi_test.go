@@ -260,3 +260,51 @@ func TestAgentActAcrossCores(t *testing.T) {
 		t.Errorf("unknown agent: %v", err)
 	}
 }
+
+// TestSolverTeachesInOpenGames: the solver sees nothing a player does not
+// in The Fifteen, so pg_agent_act lets it teach there (DAgger with the
+// solver); following its moves wins deals the solver wins.
+func TestSolverTeachesInOpenGames(t *testing.T) {
+	id, err := create("fifteen", 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeHandle(id)
+	h := lookup(id)
+	if err := h.v.Reset(700); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int64, h.v.Len())
+	deals := append([]uint64(nil), h.v.Seeds()...)
+	outcome := make([]env.Outcome, h.v.Len())
+	for step := 0; step < h.v.Spec().MaxSteps; step++ {
+		tc, err := h.teacherFor("solver:nodes=200000", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.act(h, out, nil); err != nil {
+			t.Fatal(err)
+		}
+		done := true
+		for i, a := range out {
+			h.actions[i] = int(a) // after its episode, an environment plays its next deal
+			done = done && outcome[i] != env.Running
+		}
+		if done {
+			break
+		}
+		if err := h.v.Step(h.actions); err != nil {
+			t.Fatal(err)
+		}
+		for i := range outcome {
+			if e := h.v.Env(i); outcome[i] == env.Running && e.Done() {
+				outcome[i] = e.Outcome()
+			}
+		}
+	}
+	for i, o := range outcome {
+		if o != env.Won {
+			t.Errorf("deal %d, played by the solver: %v", deals[i], o)
+		}
+	}
+}

@@ -380,7 +380,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         (give them a legal action, or one ``illegal_action="noop"``
         ignores, before stepping), which saves the agent's time in
         environments whose moves are not wanted. Agents that see
-        hidden cards (``solver``) are refused. This is how a trainer gets a
+        hidden cards (``solver`` in a game with a hidden stock) are
+        refused; in the open games (Cromwell, The Fifteen) the solver
+        plays the first move of the winning line it finds. This is how a trainer gets a
         teacher's labels on the positions its student reaches (DAgger)."""
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before agent_actions()")

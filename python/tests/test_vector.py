@@ -216,6 +216,9 @@ def test_agent_actions_errors() -> None:
         vec.agent_actions("mc:rollouts=zero")
     a = vec.agent_actions("mc:rollouts=2")
     assert vec.action_masks()[np.arange(2), a].all()
+    # Nothing is hidden in The Fifteen: the solver may teach there.
+    a = vec.agent_actions("solver:nodes=20000")
+    assert vec.action_masks()[np.arange(2), a].all()
     lim = PatienceVectorEnv("limited", 1)
     lim.reset(seed=1)
     with pytest.raises(patience_gym.PatienceError, match="sees the hidden cards"):
