@@ -11,7 +11,8 @@ import (
 // BenchmarkAgentGame plays whole games with an agent, one deal after
 // another, and reports the agent's decisions per second: the cost of its
 // look-ahead (the heuristic tries every legal move; mc also rolls the
-// candidates out with the heuristic).
+// candidates out with the heuristic; uct grows a tree whose leaves it rolls
+// out with the heuristic).
 func BenchmarkAgentGame(b *testing.B) {
 	for _, c := range []struct{ game, agent string }{
 		{"cromwell", "heuristic"}, {"fifteen", "heuristic"}, {"ladder", "heuristic"},
