@@ -76,9 +76,10 @@ def _call_error(call: Any, *args: Any) -> int:
 
 
 def _game(game: str) -> str:
-    """The registry name of a game under its default rules (tables hold no variants)."""
-    spec = _lib.game_spec(game)
-    return spec.name
+    """The game's id, with its variant if any: the tables hold the default
+    rules only, and Go refuses a variant (NoTableError) rather than answer
+    with the default rules' verdicts."""
+    return _lib.game_spec(game).game_id
 
 
 def games() -> list[str]:
@@ -212,7 +213,7 @@ class Curriculum(gym.Wrapper[Any, Any, Any, Any]):
         if not levels:
             raise ValueError("levels: want at least one level")
         spec = getattr(env.unwrapped, "game_spec", None)
-        game = spec.name if isinstance(spec, _lib.GameSpec) else ""
+        game = spec.game_id if isinstance(spec, _lib.GameSpec) else ""  # a variant has no table
         if not game:
             raise TypeError("Curriculum wraps a patience_gym environment")
         if getattr(env.unwrapped, "deals_mode", None) is not None:

@@ -47,6 +47,18 @@ def test_every_game_ships_a_table() -> None:
         deals.pick(np.array([], np.uint64), 0)
 
 
+def test_variants_have_no_table() -> None:
+    """The tables hold the default rules: a variant is refused, as in Go,
+    rather than answered with the default rules' verdicts."""
+    for call in (deals.table_bytes, deals.select):
+        with pytest.raises(NoTableError, match="not the noswap variant"):
+            call("cromwell:noswap")
+    with pytest.raises(NoTableError, match="not the noswap variant"):
+        Curriculum(gym.make("patience/Cromwell-v1", variant="noswap"))
+    # Levels given as deal lists need no table.
+    Curriculum(gym.make("patience/Cromwell-v1", variant="noswap"), levels=[[1, 2, 3]]).close()
+
+
 def test_bad_filters_are_refused() -> None:
     with pytest.raises(patience_gym.PatienceError, match="block"):
         deals.select("limited", block="nosuch")
