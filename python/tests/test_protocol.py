@@ -108,3 +108,19 @@ def test_the_docs_results_table_is_the_result_files() -> None:
     for f in (ROOT / "results" / "protocol-v1").glob("*.json"):
         res = json.loads(f.read_text())
         assert res["protocol"] == "v1" and f"--json results/protocol-v1/{f.name}" in res["command"]
+
+
+def test_the_readme_wins_table_is_the_result_files() -> None:
+    """The README's short table shows what table.py --wins prints from the committed files."""
+    page = (ROOT / "README.md").read_text()
+    start = page.index("<!-- the table: python results/protocol-v1/table.py --wins -->\n")
+    start = page.index("\n", start) + 1
+    shown = page[start : page.index("\n<!-- end of the table -->", start)]
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "results" / "protocol-v1" / "table.py"), "--wins"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert shown == printed, "paste the output of python results/protocol-v1/table.py --wins into README.md"
+    assert "| Cromwell | 25 | 145 | 262 | 612 | 552 | 975 / 15 / 10 |" in shown  # cromwell-*.json, by hand

@@ -1,9 +1,11 @@
 """Prints the results table of docs/protocol.md from the result files here.
 
-    python results/protocol-v1/table.py
+    python results/protocol-v1/table.py          # docs/protocol.md's table
+    python results/protocol-v1/table.py --wins   # the README's short one
 
 One row per game and agent (the files GAME-AGENT.json that `run.sh` writes),
-with the command that made it.
+with the command that made it; with --wins, one row per game: each fair
+agent's wins of the 1,000 evaluation deals and the verdict table's counts.
 """
 
 from __future__ import annotations
@@ -28,7 +30,34 @@ def ms(v: float) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
 
 
+FAIR = ["random", "heuristic", "policy", "mc", "uct"]
+README_GAMES = ["cromwell", "fifteen", "limited", "royalparade", "ladder", "fourquarters"]
+
+
+def wins_table() -> None:
+    """One row per game: the fair agents' wins, and what the table knows."""
+    found: dict[tuple[str, str], dict] = {}
+    for f in HERE.glob("*.json"):
+        game, agent = f.stem.split("-", 1)
+        found[game, agent] = json.loads(f.read_text())["results"][0]
+    print("| game | " + " | ".join(FAIR) + " | the solver's verdicts: won / lost / open |")
+    print("|---|" + "--:|" * len(FAIR) + "---|")
+    for game in README_GAMES:
+        cells = []
+        for agent in FAIR:
+            r = found.get((game, agent))
+            cells.append("no model" if r is None and agent == "policy" else "not run" if r is None else str(r["wins"]))
+        r = next(r for (g, _), r in found.items() if g == game)
+        t = r["table"]
+        seen = " (sees the hidden cards)" if t["clairvoyant"] else ""
+        cells.append(f"{t['won']} / {t['lost']} / {t['unknown']}{seen}")
+        print(f"| {r['title']} | " + " | ".join(cells) + " |")
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--wins"]:
+        wins_table()
+        return 0
     rows = []
     for f in sorted(HERE.glob("*.json")):
         res = json.loads(f.read_text())
