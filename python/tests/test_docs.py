@@ -237,6 +237,8 @@ def test_page_blocks_run(
     shutil.copytree(dataset, work / "data")
     (work / "models").symlink_to(ROOT / "models")
     (work / "deals").symlink_to(ROOT / "deals")  # the shipped verdict tables
+    # the protocol's result files, copied (a block may write under results/)
+    shutil.copytree(ROOT / "results" / "protocol-v1", work / "results" / "protocol-v1")
     monkeypatch.chdir(work)
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
     monkeypatch.setenv("PATH", f"{patience_cli.parent}{os.pathsep}{os.environ.get('PATH', '')}")

@@ -124,3 +124,20 @@ def test_the_readme_wins_table_is_the_result_files() -> None:
     ).stdout.strip()
     assert shown == printed, "paste the output of python results/protocol-v1/table.py --wins into README.md"
     assert "| Cromwell | 25 | 145 | 262 | 612 | 552 | 975 / 15 / 10 |" in shown  # cromwell-*.json, by hand
+
+
+def test_the_citation_file_names_this_package() -> None:
+    """CITATION.cff is valid CFF 1.2.0 and names this package's version and repository."""
+    import re
+
+    import yaml  # mkdocs's and the dataset readers' dependency
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0"
+    for key in ("message", "title", "authors", "version", "repository-code", "abstract"):
+        assert cff.get(key), f"CITATION.cff lacks {key}"
+    assert all(a.get("name") or a.get("family-names") for a in cff["authors"])
+    version = re.search(r'(?m)^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text()).group(1)  # type: ignore[union-attr]
+    assert cff["version"] == version, "CITATION.cff's version is not pyproject.toml's"
+    module = (ROOT / "go.mod").read_text().split()[1]
+    assert cff["repository-code"] == "https://" + module
