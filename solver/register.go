@@ -39,6 +39,19 @@ func Register(name string, wrap func(g env.Game) env.Game) {
 	wrappers[name] = wrap
 }
 
+// WrapperOf returns the wrap a search package gives Register when its
+// position type holds a copy of the rules' game (of type R, a pointer): it
+// wraps an R with newPosition (which copies it) and leaves any other game
+// as it is (nil), a position of its own type included.
+func WrapperOf[R, P env.Game](newPosition func(R) P) func(env.Game) env.Game {
+	return func(g env.Game) env.Game {
+		if rg, ok := g.(R); ok {
+			return newPosition(rg)
+		}
+		return nil
+	}
+}
+
 // Wrap returns g as a search sees it: a copy of g wrapped in its game's
 // search knowledge where a package registered one (see Register), and g
 // itself otherwise.

@@ -10,8 +10,9 @@ import (
 
 // TestEveryGameWrapped: with solver/all imported, the solver wraps each
 // game that has a search package in a position of that package's own
-// type, a copy of the game (the same position, the same Spec), and
-// searches Limited, which has none, as it is.
+// type, a copy of the game (the same position, the same Spec), does not
+// wrap such a position again, and searches Limited, which has none, as it
+// is.
 func TestEveryGameWrapped(t *testing.T) {
 	for _, name := range env.Names() {
 		g, err := env.NewGame(name)
@@ -33,6 +34,9 @@ func TestEveryGameWrapped(t *testing.T) {
 			if _, ok := w.(solver.DeadTester); !ok {
 				t.Errorf("%s: its search position %T has neither safe moves nor a dead test", name, w)
 			}
+		}
+		if again := solver.Wrap(w); again != w {
+			t.Errorf("%s: its position %T wrapped again, in a %T", name, w, again)
 		}
 		if c := w.Clone(); reflect.TypeOf(c) != reflect.TypeOf(w) {
 			t.Errorf("%s: a clone of %T is a %T", name, w, c)

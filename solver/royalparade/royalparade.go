@@ -12,15 +12,7 @@ import (
 	"github.com/patience-gym/patience/solver"
 )
 
-func init() { solver.Register(rules.Spec().Name, wrap) }
-
-// wrap wraps a rules game for a search (see solver.Register).
-func wrap(g env.Game) env.Game {
-	if rg, ok := g.(*rules.Game); ok {
-		return New(rg)
-	}
-	return nil
-}
+func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
 var _ solver.SafeMover = (*Position)(nil)
 
