@@ -20,7 +20,9 @@ each move scored from the features of the columns it names, so reordering
 the columns reorders its scores), as the positions are and with the suits
 relabelled. Each network, after its last epoch, also plays The Fifteen on
 its own (the legal move it scores highest) on the selection deals
-900,000-900,199, beside the heuristic on the same deals.
+900,000-900,199, beside the heuristic on the same deals, and once more
+never undoing its last move (a move from column a to b right after one
+from b to a) while another move is legal.
 
     python results/train/solver-dagger/symmetry_probe.py > results/train/solver-dagger/symmetry_probe.txt
 
@@ -168,18 +170,33 @@ class MoveScorer(torch.nn.Module):
 PLAY_DEALS, PLAY_FROM = 200, 900_000
 
 
-def play(policy: object) -> str:
-    """Plays deals PLAY_FROM.. once each with policy(envs, obs) -> actions;
-    returns its wins, mean progress (the return is the share of the cards
-    placed) and how many games ran into the step limit."""
+def play(policy: object, guard: bool = False) -> str:
+    """Plays deals PLAY_FROM.. once each with policy(envs, obs) -> actions
+    (or, with guard, -> scores of every action, of which the best legal one
+    is played, never the move that undoes the last one when another is
+    legal); returns its wins, mean progress (the return is the share of the
+    cards placed) and how many games ran into the step limit."""
     envs = PatienceVectorEnv("fifteen", PLAY_DEALS, autoreset_mode=AutoresetMode.SAME_STEP)
     o, _ = envs.reset(seed=PLAY_FROM)
     ret = np.zeros(PLAY_DEALS)
     alive = np.ones(PLAY_DEALS, np.bool_)
+    last = np.full(PLAY_DEALS, -1)
+    rows = np.arange(PLAY_DEALS)
     limit = 0
     while alive.any():
-        a = policy(envs, o)  # type: ignore[operator]
+        if guard:
+            z = np.where(envs.action_masks(), policy(envs, o), -np.inf)  # type: ignore[operator]
+            m = last - ACT_MOVE
+            back = np.where((m >= 0) & (m < COLS * COLS), ACT_MOVE + (m % COLS) * COLS + m // COLS, -1)
+            undo = np.full_like(z, False, dtype=np.bool_)
+            undo[rows[back >= 0], back[back >= 0]] = True
+            other = np.isfinite(np.where(undo, -np.inf, z)).any(1)
+            z = np.where(undo & other[:, None], -np.inf, z)
+            a = z.argmax(1)
+        else:
+            a = policy(envs, o)  # type: ignore[operator]
         o, r, term, trunc, _ = envs.step(a)
+        last = np.where(term | trunc, -1, a)
         ret[alive] += r[alive]
         limit += int((trunc & ~term & alive).sum())
         alive &= ~(term | trunc)
@@ -236,7 +253,12 @@ def train(data: dict[str, np.ndarray], suits: bool, columns: bool, out: str, sco
             z = masked_logits(net(torch.from_numpy(o)), torch.from_numpy(envs.action_masks().copy()))
         return z.argmax(-1).numpy()
 
+    def scores(envs: PatienceVectorEnv, o: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return net(torch.from_numpy(o)).numpy()
+
     print(f"{out}, playing alone: {play(greedy)}")
+    print(f"{out}, playing alone, never undoing its last move: {play(scores, guard=True)}")
 
 
 def main() -> None:
