@@ -35,25 +35,35 @@ N, T, TRAIN_ENVS, EPOCHS = 128, 400, 96, 6
 TEACHER = "solver:nodes=30000"
 
 
-def main() -> None:
-    torch.set_num_threads(1)
-    torch.manual_seed(1)
+def label(steps: int) -> dict[str, np.ndarray]:
+    """The solver's and the heuristic's move in every position of the
+    solver's games: N environments, steps steps each, from deal 123,456 up
+    (symmetry_probe.py labels its positions with this too)."""
     spec = game_spec("fifteen")
     envs = PatienceVectorEnv("fifteen", N, autoreset_mode=AutoresetMode.SAME_STEP)
     o, _ = envs.reset(seed=123456)
-    obs = np.zeros((T, N, spec.obs_len), np.uint8)
-    masks = np.zeros((T, N, spec.actions), np.bool_)
-    solver = np.zeros((T, N), np.int64)
-    heuristic = np.zeros((T, N), np.int64)
+    obs = np.zeros((steps, N, spec.obs_len), np.uint8)
+    masks = np.zeros((steps, N, spec.actions), np.bool_)
+    solver = np.zeros((steps, N), np.int64)
+    heuristic = np.zeros((steps, N), np.int64)
     t0 = time.perf_counter()
-    for t in range(T):
+    for t in range(steps):
         masks[t], obs[t] = envs.action_masks(), o
         solver[t] = envs.agent_actions(TEACHER, seed=1)
         heuristic[t] = envs.agent_actions("heuristic", seed=1)
         o, *_ = envs.step(solver[t])
     envs.close()
+    print(f"{steps * N} positions labelled by {TEACHER} in {time.perf_counter() - t0:.0f} s")
+    return {"obs": obs, "masks": masks, "solver": solver, "heuristic": heuristic}
+
+
+def main() -> None:
+    torch.set_num_threads(1)
+    torch.manual_seed(1)
+    spec = game_spec("fifteen")
+    data = label(T)
+    obs, masks, solver, heuristic = data["obs"], data["masks"], data["solver"], data["heuristic"]
     legal = masks.sum(-1)
-    print(f"{T * N} positions labelled by {TEACHER} in {time.perf_counter() - t0:.0f} s")
     print(f"legal moves per position: mean {legal.mean():.1f}, median {np.median(legal):.0f}")
     print(f"the heuristic's move is the solver's in {(solver == heuristic).mean():.3f} of the positions")
 

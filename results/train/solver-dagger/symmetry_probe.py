@@ -34,20 +34,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from gymnasium.vector import AutoresetMode
+from imitation_probe import TRAIN_ENVS, N, label  # this folder's other probe (the script's folder is on sys.path)
 
 from patience_gym import PatienceVectorEnv
 from patience_gym._lib import game_spec
 from patience_gym.train.net import PolicyNet, masked_logits
 
-N, TRAIN_ENVS, EPOCHS = 128, 96, 6
-TEACHER = "solver:nodes=30000"
+EPOCHS = 6
 # The Fifteen's layout (env/fifteen): 15 columns of 31 cells, then the
 # eight piles (up and down of each suit), then the emergency flag; actions:
 # up pile from column c, down pile from column c, a move from one column to
@@ -57,27 +56,6 @@ OBS_PILES = COLS * HEIGHT
 ACT_UP, ACT_DOWN, ACT_MOVE = 0, COLS, 2 * COLS
 ACT_EMERGENCY = ACT_MOVE + COLS * COLS
 ACTIONS = ACT_EMERGENCY + (COLS + 1) ** 2
-
-
-def label(steps: int) -> dict[str, np.ndarray]:
-    """The solver's and the heuristic's move in every position of the solver's games."""
-    spec = game_spec("fifteen")
-    assert spec.actions == ACTIONS and spec.obs_len == OBS_PILES + 2 * SUITS + 1
-    envs = PatienceVectorEnv("fifteen", N, autoreset_mode=AutoresetMode.SAME_STEP)
-    o, _ = envs.reset(seed=123456)
-    obs = np.zeros((steps, N, spec.obs_len), np.uint8)
-    masks = np.zeros((steps, N, spec.actions), np.bool_)
-    solver = np.zeros((steps, N), np.int64)
-    heuristic = np.zeros((steps, N), np.int64)
-    t0 = time.perf_counter()
-    for t in range(steps):
-        masks[t], obs[t] = envs.action_masks(), o
-        solver[t] = envs.agent_actions(TEACHER, seed=1)
-        heuristic[t] = envs.agent_actions("heuristic", seed=1)
-        o, *_ = envs.step(solver[t])
-    envs.close()
-    print(f"{steps * N} positions labelled by {TEACHER} in {time.perf_counter() - t0:.0f} s")
-    return {"obs": obs, "masks": masks, "solver": solver, "heuristic": heuristic}
 
 
 def symmetry(rng: np.random.Generator, suits: bool, columns: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -271,6 +249,8 @@ def main() -> None:
         with np.load(args.labels) as f:
             data = {k: f[k] for k in f.files}
     else:
+        spec = game_spec("fifteen")
+        assert spec.actions == ACTIONS and spec.obs_len == OBS_PILES + 2 * SUITS + 1
         data = label(args.steps)
         if args.labels:
             np.savez_compressed(args.labels, **data)
