@@ -95,15 +95,22 @@ def test_evaluate_refuses_what_the_protocol_cannot_measure() -> None:
         evaluate(lambda obs, info: int(np.flatnonzero(info["action_mask"] == 0)[0]), "limited")
 
 
+def shown_and_printed(page: Path, *args: str) -> tuple[str, str]:
+    """The table a page shows between "<!-- the table: python
+    results/protocol-v1/table.py ARGS -->" and "<!-- end of the table -->",
+    and what that command prints now."""
+    text = page.read_text()
+    start = text.index(" ".join(["<!-- the table: python results/protocol-v1/table.py", *args, "-->\n"]))
+    start = text.index("\n", start) + 1
+    shown = text[start : text.index("\n<!-- end of the table -->", start)]
+    table = ROOT / "results" / "protocol-v1" / "table.py"
+    printed = subprocess.run([sys.executable, str(table), *args], check=True, capture_output=True, text=True).stdout
+    return shown, printed.strip()
+
+
 def test_the_docs_results_table_is_the_result_files() -> None:
     """docs/protocol.md shows what results/protocol-v1/table.py prints from the committed files."""
-    page = (ROOT / "docs" / "protocol.md").read_text()
-    start = page.index("<!-- the table: python results/protocol-v1/table.py -->\n")
-    start = page.index("\n", start) + 1
-    shown = page[start : page.index("\n<!-- end of the table -->")]
-    printed = subprocess.run(
-        [sys.executable, str(ROOT / "results" / "protocol-v1" / "table.py")], check=True, capture_output=True, text=True
-    ).stdout.strip()
+    shown, printed = shown_and_printed(ROOT / "docs" / "protocol.md")
     assert shown == printed, "paste the output of python results/protocol-v1/table.py into docs/protocol.md"
     for f in (ROOT / "results" / "protocol-v1").glob("*.json"):
         res = json.loads(f.read_text())
@@ -112,16 +119,7 @@ def test_the_docs_results_table_is_the_result_files() -> None:
 
 def test_the_readme_wins_table_is_the_result_files() -> None:
     """The README's short table shows what table.py --wins prints from the committed files."""
-    page = (ROOT / "README.md").read_text()
-    start = page.index("<!-- the table: python results/protocol-v1/table.py --wins -->\n")
-    start = page.index("\n", start) + 1
-    shown = page[start : page.index("\n<!-- end of the table -->", start)]
-    printed = subprocess.run(
-        [sys.executable, str(ROOT / "results" / "protocol-v1" / "table.py"), "--wins"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    shown, printed = shown_and_printed(ROOT / "README.md", "--wins")
     assert shown == printed, "paste the output of python results/protocol-v1/table.py --wins into README.md"
     assert "| Cromwell | 25 | 145 | 262 | 612 | 552 | 975 / 15 / 10 |" in shown  # cromwell-*.json, by hand
 
