@@ -346,10 +346,10 @@ def summarize(game: str, runs: list[dict[str, float]]) -> dict[str, Any]:
     each, every run, and each ratio as the median of the ratios within runs
     ("paired"). The two sides of a ratio are measured a second apart in one
     run; on this 2-core virtual machine the host switches between slow and
-    fast spells lasting seconds (Go's own vector in Four Quarters 4.5 M or
-    7.8 M steps/s in 0.25-second windows), so a run whose Go window fell in
-    one spell and whose Python window fell in the other gives a ratio far
-    off (69 % or 140 % where the others read 80-92 %). The median of the
+    fast spells lasting seconds (in one Four Quarters run Go's own vector
+    read 4.8 M to 8.1 M steps/s from run to run), so a run whose Go window
+    fell in one spell and whose Python window fell in the other gives a
+    ratio far off (69 % or 140 % where the others read 80-87 %). The median of the
     runs' ratios sets such runs aside; the ratio of the medians does not
     when the spells fell unevenly on the two sides."""
     r: dict[str, Any] = {"game": game, **{k: statistics.median(x[k] for x in runs) for k in runs[0]}}
