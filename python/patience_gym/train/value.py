@@ -232,7 +232,12 @@ def value(cfg: ValueConfig) -> Path:
         scorer = ChoiceScorer(net, w0)
         scorer.eval_weight.requires_grad_(not cfg.fixed_eval_weight)
         if not cfg.init:
-            with torch.no_grad():  # an output of exactly 0: the untrained file ranks as the heuristic, ties and all
+            # An output of exactly 0: the untrained file ranks moves by the
+            # heuristic's score, ties and all (the policy agent that plays it
+            # still looks through a move of several actions, Cromwell's swap,
+            # which the heuristic agent does not: docs/research/training.md,
+            # round 12).
+            with torch.no_grad():
                 last = net.linear_layers()[-1] if net.linear_layers() else None
                 if last is not None:
                     last.weight.zero_()
