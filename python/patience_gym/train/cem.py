@@ -9,7 +9,11 @@ linear function of the one-hot observation, in the same units (cards). The
 linear function has two parameters per observation segment (env.Spec's
 segments): a weight on the number of its cells that are not empty, and a
 weight on the sum of their values (a card's rank for card cells, the count
-for counter cells). All parameters at 0 play exactly as the heuristic ranks.
+for counter cells). With ``--features ranks`` a card segment has a weight per
+rank instead of the one on the sum of ranks (a weight on its non-empty cells
+and thirteen on its cards of each rank), so the correction can value, say,
+the kings left in a tableau apart from the queens. All parameters at 0 play
+exactly as the heuristic ranks.
 
 The cross-entropy method (Rubinstein 1999; Szita and Lőrincz 2006 for
 Tetris) draws a population of parameter vectors from a normal distribution,
@@ -38,43 +42,68 @@ from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, refe
 from .model_file import export_model
 from .net import PolicyNet
 
-__all__ = ["CEMConfig", "cem", "linear_model", "parameter_names", "segment_features"]
+__all__ = ["FEATURES", "CEMConfig", "cem", "linear_model", "parameter_names", "segment_features"]
 
 CARD_RANKS = 13
 FACE_DOWN = 53
+RANK_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+FEATURES = ("segments", "ranks")
+"""The parameter sets --features chooses from: two per segment, or per rank
+in card segments."""
 
 
-def segment_features(spec: GameSpec) -> NDArray[np.float64]:
-    """The (one_hot_len, 2·segments) matrix that maps the parameters to the
-    weight of each one-hot input: for the input "cell c holds value v" of
-    segment s, column 2s is 1 when v is not 0 (the cell is not empty) and
-    column 2s+1 is v's value (a card's rank 1-13 for card cells, 0 for an
-    empty or face-down card; v itself for counters). The layout is
-    env.Spec.OneHot's: segments by offset, each cell's max+1 inputs."""
+def _check_features(features: str) -> None:
+    if features not in FEATURES:
+        raise ValueError(f"cem: --features {features!r}: want one of {', '.join(FEATURES)}")
+
+
+def segment_features(spec: GameSpec, features: str = "segments") -> NDArray[np.float64]:
+    """The (one_hot_len, parameters) matrix that maps the parameters (named
+    by parameter_names) to the weight of each one-hot input. For the input
+    "cell c holds value v" of a segment: its "cells" column is 1 when v is
+    not 0 (the cell is not empty); its "values" column is v's value (a
+    card's rank 1-13 for card cells, 0 for an empty or face-down card; v
+    itself for counters). With features "ranks", a card segment has instead
+    of "values" a column per rank, 1 when v is a card of that rank. The
+    layout is env.Spec.OneHot's: segments by offset, each cell's max+1
+    inputs."""
+    _check_features(features)
     segs = sorted(spec.segments, key=lambda s: s.offset)
-    f = np.zeros((spec.one_hot_len, 2 * len(segs)))
-    o = 0
-    for k, seg in enumerate(segs):
+    f = np.zeros((spec.one_hot_len, len(parameter_names(spec, features))))
+    o, col = 0, 0
+    for seg in segs:
         v = np.arange(seg.max + 1)
+        per_rank = seg.card and features == "ranks"
         if seg.card:
             val = np.where((v == 0) | (v == FACE_DOWN), 0, (v - 1) % CARD_RANKS + 1)
         else:
             val = v
         for _ in range(seg.len):
-            f[o : o + seg.max + 1, 2 * k] = v != 0
-            f[o : o + seg.max + 1, 2 * k + 1] = val
+            rows = slice(o, o + seg.max + 1)
+            f[rows, col] = v != 0
+            if per_rank:
+                for r in range(CARD_RANKS):
+                    f[rows, col + 1 + r] = val == r + 1
+            else:
+                f[rows, col + 1] = val
             o += seg.max + 1
+        col += 1 + (CARD_RANKS if per_rank else 1)
     if o != spec.one_hot_len:
         raise AssertionError(f"{spec.name}: one-hot length {o}, spec says {spec.one_hot_len}")
     return f
 
 
-def parameter_names(spec: GameSpec) -> list[str]:
-    """The names of the parameters, in order: "SEGMENT.cells" and
-    "SEGMENT.values" per segment."""
+def parameter_names(spec: GameSpec, features: str = "segments") -> list[str]:
+    """The names of the parameters, in order, per segment: "SEGMENT.cells"
+    and "SEGMENT.values", or with features "ranks", for a card segment,
+    "SEGMENT.cells" and "SEGMENT.A" to "SEGMENT.K"."""
+    _check_features(features)
     names = []
     for seg in sorted(spec.segments, key=lambda s: s.offset):
-        names += [f"{seg.name}.cells", f"{seg.name}.values"]
+        if seg.card and features == "ranks":
+            names += [f"{seg.name}.cells"] + [f"{seg.name}.{r}" for r in RANK_NAMES]
+        else:
+            names += [f"{seg.name}.cells", f"{seg.name}.values"]
     return names
 
 
@@ -84,6 +113,7 @@ class CEMConfig:
 
     game: str = "royalparade"
     out: str = ""
+    features: str = "segments"
     deals: int = 500
     seed_start: int = 100_000
     population: int = 16
@@ -101,15 +131,19 @@ class CEMConfig:
 
 
 def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[np.float64], path: Path, command: str,
-                 extra: dict[str, str]) -> Path:
+                 extra: dict[str, str], names: list[str] | None = None) -> Path:
     """Writes the value file of a parameter vector: one-hot weights
-    features·params (in cards), evaluation weight the card count."""
+    features·params (in cards), evaluation weight the card count. names
+    are the parameters' (default: parameter_names(spec), the two per
+    segment)."""
     net = PolicyNet(spec, (), 1)
     with torch.no_grad():
         net.first.weight.copy_(torch.from_numpy(features @ params).float().unsqueeze(1))
         net.first_bias.zero_()
     # The rows of value 0 are 0 by construction (an empty cell adds nothing).
-    names = parameter_names(spec)
+    names = names or parameter_names(spec)
+    if len(names) != len(params):
+        raise ValueError(f"cem: {len(params)} parameters for {len(names)} names")
     meta = {"eval_weight": str(spec.cards), "objective": "cem",
             "cem_parameters": json.dumps(dict(zip(names, (round(float(x), 6) for x in params))))} | extra
     return export_model(net, path, command, dtype="f32", extra=meta)
@@ -136,9 +170,9 @@ def cem(cfg: CEMConfig) -> Path:
         raise ValueError("cem: the training deals overlap the evaluation deals")
     out = Path(cfg.out or f"runs/cem-{spec.name}-s{cfg.seed}")
     out.mkdir(parents=True, exist_ok=True)
-    features = segment_features(spec)
+    features = segment_features(spec, cfg.features)
     dim = features.shape[1]
-    names = parameter_names(spec)
+    names = parameter_names(spec, cfg.features)
     max_steps = cfg.max_steps or None
     state_path = out / "state.json"
     resumed: dict[str, Any] | None = None
@@ -146,8 +180,10 @@ def cem(cfg: CEMConfig) -> Path:
         if not state_path.is_file():
             raise ValueError(f"cem: --resume: no {state_path}")
         resumed = json.loads(state_path.read_text())
-        if resumed["game"] != spec.name or resumed["dim"] != dim:
-            raise ValueError(f"cem: {state_path} is a run of {resumed['game']} with {resumed['dim']} parameters")
+        was = resumed.get("features", "segments")
+        if resumed["game"] != spec.name or resumed["dim"] != dim or was != cfg.features:
+            raise ValueError(f"cem: {state_path} is a run of {resumed['game']} with {resumed['dim']} parameters "
+                             f"(--features {was})")
     refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
     curve = Curve(out, spec.name, "training games played", refs,
                   f"{spec.title}: cross-entropy method, {dim} parameters, population {cfg.population}, elite {cfg.elite}",
@@ -168,11 +204,11 @@ def cem(cfg: CEMConfig) -> Path:
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> EvalResult:
-        path = linear_model(spec, features, params, out / name, cfg.command, extra)
+        path = linear_model(spec, features, params, out / name, cfg.command, extra | {"cem_features": cfg.features}, names)
         return evaluate_agent(spec.name, f"policy:model={path.resolve()}", seeds, max_steps=max_steps)
 
     def save_state(gen: int) -> None:
-        st = {"game": spec.name, "dim": dim, "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
+        st = {"game": spec.name, "features": cfg.features, "dim": dim, "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
               "sd": sd.tolist(), "rng": rng.bit_generator.state, "curve": curve.rows,
               "seconds": time.perf_counter() - t_start, "parameters": dict(zip(names, mu.tolist()))}
         tmp = state_path.with_name("state.json.tmp")

@@ -16,7 +16,7 @@ import torch
 from .._lib import game_spec
 from ..env import TRAINING_DEALS
 from .bc import BCConfig, bc
-from .cem import CEMConfig, cem
+from .cem import FEATURES, CEMConfig, cem
 from .dagger import DAggerConfig, dagger
 from .evaluation import EVAL_DEALS, eval_deals, evaluate, evaluate_agent
 from .model_file import HEAD_VALUE, load_model
@@ -177,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     c.add_argument("--game", default="royalparade")
     c.add_argument("--out", default="", help="run directory (default runs/cem-GAME-sSEED)")
+    c.add_argument("--features", default="segments", choices=FEATURES,
+                   help="the parameters: two per observation segment (its non-empty cells, the sum of their values), or "
+                        "ranks: a card segment's non-empty cells and its cards of each rank")
     c.add_argument("--deals", type=int, default=500, help="training deals: every candidate plays all of them")
     c.add_argument("--seed-start", type=int, default=100_000, help="first training deal (below 1,000,000)")
     c.add_argument("--population", type=int, default=16, help="candidates per generation")
