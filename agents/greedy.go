@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -121,11 +122,16 @@ const (
 
 // greedy is the one-step look-ahead used by the heuristic agent and by the
 // heuristic rollout policy: it tries every legal action on a copy of the
-// position and keeps the best evaluation, breaking ties at random.
+// position and keeps the best evaluation, breaking ties at random. With
+// through set, inside a move of several actions (Cromwell's swap) an
+// action that does not finish the move is judged by the best way to finish
+// it.
 type greedy struct {
-	child *env.Env
-	rng   *cards.Rand
-	ties  []int
+	child   *env.Env
+	rng     *cards.Rand
+	ties    []int
+	through bool
+	deep    []*env.Env // positions inside a move of several actions
 }
 
 // score evaluates the child position reached by an action.
@@ -140,6 +146,17 @@ func score(child *env.Env) float64 {
 	return s
 }
 
+// leafScore is score(child) less repeatedCost per visit of the position in
+// seen (when seen is not nil): among positions all seen before, the least
+// visited wins, so a cycle is left, not repeated.
+func leafScore(child *env.Env, seen *hashSet, hash func(*env.Env) uint64) float64 {
+	s := score(child)
+	if seen != nil {
+		s -= repeatedCost * float64(seen.visits(hash(child)))
+	}
+	return s
+}
+
 // choose returns the best action from e by one-step look-ahead. A child whose
 // hash (as hash computes it) is in seen costs repeatedCost per visit. If scores is not
 // nil, the score of every legal action is stored at its id.
@@ -150,16 +167,17 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 	}
 	best := math.Inf(-1)
 	g.ties = g.ties[:0]
+	through := g.through && midway(e.Game())
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		g.child.CopyFrom(e)
 		if err := g.child.Try(a); err != nil {
 			continue // cannot happen: a is in the mask
 		}
-		s := score(g.child)
-		if seen != nil {
-			// Each earlier visit costs: among positions all seen before,
-			// the least visited wins, so a cycle is left, not repeated.
-			s -= repeatedCost * float64(seen.visits(hash(g.child)))
+		var s float64
+		if through && midway(g.child.Game()) {
+			s = bestCompletion(g.child, &g.deep, 0, func(c *env.Env) float64 { return leafScore(c, seen, hash) })
+		} else {
+			s = leafScore(g.child, seen, hash)
 		}
 		if scores != nil {
 			scores[a] = s
@@ -184,7 +202,11 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 // already been in, and breaks ties with its seeded generator. With explore
 // above 0 it plays a uniformly random legal move instead with that
 // probability (epsilon-greedy), which makes datasets that also hold the
-// positions the greedy choice never leads to.
+// positions the greedy choice never leads to. With through=1, inside a
+// move of several actions (Cromwell's swap: begin, pick, pick) it judges
+// each action by the best way to finish the move, as the policy agent does
+// (the plain heuristic picks the swap's first card by the position the
+// pick makes, which barely differs from card to card).
 type Heuristic struct {
 	explore float64
 	rng     cards.Rand
@@ -199,19 +221,25 @@ func init() {
 		if !(explore >= 0 && explore <= 1) {
 			s.Errorf("explore=%g: want a chance from 0 to 1", explore)
 		}
-		return func() Agent { return &Heuristic{explore: explore} }, nil
+		through := readThrough(s, 0)
+		return func() Agent { return &Heuristic{explore: explore, g: greedy{through: through}} }, nil
 	})
 }
 
 // Name returns "heuristic".
 func (h *Heuristic) Name() string { return "heuristic" }
 
-// Settings returns "" for the plain greedy agent, else its explore chance.
+// Settings returns "" for the plain greedy agent, else its explore chance
+// and through=1 when it looks through a move of several actions.
 func (h *Heuristic) Settings() string {
-	if h.explore == 0 {
-		return ""
+	var parts []string
+	if h.explore != 0 {
+		parts = append(parts, fmt.Sprintf("explore=%g", h.explore))
 	}
-	return fmt.Sprintf("explore=%g", h.explore)
+	if h.g.through {
+		parts = append(parts, "through=1")
+	}
+	return strings.Join(parts, " ")
 }
 
 // Reset seeds the agent and forgets the positions seen.

@@ -51,6 +51,10 @@ type PolicyOptions struct {
 	// legal, as the heuristic does, so that a greedy network cannot cycle
 	// until the step limit.
 	AllowRepeats bool
+	// NoThrough judges a value network's move inside a move of several
+	// actions (Cromwell's swap) by the position it makes, as the plain
+	// heuristic does, instead of by the best way to finish the move.
+	NoThrough bool
 }
 
 // newPolicy reads the policy agent's settings.
@@ -68,6 +72,7 @@ func newPolicy(s *Settings) (func() Agent, error) {
 	default:
 		s.Errorf("repeats=%s: want avoid or allow", r)
 	}
+	o.NoThrough = !readThrough(s, 1)
 	if v, _ := s.lookupGiven("sample"); v != "" && v != "0" && v != "1" {
 		s.Errorf("sample=%s: want 0 or 1", v)
 	}
@@ -94,7 +99,11 @@ func (p *Policy) Settings() string {
 	if p.opts.AllowRepeats {
 		repeats = "allow"
 	}
-	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, repeats)
+	through := ""
+	if p.opts.NoThrough {
+		through = " through=0"
+	}
+	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, repeats) + through
 }
 
 // Reset seeds the sampling.
@@ -189,8 +198,8 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
 	// Inside a move of several actions, a child that does not finish the
-	// move is judged by its best completion.
-	through := midway(p.sample.Game())
+	// move is judged by its best completion (unless through=0).
+	through := !p.opts.NoThrough && midway(p.sample.Game())
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
@@ -200,7 +209,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		}
 		var s float64
 		if through && midway(p.child.Game()) {
-			s = p.completion(v, n, w, p.child, 0)
+			s = bestCompletion(p.child, &p.deep, 0, func(e *env.Env) float64 { return p.valueScore(v, n, w, e) })
 		} else {
 			s = p.valueScore(v, n, w, p.child)
 		}
@@ -235,50 +244,6 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		if u < 0 {
 			return a
 		}
-	}
-	return best
-}
-
-// midwayer is implemented by games in which one move of the rules may
-// take several actions (Cromwell's swap: begin, pick, pick); Midway
-// reports that such a move is under way.
-type midwayer interface{ Midway() bool }
-
-// midway reports whether g is inside a move of several actions.
-func midway(g env.Game) bool {
-	s, ok := g.(midwayer)
-	return ok && s.Midway()
-}
-
-// maxCompletion is the most actions a move of several actions may still
-// take after the one being judged (deeper positions are scored as they are).
-const maxCompletion = 4
-
-// completion returns the best score of the positions that finish the move
-// under way in pos (a midway position), trying every way to go on: one
-// forward pass per complete move. depth counts the levels already opened.
-func (p *Policy) completion(v View, n *Net, w float64, pos *env.Env, depth int) float64 {
-	if depth >= maxCompletion || pos.Done() {
-		return p.valueScore(v, n, w, pos)
-	}
-	for len(p.deep) <= depth {
-		p.deep = append(p.deep, pos.Clone())
-	}
-	c := p.deep[depth]
-	best := math.Inf(-1)
-	m := pos.Mask()
-	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		c.CopyFrom(pos)
-		if err := c.Try(a); err != nil {
-			continue
-		}
-		var s float64
-		if midway(c.Game()) {
-			s = p.completion(v, n, w, c, depth+1)
-		} else {
-			s = p.valueScore(v, n, w, c)
-		}
-		best = max(best, s)
 	}
 	return best
 }
