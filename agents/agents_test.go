@@ -132,7 +132,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"mc:width", "want key=value"},
 		{"mc:width=3,width=4", "given twice"},
 		{"heuristic:explore=2", "explore=2: want a chance from 0 to 1"},
-		{"heuristic:through=2", "through=2: want 0 or 1"},
+		{"heuristic:through=2", "through=2: want none, begun or all"},
 		{"uct:repeats=never", "repeats=never: want avoid or allow"},
 	} {
 		if _, err := New(tc.agent); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -150,7 +150,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 // TestSettingsRoundTrip checks that what an agent's Settings prints (and
 // datasets record) reads back into the same agent.
 func TestSettingsRoundTrip(t *testing.T) {
-	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7", "uct:iterations=50,repeats=avoid", "heuristic:explore=0.1", "heuristic:through=1", "heuristic:explore=0.2,through=1"} {
+	for _, s := range []string{"mc", "mc:rollouts=8,width=4,policy=random,margin=0.5", "uct:iterations=50 exploration=0.7", "uct:iterations=50,repeats=avoid", "heuristic:explore=0.1", "heuristic:through=begun", "heuristic:explore=0.2,through=all"} {
 		a, err := New(s)
 		if err != nil {
 			t.Fatal(err)

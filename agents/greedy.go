@@ -122,15 +122,14 @@ const (
 
 // greedy is the one-step look-ahead used by the heuristic agent and by the
 // heuristic rollout policy: it tries every legal action on a copy of the
-// position and keeps the best evaluation, breaking ties at random. With
-// through set, inside a move of several actions (Cromwell's swap) an
-// action that does not finish the move is judged by the best way to finish
-// it.
+// position and keeps the best evaluation, breaking ties at random. Where
+// through applies, an action that leaves a move of several actions
+// unfinished (Cromwell's swap) is judged by the best way to finish it.
 type greedy struct {
 	child   *env.Env
 	rng     *cards.Rand
 	ties    []int
-	through bool
+	through Through
 	deep    []*env.Env // positions inside a move of several actions
 }
 
@@ -167,7 +166,7 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 	}
 	best := math.Inf(-1)
 	g.ties = g.ties[:0]
-	through := g.through && midway(e.Game())
+	through := g.through.at(e)
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		g.child.CopyFrom(e)
 		if err := g.child.Try(a); err != nil {
@@ -202,11 +201,12 @@ func (g *greedy) choose(e *env.Env, seen *hashSet, hash func(*env.Env) uint64, s
 // already been in, and breaks ties with its seeded generator. With explore
 // above 0 it plays a uniformly random legal move instead with that
 // probability (epsilon-greedy), which makes datasets that also hold the
-// positions the greedy choice never leads to. With through=1, inside a
+// positions the greedy choice never leads to. With through=begun, inside a
 // move of several actions (Cromwell's swap: begin, pick, pick) it judges
 // each action by the best way to finish the move, as the policy agent does
 // (the plain heuristic picks the swap's first card by the position the
-// pick makes, which barely differs from card to card).
+// pick makes, which barely differs from card to card); with through=all
+// it judges beginning the swap by the best whole swap too.
 type Heuristic struct {
 	explore float64
 	rng     cards.Rand
@@ -221,7 +221,7 @@ func init() {
 		if !(explore >= 0 && explore <= 1) {
 			s.Errorf("explore=%g: want a chance from 0 to 1", explore)
 		}
-		through := readThrough(s, 0)
+		through := readThrough(s, ThroughNone)
 		return func() Agent { return &Heuristic{explore: explore, g: greedy{through: through}} }, nil
 	})
 }
@@ -230,14 +230,14 @@ func init() {
 func (h *Heuristic) Name() string { return "heuristic" }
 
 // Settings returns "" for the plain greedy agent, else its explore chance
-// and through=1 when it looks through a move of several actions.
+// and where it looks through a move of several actions (through).
 func (h *Heuristic) Settings() string {
 	var parts []string
 	if h.explore != 0 {
 		parts = append(parts, fmt.Sprintf("explore=%g", h.explore))
 	}
-	if h.g.through {
-		parts = append(parts, "through=1")
+	if h.g.through != ThroughNone {
+		parts = append(parts, "through="+h.g.through.String())
 	}
 	return strings.Join(parts, " ")
 }

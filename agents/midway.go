@@ -52,13 +52,41 @@ func bestCompletion(pos *env.Env, deep *[]*env.Env, depth int, leaf func(*env.En
 	return best
 }
 
-// readThrough reads the setting through (0 or 1, default def): whether a
-// move inside a move of several actions is judged by the best way to
-// finish it.
-func readThrough(s *Settings, def int) bool {
-	t := s.Int("through", def, "1: inside a move of several actions (Cromwell's swap), judge each action by the best way to finish the move; 0: by the position it makes")
-	if t != 0 && t != 1 {
-		s.Errorf("through=%d: want 0 or 1", t)
+// Through says where an agent judges an action by the best way to finish
+// the move of several actions it starts or continues (Cromwell's swap:
+// begin, pick, pick), rather than by the position the action makes.
+type Through uint8
+
+const (
+	// ThroughNone judges every action by the position it makes.
+	ThroughNone Through = iota
+	// ThroughBegun looks through only inside a move already begun: the
+	// swap's picks are judged by the best way to finish it, beginning it
+	// by the half-made position.
+	ThroughBegun
+	// ThroughAll looks through every action that starts such a move too:
+	// beginning the swap is judged by the best whole swap.
+	ThroughAll
+)
+
+var throughNames = [...]string{ThroughNone: "none", ThroughBegun: "begun", ThroughAll: "all"}
+
+// String returns the setting's value: none, begun or all.
+func (t Through) String() string { return throughNames[t] }
+
+// at reports whether the look-through applies to the actions of pos.
+func (t Through) at(pos *env.Env) bool {
+	return t == ThroughAll || t == ThroughBegun && midway(pos.Game())
+}
+
+// readThrough reads the setting through (none, begun or all; default def).
+func readThrough(s *Settings, def Through) Through {
+	v := s.String("through", def.String(), "judge an action by the best way to finish the move of several actions it is part of (Cromwell's swap): none; begun (the picks of a swap already begun); all (beginning the swap too)")
+	for t, name := range throughNames {
+		if v == name {
+			return Through(t)
+		}
 	}
-	return t == 1
+	s.Errorf("through=%s: want none, begun or all", v)
+	return def
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/patience-gym/patience/env/cromwell"
 )
 
-// TestHeuristicThroughPicksTheBestSwap: with through=1, once Cromwell's
+// TestHeuristicThroughPicksTheBestSwap: with through=begun, once Cromwell's
 // swap is begun the heuristic picks a first card from which the best
 // second card makes the best position of all the swaps (checked against
 // every pair of picks), as the policy agent does with a value file that
 // ranks by the evaluation alone; the plain heuristic and the policy agent
-// with through=0, which judge the first pick by the position it makes,
+// with through=none, which judge the first pick by the position it makes,
 // miss the best swap on some of the deals.
 func TestHeuristicThroughPicksTheBestSwap(t *testing.T) {
 	e, err := env.Make("cromwell", env.Options{})
@@ -67,14 +67,14 @@ func TestHeuristicThroughPicksTheBestSwap(t *testing.T) {
 			}
 			top = max(top, best[a])
 		}
-		for _, name := range []string{"heuristic:through=1", "policy:model=" + file} {
+		for _, name := range []string{"heuristic:through=begun", "policy:model=" + file} {
 			a := newAgent(t, name)
 			a.Reset(deal)
 			if got := a.Act(NewView(e)); best[got] != top {
 				t.Errorf("deal %d: %s picked %d, whose best swap scores %g; the best swap scores %g", deal, name, got, best[got], top)
 			}
 		}
-		for _, name := range []string{"heuristic", "policy:model=" + file + ",through=0"} {
+		for _, name := range []string{"heuristic", "policy:model=" + file + ",through=none"} {
 			a := newAgent(t, name)
 			a.Reset(deal)
 			if got := a.Act(NewView(e)); best[got] < top {
@@ -83,10 +83,10 @@ func TestHeuristicThroughPicksTheBestSwap(t *testing.T) {
 		}
 	}
 	if missed < 2 {
-		t.Errorf("the agents that judge a pick by the position it makes missed the best swap %d times in 24: the test cannot tell them from through=1", missed)
+		t.Errorf("the agents that judge a pick by the position it makes missed the best swap %d times in 24: the test cannot tell them from through=begun", missed)
 	}
-	p := newAgent(t, "policy:model="+file+",through=0")
-	if back, err := New("policy:" + p.Settings()); err != nil || back.Settings() != p.Settings() || !strings.HasSuffix(p.Settings(), " through=0") {
+	p := newAgent(t, "policy:model="+file+",through=none")
+	if back, err := New("policy:" + p.Settings()); err != nil || back.Settings() != p.Settings() || !strings.HasSuffix(p.Settings(), " through=none") {
 		t.Errorf("policy settings %q read back as %v, %v", p.Settings(), back, err)
 	}
 }

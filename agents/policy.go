@@ -51,10 +51,10 @@ type PolicyOptions struct {
 	// legal, as the heuristic does, so that a greedy network cannot cycle
 	// until the step limit.
 	AllowRepeats bool
-	// NoThrough judges a value network's move inside a move of several
-	// actions (Cromwell's swap) by the position it makes, as the plain
-	// heuristic does, instead of by the best way to finish the move.
-	NoThrough bool
+	// Through says where a value network's action is judged by the best
+	// way to finish the move of several actions (Cromwell's swap) it is
+	// part of: by default (ThroughBegun) inside a move already begun.
+	Through Through
 }
 
 // newPolicy reads the policy agent's settings.
@@ -72,7 +72,7 @@ func newPolicy(s *Settings) (func() Agent, error) {
 	default:
 		s.Errorf("repeats=%s: want avoid or allow", r)
 	}
-	o.NoThrough = !readThrough(s, 1)
+	o.Through = readThrough(s, ThroughBegun)
 	if v, _ := s.lookupGiven("sample"); v != "" && v != "0" && v != "1" {
 		s.Errorf("sample=%s: want 0 or 1", v)
 	}
@@ -100,8 +100,8 @@ func (p *Policy) Settings() string {
 		repeats = "allow"
 	}
 	through := ""
-	if p.opts.NoThrough {
-		through = " through=0"
+	if p.opts.Through != ThroughBegun {
+		through = " through=" + p.opts.Through.String()
 	}
 	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, repeats) + through
 }
@@ -198,8 +198,8 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
 	// Inside a move of several actions, a child that does not finish the
-	// move is judged by its best completion (unless through=0).
-	through := !p.opts.NoThrough && midway(p.sample.Game())
+	// move is judged by its best completion (see Through).
+	through := p.opts.Through.at(p.sample)
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
 		p.child.CopyFrom(p.sample)
