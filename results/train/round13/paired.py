@@ -4,6 +4,8 @@ the mean progress difference (points of the cards) with its paired 95 %
 Student t interval, as `patience bench` prints them against its baseline.
 
     python results/train/round13/paired.py BENCH.json "AGENT A|AGENT B" ...
+
+It needs scipy (pip install scipy).
 """
 
 from __future__ import annotations
