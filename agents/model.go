@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,6 +73,14 @@ const (
 	// dead end below all, ties at random) by that score instead of the
 	// evaluation (see actByValue and docs/models.md).
 	ModelEvalWeightKey = "eval_weight"
+	// ModelEvalTermsKey is the optional metadata key of a value network
+	// with eval_weight that also weighs the game's evaluation terms
+	// (env.Spec.Terms): a JSON object from term names to numbers, as
+	// {"next_buried": -0.3}. The agent adds each term of the position
+	// times its number to the score, in the units of the network's output
+	// (cards, when eval_weight is the game's card count). A name the game
+	// does not have is an error at Check.
+	ModelEvalTermsKey = "eval_terms"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// ModelValueLinkKey is the optional metadata key that says how a value
@@ -200,6 +209,9 @@ type ModelMeta struct {
 	// EvalWeight is a value network's weight of the game's evaluation
 	// (metadata key eval_weight); 0 when the file has none.
 	EvalWeight float64
+	// EvalTerms are the weights of the game's evaluation terms (metadata
+	// key eval_terms) by name; none when the file has none.
+	EvalTerms map[string]float64
 	// ValueLink is a value network's link (metadata value_link): "" or
 	// ModelLinkLogSigmoid.
 	ValueLink string
@@ -251,6 +263,10 @@ func (m *ModelMeta) metadata() map[string]string {
 	}
 	if m.EvalWeight != 0 {
 		out[ModelEvalWeightKey] = strconv.FormatFloat(m.EvalWeight, 'g', -1, 64)
+	}
+	if len(m.EvalTerms) > 0 {
+		b, _ := json.Marshal(m.EvalTerms) // finite numbers by name: cannot fail
+		out[ModelEvalTermsKey] = string(b)
 	}
 	if m.ValueLink != "" {
 		out[ModelValueLinkKey] = m.ValueLink
@@ -353,6 +369,16 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.EvalWeight = w
 	}
+	if v, ok := md[ModelEvalTermsKey]; ok {
+		var terms map[string]float64
+		if err := json.Unmarshal([]byte(v), &terms); err != nil {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a JSON object of numbers by term name, as {\"next_buried\": -0.3}", ModelEvalTermsKey, v)
+		}
+		if _, ok := md[ModelEvalWeightKey]; !ok {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no %s: the terms correct the weighted evaluation", ModelEvalTermsKey, ModelEvalWeightKey)
+		}
+		m.EvalTerms = terms
+	}
 	if v, ok := md[ModelValueLinkKey]; ok {
 		if v != ModelLinkLogSigmoid {
 			return ModelMeta{}, fmt.Errorf("metadata %s is %q; this build reads %q", ModelValueLinkKey, v, ModelLinkLogSigmoid)
@@ -442,7 +468,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.TrainedSteps = n
 	}
-	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelValueLinkKey,
+	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelEvalTermsKey, ModelValueLinkKey,
 		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
@@ -734,6 +760,12 @@ func (m *Model) Check(spec *env.Spec) error {
 		return fmt.Errorf("%s has a first-layer input of %d; %s's cells with card_dim %d make %d",
 			m.name(), mm.InputLen, spec.Name, mm.CardDim, CardInputLen(spec, mm.CardDim))
 	}
+	// Every term the file weighs is one of the game's.
+	for name := range mm.EvalTerms {
+		if spec.TermIndex(name) < 0 {
+			return fmt.Errorf("%s weighs the evaluation term %q; %s", m.name(), name, termList(spec))
+		}
+	}
 	// Each stack group lies within one card segment.
 	for _, g := range mm.Stacks {
 		ok := false
@@ -748,6 +780,32 @@ func (m *Model) Check(spec *env.Spec) error {
 		}
 	}
 	return nil
+}
+
+// termList says which evaluation terms spec's game has.
+func termList(spec *env.Spec) string {
+	if len(spec.Terms) == 0 {
+		return spec.Name + "'s evaluation has no named terms"
+	}
+	names := make([]string, len(spec.Terms))
+	for i, t := range spec.Terms {
+		names[i] = t.Name
+	}
+	return spec.Name + "'s are " + strings.Join(names, ", ")
+}
+
+// termWeights returns the file's eval_terms in the order of spec.Terms (0
+// for a term it does not weigh), or nil when it weighs none. Check has
+// made sure that every name is spec's.
+func (m *Model) termWeights(spec *env.Spec) []float64 {
+	if len(m.meta.EvalTerms) == 0 {
+		return nil
+	}
+	w := make([]float64, len(spec.Terms))
+	for i, t := range spec.Terms {
+		w[i] = m.meta.EvalTerms[t.Name]
+	}
+	return w
 }
 
 // CardInputLen returns the first-layer input width of a card-embedding

@@ -36,6 +36,12 @@ type Policy struct {
 	allowed env.Mask   // the legal moves that do not go back to a seen position
 	scores  []float64  // a value network's score of each legal move
 	deep    []*env.Env // positions inside a move of several actions (completion)
+	// termW are a value file's weights of the evaluation terms of
+	// termSpec's game (eval_terms, in Spec.Terms order; nil for none) and
+	// terms the buffer the terms of a position are read into.
+	termW    []float64
+	termSpec *env.Spec
+	terms    []float64
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -179,7 +185,9 @@ func (p *Policy) Act(v View) int {
 // score of it over the game's cards (the evaluation, plus winBonus for a
 // win and minus deadPenalty for a dead end, and repeatedCost per visit of a
 // position seen before): the heuristic's ranking with the network's
-// correction. Equal scores are broken at random, as the heuristic does.
+// correction. A file with eval_terms adds each of the game's evaluation
+// terms of the position times its weight. Equal scores are broken at
+// random, as the heuristic does.
 func (p *Policy) actByValue(v View, n *Net) int {
 	m := v.Mask()
 	if !p.opts.AllowRepeats {
@@ -197,6 +205,10 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	}
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
+	if spec := v.Spec(); p.termSpec != spec {
+		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
+		p.terms = make([]float64, len(spec.Terms))
+	}
 	// Inside a move of several actions, a child that does not finish the
 	// move is judged by its best completion (see Through).
 	through := p.opts.Through.at(p.sample)
@@ -255,6 +267,11 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 	switch {
 	case w != 0:
 		s = n.Score(child.Observation()) + w*score(child)/float64(v.Spec().Cards)
+		if p.termW != nil && child.Terms(p.terms) {
+			for i, tw := range p.termW {
+				s += tw * p.terms[i]
+			}
+		}
 	case child.Outcome() == env.Won:
 		s = child.ProgressFraction() + winBonus
 	case child.Outcome() == env.Running:

@@ -202,6 +202,7 @@ type Env struct {
 	cls      Classifier   // game's, when it has classes
 	eval     Evaluator    // game's, when it evaluates positions
 	anyLegal AnyLegaler   // game's, when it can tell cheaply whether it has moves
+	termer   Termer       // game's, when its evaluation has named terms
 	spec     *Spec
 	mask     Mask
 	stale    bool // mask not yet listed for this position (after Try): fresh lists it
@@ -242,6 +243,7 @@ func (e *Env) bind(game Game) {
 	e.cls, _ = game.(Classifier)
 	e.eval, _ = game.(Evaluator)
 	e.anyLegal, _ = game.(AnyLegaler)
+	e.termer, _ = game.(Termer)
 }
 
 // FromPosition wraps a game whose position was set up directly (by a game
@@ -506,6 +508,16 @@ func (e *Env) Evaluate() float64 {
 		return float64(e.game.Progress())
 	}
 	return e.eval.Evaluate()
+}
+
+// Terms writes the game's evaluation terms (see Termer) into
+// dst[:len(Spec().Terms)] and reports whether the game has them.
+func (e *Env) Terms(dst []float64) bool {
+	if e.termer == nil {
+		return false
+	}
+	e.termer.Terms(dst)
+	return true
 }
 
 // Render returns the game's text picture.

@@ -95,6 +95,17 @@ type Evaluator interface {
 	Evaluate() float64
 }
 
+// Termer is implemented by an Evaluator whose evaluation is a weighted sum
+// of named terms (Spec.Terms): Evaluate equals the sum of each term times
+// its Term.Weight. A game may list terms its evaluation weighs 0, so that
+// a learner can weigh them (a policy file's eval_terms; see
+// docs/models.md).
+type Termer interface {
+	// Terms writes the position's value of each of Spec.Terms, in that
+	// order, into dst[:len(Spec.Terms)]. It uses only what a player sees.
+	Terms(dst []float64)
+}
+
 // Evaluate returns g's evaluation when it is an Evaluator, and its progress
 // otherwise.
 func Evaluate(g Game) float64 {

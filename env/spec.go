@@ -35,6 +35,30 @@ type Spec struct {
 	Hidden bool
 	// Cards is the number of cards progress counts towards (104).
 	Cards int
+	// Terms are the named parts of the game's evaluation when the game is
+	// a Termer (see Termer), none otherwise.
+	Terms []Term
+}
+
+// Term is a named part of a game's evaluation (see Termer).
+type Term struct {
+	// Name is the term's name, lower case with underscores ("king_depth").
+	Name string
+	// Weight is what the game's Evaluate weighs the term by, in cards per
+	// unit (0 for a term only a learner weighs).
+	Weight float64
+	// Doc says what the term counts.
+	Doc string
+}
+
+// TermIndex returns the index of the term named name in s.Terms, or -1.
+func (s *Spec) TermIndex(name string) int {
+	for i, t := range s.Terms {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // ActionRange is a run of action ids with one meaning.

@@ -109,6 +109,7 @@ var spec = &env.Spec{
 	MaxSteps: 1000,
 	Hidden:   false,
 	Cards:    cards.DeckSize,
+	Terms:    terms,
 }
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
@@ -118,6 +119,7 @@ var (
 	_ env.Game       = (*Game)(nil)
 	_ env.Evaluator  = (*Game)(nil)
 	_ env.AnyLegaler = (*Game)(nil)
+	_ env.Termer     = (*Game)(nil)
 )
 
 // Spec returns the game's description.

@@ -31,6 +31,16 @@ type Spec struct {
 	Cards int `json:"cards"`
 	// OneHotLen is the length of the observation's one-hot expansion.
 	OneHotLen int `json:"one_hot_len"`
+	// Terms are the named parts of the game's evaluation (env.Term);
+	// absent for a game without them.
+	Terms []Term `json:"terms,omitempty"`
+}
+
+// Term is a named part of a game's evaluation (env.Term).
+type Term struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+	Doc    string  `json:"doc"`
 }
 
 // Range is a run of action ids with one meaning (env.ActionRange).
@@ -61,6 +71,9 @@ func Of(s *env.Spec) Spec {
 	}
 	for _, g := range s.Segments {
 		j.Segments = append(j.Segments, Segment{Name: g.Name, Offset: g.Offset, Len: g.Len, Card: g.Card, Max: int(g.Max), Doc: g.Doc})
+	}
+	for _, t := range s.Terms {
+		j.Terms = append(j.Terms, Term{Name: t.Name, Weight: t.Weight, Doc: t.Doc})
 	}
 	return j
 }

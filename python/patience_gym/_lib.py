@@ -28,6 +28,7 @@ __all__ = [
     "InternalError",
     "GameSpec",
     "Segment",
+    "Term",
     "SPECS",
     "library_path",
 ]
@@ -259,6 +260,16 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Term:
+    """A named part of a game's evaluation (env.Term): the game's
+    evaluation is the sum of its terms times their weights."""
+
+    name: str
+    weight: float
+    doc: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game's description, from the Go core (env.Spec)."""
 
@@ -276,6 +287,9 @@ class GameSpec:
     hidden: bool
     cards: int
     one_hot_len: int
+    terms: tuple[Term, ...] = ()
+    """The named parts of the game's evaluation, for a learner to weigh
+    (none for a game without them)."""
 
     @property
     def game_id(self) -> str:
@@ -327,6 +341,7 @@ class GameSpec:
             hidden=bool(d["hidden"]),
             cards=int(d["cards"]),
             one_hot_len=int(d["one_hot_len"]),
+            terms=tuple(Term(name=t["name"], weight=float(t["weight"]), doc=t["doc"]) for t in d.get("terms", ())),
         )
 
 

@@ -19,7 +19,8 @@ from patience_gym import (
     train,
 )
 from patience_gym.train import evaluate_agent, load_model
-from patience_gym.train.cem import linear_model, parameter_names, segment_features
+from patience_gym.train.cem import init_parameters, linear_model, parameter_names, segment_features
+from patience_gym.train.model_file import export_model
 
 
 def by_hand(game: str, obs: np.ndarray, params: np.ndarray, features: str) -> np.ndarray:
@@ -150,3 +151,63 @@ def test_cem_run_keeps_the_best_and_resumes(tmp_path: Path) -> None:
     assert train.main([*argv, "--resume", "--features", "ranks"]) == 2  # not the run's parameters
     with pytest.raises(SystemExit):
         train.main(["cem", "--features", "suits"])
+
+
+def test_term_parameters_reach_the_go_agent(tmp_path: Path) -> None:
+    """With +terms the parameters weigh the game's evaluation terms, named
+    by the Go core's spec: the file holds them as eval_terms, and a large
+    weight against the cards home makes the Go agent place far fewer cards
+    than the same file with the terms at 0. A game whose evaluation has no
+    named terms refuses them."""
+    spec = SPECS["cromwell"]
+    assert [t.name for t in spec.terms][:5] == ["home", "fits", "king_depth", "pairs", "swap_unused"]
+    assert "next_buried" in [t.name for t in spec.terms] and spec.terms[0].weight == 1.0
+    names = parameter_names(spec, "ranks+terms")
+    assert names[: len(parameter_names(spec, "ranks"))] == parameter_names(spec, "ranks")
+    assert names[-len(spec.terms):] == ["term." + t.name for t in spec.terms]
+    assert parameter_names(spec, "terms") == names[-len(spec.terms):]
+    f = segment_features(spec, "terms")
+    assert f.shape == (spec.one_hot_len, len(spec.terms)) and not f.any()  # no one-hot weight
+    zero = np.zeros(len(spec.terms))
+    against = zero.copy()
+    against[0] = -3.0  # a card home now costs two cards
+    deals = np.arange(900_000, 900_040)
+    path = linear_model(spec, f, against, tmp_path / "against.safetensors", "test", {}, parameter_names(spec, "terms"))
+    _, meta = load_model(path, "cromwell")
+    assert json.loads(meta["eval_terms"]) == {t.name: (-3.0 if t.name == "home" else 0.0) for t in spec.terms}
+    flat = linear_model(spec, f, zero, tmp_path / "flat.safetensors", "test", {}, parameter_names(spec, "terms"))
+    r_flat = evaluate_agent("cromwell", f"policy:model={flat}", deals)
+    r_against = evaluate_agent("cromwell", f"policy:model={path}", deals)
+    assert r_against.mean_return < r_flat.mean_return - 0.2, (r_against.mean_return, r_flat.mean_return)
+    with pytest.raises(ValueError, match="fifteen's evaluation has no named terms"):
+        parameter_names(SPECS["fifteen"], "ranks+terms")
+
+
+def test_cem_init_starts_at_an_earlier_files_parameters(tmp_path: Path) -> None:
+    """--init starts the mean at an earlier file's parameters by name (a
+    parameter the file lacks at 0): generation 0 of a run with no more
+    generations is that file, with the terms added at 0. A file with no
+    cem_parameters is refused."""
+    spec = SPECS["cromwell"]
+    names = parameter_names(spec, "ranks")
+    params = np.linspace(-0.5, 0.5, len(names))
+    old = linear_model(spec, segment_features(spec, "ranks"), params, tmp_path / "old.safetensors", "test", {}, names)
+    out = tmp_path / "run"
+    argv = ["cem", "--game", "cromwell", "--features", "ranks+terms", "--init", str(old), "--deals", "4",
+            "--generations", "0", "--eval-deals", "4", "--references", "", "--out", str(out)]
+    assert train.main(argv) == 0
+    state = json.loads((out / "state.json").read_text())
+    got = state["parameters"]
+    assert [got[n] for n in names] == pytest.approx(params.tolist(), abs=1e-6)  # the file keeps six decimals
+    assert all(got["term." + t.name] == 0.0 for t in spec.terms)
+    flat = linear_model(spec, segment_features(spec, "terms"), np.zeros(len(spec.terms)), tmp_path / "flat.safetensors",
+                        "test", {}, parameter_names(spec, "terms"))
+    net = export_model(train.PolicyNet(spec, (), 1), tmp_path / "plain.safetensors", "test", dtype="f32", extra={"head": "value"})
+    limited = SPECS["limited"]
+    other = linear_model(limited, segment_features(limited), np.zeros(2 * len(limited.segments)), tmp_path / "l.safetensors",
+                         "test", {})
+    for bad, why in [(flat, "none of its parameters"), (net, "not a cem file"), (other, "a file of limited, not cromwell"),
+                     (tmp_path / "missing.safetensors", "no such file")]:
+        with pytest.raises(ValueError, match=why):
+            init_parameters(bad, spec, parameter_names(spec, "ranks"))
+    assert train.main([*argv[:-1], str(tmp_path / "bad"), "--init", str(net)]) == 2

@@ -12,8 +12,13 @@ weight on the sum of their values (a card's rank for card cells, the count
 for counter cells). With ``--features ranks`` a card segment has a weight per
 rank instead of the one on the sum of ranks (a weight on its non-empty cells
 and thirteen on its cards of each rank), so the correction can value, say,
-the kings left in a tableau apart from the queens. All parameters at 0 play
-exactly as the heuristic ranks.
+the kings left in a tableau apart from the queens. With ``+terms``
+(``--features ranks+terms``, or ``terms`` alone) the parameters also weigh
+the game's evaluation terms (GameSpec.terms: Cromwell's cards lying on the
+cards the foundations need next, say), which are no linear function of the
+observation; the file holds them as its ``eval_terms``. All parameters at 0
+play exactly as the heuristic ranks. ``--init FILE`` starts the
+distribution's mean at the parameters of an earlier run's file, by name.
 
 The cross-entropy method (Rubinstein 1999; Szita and Lőrincz 2006 for
 Tetris) draws a population of parameter vectors from a normal distribution,
@@ -39,22 +44,30 @@ from numpy.typing import NDArray
 from .._lib import GameSpec, game_spec
 from .curve import Curve, progress
 from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, reference_levels
-from .model_file import export_model
+from .model_file import check_safetensors, export_model
 from .net import PolicyNet
 
-__all__ = ["FEATURES", "CEMConfig", "cem", "linear_model", "parameter_names", "segment_features"]
+__all__ = ["FEATURES", "CEMConfig", "cem", "init_parameters", "linear_model", "parameter_names", "segment_features"]
 
 CARD_RANKS = 13
 FACE_DOWN = 53
 RANK_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-FEATURES = ("segments", "ranks")
+FEATURES = ("segments", "ranks", "terms", "segments+terms", "ranks+terms")
 """The parameter sets --features chooses from: two per segment, or per rank
-in card segments."""
+in card segments; with +terms (or terms alone) a weight per evaluation
+term as well."""
+TERM_PREFIX = "term."
+"""What the name of a term's parameter begins with ("term.next_buried")."""
 
 
 def _check_features(features: str) -> None:
     if features not in FEATURES:
         raise ValueError(f"cem: --features {features!r}: want one of {', '.join(FEATURES)}")
+
+
+def _onehot_part(features: str) -> str:
+    """The one-hot parameter set of features: "segments", "ranks" or ""."""
+    return "" if features == "terms" else features.removesuffix("+terms")
 
 
 def segment_features(spec: GameSpec, features: str = "segments") -> NDArray[np.float64]:
@@ -70,10 +83,13 @@ def segment_features(spec: GameSpec, features: str = "segments") -> NDArray[np.f
     _check_features(features)
     segs = sorted(spec.segments, key=lambda s: s.offset)
     f = np.zeros((spec.one_hot_len, len(parameter_names(spec, features))))
+    part = _onehot_part(features)
+    if not part:
+        return f  # the terms alone: no one-hot weight
     o, col = 0, 0
     for seg in segs:
         v = np.arange(seg.max + 1)
-        per_rank = seg.card and features == "ranks"
+        per_rank = seg.card and part == "ranks"
         if seg.card:
             val = np.where((v == 0) | (v == FACE_DOWN), 0, (v - 1) % CARD_RANKS + 1)
         else:
@@ -96,15 +112,38 @@ def segment_features(spec: GameSpec, features: str = "segments") -> NDArray[np.f
 def parameter_names(spec: GameSpec, features: str = "segments") -> list[str]:
     """The names of the parameters, in order, per segment: "SEGMENT.cells"
     and "SEGMENT.values", or with features "ranks", for a card segment,
-    "SEGMENT.cells" and "SEGMENT.A" to "SEGMENT.K"."""
+    "SEGMENT.cells" and "SEGMENT.A" to "SEGMENT.K"; then with +terms (or
+    terms alone) "term.NAME" for each of the game's evaluation terms."""
     _check_features(features)
+    part = _onehot_part(features)
     names = []
-    for seg in sorted(spec.segments, key=lambda s: s.offset):
-        if seg.card and features == "ranks":
+    for seg in sorted(spec.segments, key=lambda s: s.offset) if part else ():
+        if seg.card and part == "ranks":
             names += [f"{seg.name}.cells"] + [f"{seg.name}.{r}" for r in RANK_NAMES]
         else:
             names += [f"{seg.name}.cells", f"{seg.name}.values"]
+    if features.endswith("terms"):
+        if not spec.terms:
+            raise ValueError(f"cem: --features {features}: {spec.name}'s evaluation has no named terms")
+        names += [TERM_PREFIX + t.name for t in spec.terms]
     return names
+
+
+def init_parameters(path: str | Path, spec: GameSpec, names: list[str]) -> NDArray[np.float64]:
+    """The parameters of an earlier cem file (its cem_parameters metadata)
+    in the order of names; a name the file lacks starts at 0. A file of
+    another game, or one with none of the names, is refused."""
+    if not Path(path).is_file():
+        raise ValueError(f"cem: --init {path}: no such file")
+    meta = check_safetensors(path)
+    if meta.get("game") != spec.name:
+        raise ValueError(f"cem: --init {path} is a file of {meta.get('game')}, not {spec.name}")
+    if "cem_parameters" not in meta:
+        raise ValueError(f"cem: --init {path}: not a cem file (its metadata has no cem_parameters)")
+    old = json.loads(meta["cem_parameters"])
+    if not set(old) & set(names):
+        raise ValueError(f"cem: --init {path}: none of its parameters ({', '.join(sorted(old))}) is one of this run's")
+    return np.array([float(old.get(n, 0.0)) for n in names])
 
 
 @dataclass
@@ -126,6 +165,7 @@ class CEMConfig:
     eval_start: int = EVAL_DEALS
     max_steps: int = 0
     resume: bool = False
+    init: str = ""
     references: str = "random,heuristic"
     command: str = ""
 
@@ -146,6 +186,9 @@ def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[
         raise ValueError(f"cem: {len(params)} parameters for {len(names)} names")
     meta = {"eval_weight": str(spec.cards), "objective": "cem",
             "cem_parameters": json.dumps(dict(zip(names, (round(float(x), 6) for x in params))))} | extra
+    terms = {n.removeprefix(TERM_PREFIX): float(x) for n, x in zip(names, params) if n.startswith(TERM_PREFIX)}
+    if terms:
+        meta["eval_terms"] = json.dumps(terms)
     return export_model(net, path, command, dtype="f32", extra=meta)
 
 
@@ -191,6 +234,8 @@ def cem(cfg: CEMConfig) -> Path:
 
     rng = np.random.default_rng(cfg.seed)
     mu, sd = np.zeros(dim), np.full(dim, cfg.sigma)
+    if cfg.init and not cfg.resume:
+        mu = init_parameters(cfg.init, spec, names)
     gen0, games, best = 0, 0, -math.inf
     t_start = time.perf_counter()
     if resumed is not None:

@@ -179,7 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default="", help="run directory (default runs/cem-GAME-sSEED)")
     c.add_argument("--features", default="segments", choices=FEATURES,
                    help="the parameters: two per observation segment (its non-empty cells, the sum of their values), or "
-                        "ranks: a card segment's non-empty cells and its cards of each rank")
+                        "ranks: a card segment's non-empty cells and its cards of each rank; +terms (or terms alone): "
+                        "a weight per term of the game's evaluation as well")
     c.add_argument("--deals", type=int, default=500, help="training deals: every candidate plays all of them")
     c.add_argument("--seed-start", type=int, default=100_000, help="first training deal (below 1,000,000)")
     c.add_argument("--population", type=int, default=16, help="candidates per generation")
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--eval-start", type=int, default=EVAL_DEALS)
     c.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
     c.add_argument("--resume", action="store_true", help="continue from the run directory's state.json")
+    c.add_argument("--init", default="", help="start the mean at an earlier cem file's parameters, by name (others at 0)")
     c.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
 
     w = sub.add_parser("winnable", help="a value network on the solver's verdicts (patience label --solver), played by one-step look-ahead",
