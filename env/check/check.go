@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,6 +88,7 @@ type checker struct {
 	rep    *Report
 	rng    *cards.Rand
 	inv    []cards.Card
+	terms  [2][]float64 // a position's evaluation terms, and its determinization's
 	seed   uint64
 	step   int
 }
@@ -433,6 +436,7 @@ func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uin
 	if scratch.Hash() != e.Hash() {
 		c.rep.Hidden++
 	}
+	c.evalTerms(e, scratch, spec)
 	if spec.Hidden {
 		c.inv = dg.Inventory(c.inv[:0])
 		var dc [cards.NumCodes]int
@@ -451,6 +455,39 @@ func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uin
 		}
 	} else if scratch.Hash() != e.Hash() {
 		c.failf("Determinize changed a game of perfect information")
+	}
+}
+
+// evalTerms checks a game's evaluation terms (env.Termer): their sum
+// weighted by the Spec's weights is the evaluation (up to rounding), and
+// they read only what the player sees, so a determinization (det) has the
+// same.
+func (c *checker) evalTerms(e, det *env.Env, spec *env.Spec) {
+	if len(spec.Terms) == 0 {
+		if e.Terms(nil) {
+			c.failf("the game is a Termer but its Spec names no terms")
+		}
+		return
+	}
+	for i := range c.terms {
+		if len(c.terms[i]) != len(spec.Terms) {
+			c.terms[i] = make([]float64, len(spec.Terms))
+		}
+	}
+	if !e.Terms(c.terms[0]) {
+		c.failf("the Spec names %d evaluation terms but the game is no Termer", len(spec.Terms))
+		return
+	}
+	sum := 0.0
+	for i, t := range spec.Terms {
+		sum += t.Weight * c.terms[0][i]
+	}
+	if ev := e.Evaluate(); math.Abs(sum-ev) > 1e-9*math.Max(1, math.Abs(ev)) {
+		c.failf("the weighted evaluation terms sum to %v; Evaluate says %v (terms %v)", sum, ev, c.terms[0])
+	}
+	det.Terms(c.terms[1])
+	if !slices.Equal(c.terms[0], c.terms[1]) {
+		c.failf("a determinization changed the evaluation terms from %v to %v", c.terms[0], c.terms[1])
 	}
 }
 

@@ -22,6 +22,7 @@ const (
 	dropsLegalMove flaw = iota
 	losesCard
 	badName
+	badTerms
 )
 
 type broken struct {
@@ -60,6 +61,13 @@ func (g *broken) ActionString(a int) string {
 	return g.Game.ActionString(a)
 }
 
+func (g *broken) Terms(dst []float64) {
+	g.Game.Terms(dst)
+	if g.flaw == badTerms {
+		dst[cromwell.TermPairs]++ // one pair more than Evaluate counts
+	}
+}
+
 func register(name string, f flaw) {
 	spec := *cromwell.Spec()
 	spec.Name = name
@@ -70,6 +78,7 @@ func init() {
 	register("dropslegalmove", dropsLegalMove)
 	register("losescard", losesCard)
 	register("badname", badName)
+	register("badterms", badTerms)
 }
 
 func TestCheckerCatchesBrokenGames(t *testing.T) {
@@ -80,6 +89,7 @@ func TestCheckerCatchesBrokenGames(t *testing.T) {
 		{"dropslegalmove", "in mask false, rules check says <nil>"},
 		{"losescard", "inventory has 103 cards"},
 		{"badname", "action 5 is named \"5>F\""},
+		{"badterms", "the weighted evaluation terms sum to"},
 	}
 	for _, tc := range tests {
 		rep, err := check.Run(context.Background(), tc.game, check.Options{Games: 20, MaxFailures: 3})

@@ -92,3 +92,20 @@ func TestTermsByHand(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTerms times Terms beside Evaluate, on one deal's start.
+func BenchmarkTerms(b *testing.B) {
+	g := New()
+	g.Deal(500023)
+	dst := make([]float64, NumTerms)
+	b.Run("terms", func(b *testing.B) {
+		for b.Loop() {
+			g.Terms(dst)
+		}
+	})
+	b.Run("evaluate", func(b *testing.B) {
+		for b.Loop() {
+			g.Evaluate()
+		}
+	})
+}

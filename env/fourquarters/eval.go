@@ -10,16 +10,30 @@ import "math/bits"
 // empty, minus 0.5 for each card with no card of its rank left in its arm
 // (it can never leave the cross).
 func (g *Game) Evaluate() float64 {
+	now, later, near, lonely := g.tally()
 	score := float64(g.removed)
+	score += 0.75 * float64(now)
+	score += 0.25 * float64(later)
+	score += 0.1 * float64(near)
+	if g.next == StockSize {
+		score -= 0.5 * float64(lonely)
+	}
+	return score
+}
+
+// tally counts what Evaluate weighs: the cards that pair now, the other
+// cards that would touch a card of their rank once the files slid, the
+// cards with a card of their rank two steps away in their arm, and the
+// cards with no card of their rank left in their arm.
+func (g *Game) tally() (now, later, near, lonely int) {
 	// Cards that pair now.
-	var now uint64
+	var nowSet uint64
 	for a := range NumArms {
 		for b := g.armPairMask(a); b != 0; b &= b - 1 {
 			pc := armPairs[bits.TrailingZeros64(b)]
-			now |= (1<<pc[0] | 1<<pc[1]) << (a * ArmCells)
+			nowSet |= (1<<pc[0] | 1<<pc[1]) << (a * ArmCells)
 		}
 	}
-	score += 0.75 * float64(bits.OnesCount64(now))
 	// The cross after sliding every file toward the hub (without refills).
 	// from[w] is the cell whose card slides to w.
 	var slid, from [NumCells]uint8
@@ -35,17 +49,15 @@ func (g *Game) Evaluate() float64 {
 			}
 		}
 	}
-	var later uint64
+	var laterSet uint64
 	for p := range NumPairs {
 		i, j := pairCells[p][0], pairCells[p][1]
 		if slid[i] != 0 && slid[i] == slid[j] {
-			later |= 1<<from[i] | 1<<from[j]
+			laterSet |= 1<<from[i] | 1<<from[j]
 		}
 	}
-	score += 0.25 * float64(bits.OnesCount64(later&^now))
 	// Cards two steps apart along an arm, and cards with no partner left in
 	// their arm.
-	near, lonely := 0, 0
 	for a := range NumArms {
 		var count [14]uint8
 		base := a * ArmCells
@@ -69,9 +81,5 @@ func (g *Game) Evaluate() float64 {
 			}
 		}
 	}
-	score += 0.1 * float64(near)
-	if g.next == StockSize {
-		score -= 0.5 * float64(lonely)
-	}
-	return score
+	return bits.OnesCount64(nowSet), bits.OnesCount64(laterSet &^ nowSet), near, lonely
 }

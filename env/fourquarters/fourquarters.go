@@ -146,6 +146,7 @@ var spec = &env.Spec{
 	MaxSteps: maxStepsDef,
 	Hidden:   true,
 	Cards:    cards.DeckSize,
+	Terms:    terms,
 }
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
@@ -156,6 +157,7 @@ var (
 	_ env.Determinizer = (*Game)(nil)
 	_ env.Classifier   = (*Game)(nil)
 	_ env.Evaluator    = (*Game)(nil)
+	_ env.Termer       = (*Game)(nil)
 )
 
 // Spec returns the game's description.

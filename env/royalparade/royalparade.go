@@ -132,6 +132,7 @@ var spec = &env.Spec{
 	MaxSteps: DefaultMaxSteps,
 	Hidden:   true,
 	Cards:    cards.DeckSize,
+	Terms:    terms,
 }
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
@@ -141,6 +142,7 @@ var (
 	_ env.Game         = (*Game)(nil)
 	_ env.Determinizer = (*Game)(nil)
 	_ env.Evaluator    = (*Game)(nil)
+	_ env.Termer       = (*Game)(nil)
 	_ env.AnyLegaler   = (*Game)(nil)
 )
 
