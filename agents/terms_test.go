@@ -55,16 +55,16 @@ func TestEvalTermsFiles(t *testing.T) {
 	if err := odd.Check(spec); err == nil || err.Error() != want {
 		t.Errorf("Check of an unknown term: %v, want %q", err, want)
 	}
-	// A game whose evaluation has no terms refuses any.
-	fifteen := mustSpec(t, "fifteen")
-	f := randomValueModel(t, fifteen, nil, 2)
-	f.meta.EvalWeight = float64(fifteen.Cards)
+	// A game whose evaluation has no named terms (Limited) refuses any.
+	limited := mustSpec(t, "limited")
+	f := randomValueModel(t, limited, nil, 2)
+	f.meta.EvalWeight = float64(limited.Cards)
 	f.meta.EvalTerms = map[string]float64{"builds": 1}
 	fb, err := DecodeModel(encode(t, f), "f.safetensors")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := fb.Check(fifteen); err == nil || !strings.Contains(err.Error(), "fifteen's evaluation has no named terms") {
+	if err := fb.Check(limited); err == nil || !strings.Contains(err.Error(), "limited's evaluation has no named terms") {
 		t.Errorf("Check on a game without terms: %v", err)
 	}
 }

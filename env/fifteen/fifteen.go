@@ -146,6 +146,7 @@ var spec = &env.Spec{
 	MaxSteps: 2000,
 	Hidden:   false,
 	Cards:    cards.DeckSize,
+	Terms:    terms,
 }
 
 func init() { env.Register(spec, func() env.Game { return New() }) }
@@ -154,6 +155,7 @@ func init() { env.Register(spec, func() env.Game { return New() }) }
 var (
 	_ env.Game       = (*Game)(nil)
 	_ env.Evaluator  = (*Game)(nil)
+	_ env.Termer     = (*Game)(nil)
 	_ env.AnyLegaler = (*Game)(nil)
 )
 

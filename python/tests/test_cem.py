@@ -179,8 +179,8 @@ def test_term_parameters_reach_the_go_agent(tmp_path: Path) -> None:
     r_flat = evaluate_agent("cromwell", f"policy:model={flat}", deals)
     r_against = evaluate_agent("cromwell", f"policy:model={path}", deals)
     assert r_against.mean_return < r_flat.mean_return - 0.2, (r_against.mean_return, r_flat.mean_return)
-    with pytest.raises(ValueError, match="fifteen's evaluation has no named terms"):
-        parameter_names(SPECS["fifteen"], "ranks+terms")
+    with pytest.raises(ValueError, match="limited's evaluation has no named terms"):
+        parameter_names(SPECS["limited"], "ranks+terms")
 
 
 def test_cem_init_starts_at_an_earlier_files_parameters(tmp_path: Path) -> None:

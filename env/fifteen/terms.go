@@ -1,0 +1,123 @@
+package fifteen
+
+import (
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+)
+
+// The terms of the evaluation (Spec.Terms), in order. The first four are
+// Evaluate's, by its weights; the others it weighs 0, for a learner to
+// weigh (a policy file's eval_terms).
+const (
+	TermHome = iota
+	TermLanes
+	TermFits
+	TermMarriages
+	TermNextBuried
+	TermPartnerBelow
+	NumTerms
+)
+
+// terms are the Spec's Terms, by the constants above.
+var terms = []env.Term{
+	TermHome:         {Name: "home", Weight: 1, Doc: "cards on the foundations"},
+	TermLanes:        {Name: "lanes", Weight: 1.5, Doc: "empty columns (lanes)"},
+	TermFits:         {Name: "fits", Weight: 0.5, Doc: "available cards that fit a pile now"},
+	TermMarriages:    {Name: "marriages", Weight: 0.5, Doc: "pairs of available cards that can marry (either way)"},
+	TermNextBuried:   {Name: "next_buried", Doc: "cards lying on the cards the piles need next (the nearer copy for each pile; both copies when a suit's two piles need the same card)"},
+	TermPartnerBelow: {Name: "partner_below", Doc: "cards lying above a card of their suit one rank away in the same column (a marriage they hide)"},
+}
+
+// Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
+// Evaluate is their sum weighted by the Spec's weights. A won game's terms
+// are its cards home and 0 for the rest, as Evaluate scores it.
+func (g *Game) Terms(dst []float64) {
+	dst = dst[:NumTerms]
+	clear(dst)
+	dst[TermHome] = float64(g.home)
+	if g.home == cards.DeckSize {
+		return
+	}
+	const far = 255
+	var onTop [cards.NumCodes + 1]uint8
+	var above [cards.NumCodes][2]uint8
+	for c := range above {
+		above[c] = [2]uint8{far, far}
+	}
+	lanes, fits, partner := 0, 0, 0
+	for c := range NumCols {
+		n := int(g.n[c])
+		if n == 0 {
+			lanes++
+			continue
+		}
+		x := g.cols[c][n-1]
+		onTop[x]++
+		s, r := x.Suit(), uint8(x.Rank())
+		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			fits++
+		}
+		// once and twice hold the card codes lying below, seen once and
+		// twice, as bits.
+		var once, twice uint64
+		for k := range n {
+			y, a := g.cols[c][k], uint8(n-1-k)
+			switch {
+			case a < above[y][0]:
+				above[y] = [2]uint8{a, above[y][0]}
+			case a < above[y][1]:
+				above[y][1] = a
+			}
+			if y.Rank() < cards.King {
+				partner += int(once>>(y+1)&1 + twice>>(y+1)&1)
+			}
+			if y.Rank() > cards.Ace {
+				partner += int(once>>(y-1)&1 + twice>>(y-1)&1)
+			}
+			if once>>y&1 == 0 {
+				once |= 1 << y
+			} else {
+				twice |= 1 << y
+			}
+		}
+	}
+	marriages := 0
+	for c := range NumCols {
+		if n := g.n[c]; n > 0 {
+			if x := g.cols[c][n-1]; x.Rank() < cards.King {
+				marriages += int(onTop[x+1])
+			}
+		}
+	}
+	buried := 0
+	for s := range cards.Suit(cards.NumSuits) {
+		up, down := upNext(g.up[s]), downNext(g.down[s])
+		okUp, okDown := up >= 1 && up <= uint8(cards.King), down >= 1
+		switch {
+		case okUp && okDown && up == down:
+			a := above[cards.New(s, cards.Rank(up))]
+			buried += seen(a[0]) + seen(a[1])
+		default:
+			if okUp {
+				buried += seen(above[cards.New(s, cards.Rank(up))][0])
+			}
+			if okDown {
+				buried += seen(above[cards.New(s, cards.Rank(down))][0])
+			}
+		}
+	}
+	dst[TermLanes] = float64(lanes)
+	dst[TermFits] = float64(fits)
+	dst[TermMarriages] = float64(marriages)
+	dst[TermNextBuried] = float64(buried)
+	dst[TermPartnerBelow] = float64(partner)
+}
+
+// seen is the count of cards lying on a copy, 0 for a copy not in the
+// columns.
+func seen(a uint8) int {
+	if a == 255 {
+		return 0
+	}
+	return int(a)
+}
