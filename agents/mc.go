@@ -25,6 +25,10 @@ const (
 // default policy and returns the final progress fraction.
 type rollout struct {
 	heuristic bool
+	// val, when not nil, is the default policy: the policy agent's choice
+	// by a value file (a one-step look-ahead over the corrected
+	// evaluation), forgetting its positions at each rollout.
+	val *Policy
 	// net, when not nil, is the default policy: moves are drawn from its
 	// masked softmax at the given temperature (0: its argmax).
 	net         *Net
@@ -39,7 +43,12 @@ func (r *rollout) run(e *env.Env, steps int) float64 {
 	r.seen.clear()
 	for i := 0; i < steps && !e.Done(); i++ {
 		var a int
-		if r.net != nil {
+		if r.val != nil {
+			if i == 0 {
+				r.val.Reset(r.rng.Uint64())
+			}
+			a = r.val.actByValue(NewView(e), r.val.model.net)
+		} else if r.net != nil {
 			r.net.Logits(e.Observation())
 			a = r.net.Sample(e.Mask(), r.temperature, r.rng)
 		} else if r.heuristic {
@@ -82,8 +91,12 @@ const winLeafBonus = 10
 // the rollouts draw their moves from the network's masked softmax (policy
 // "model", the default then), and the candidates are ranked by the one-step
 // evaluation plus prior × the network's log-probability of the move (or by
-// the network alone with prior=inf). Without a model MC plays exactly as it
-// always did.
+// the network alone with prior=inf). With a value file instead (the policy
+// agent's, docs/models.md), the candidates are ranked, and the move played
+// unless a rollout gain is clear is chosen, as the policy agent ranks and
+// chooses with that file; the rollouts follow the heuristic, or with
+// policy=model the policy agent with the file. Without a model MC plays
+// exactly as it always did.
 type MC struct {
 	opts    MCOptions
 	rng     cards.Rand
@@ -100,6 +113,14 @@ type MC struct {
 	weighed int       // candidates weighed at the last Act (0: a single legal move)
 	heurPol bool
 	guide   guide
+	// val and rollVal play a value file: val ranks the candidates at the
+	// root (and remembers the episode's positions), rollVal moves in the
+	// rollouts with policy=model.
+	val, rollVal *Policy
+	// policyGiven says whether the rollout policy was set: with a value
+	// file and no policy setting the rollouts follow the heuristic.
+	policyGiven bool
+	seed        uint64 // the episode's seed, for a value file's agents
 }
 
 // MCOptions are the Monte Carlo agent's settings.
@@ -127,10 +148,11 @@ func newMC(s *Settings) (func() Agent, error) {
 		Rollouts:     s.Int("rollouts", DefaultRollouts, "rollouts (sampled worlds) per move, each candidate played in every one"),
 		RolloutSteps: s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout"),
 		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation (with a model: see prior)"),
-		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a model is given)"),
+		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a policy network is given; with a value file, the policy agent playing it)"),
 		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
 	}
 	g := readGuide(s, "the candidate moves")
+	g.values = true
 	if _, given := s.lookupGiven("policy"); g.on() && !given {
 		o.Policy = "model"
 	}
@@ -146,7 +168,10 @@ func newMC(s *Settings) (func() Agent, error) {
 	case o.Policy != "random" && o.Policy != "heuristic" && o.Policy != "model":
 		s.Errorf("unknown rollout policy %q (want random, heuristic or model)", o.Policy)
 	}
-	return func() Agent { return &MC{opts: o, heurPol: o.Policy == "heuristic", guide: g} }, nil
+	_, policyGiven := s.lookupGiven("policy")
+	return func() Agent {
+		return &MC{opts: o, heurPol: o.Policy == "heuristic", guide: g, policyGiven: policyGiven}
+	}, nil
 }
 
 func init() {
@@ -170,21 +195,32 @@ func (m *MC) UsedModel() *Model { return m.guide.model.used() }
 
 // Reset seeds the agent and forgets the positions seen.
 func (m *MC) Reset(seed uint64) {
+	m.seed = seed
 	m.rng.Seed(seed)
 	m.pick.rng = &m.rng
 	m.roll = rollout{heuristic: m.heurPol}
 	m.seen.clear()
+	if m.val != nil {
+		m.val.Reset(seed ^ valueSeed)
+	}
 }
 
 // candidates ranks the legal actions of the sampled position by one-step
-// evaluation and keeps the best width of them, in a seeded order.
-func (m *MC) candidates(width int) []int {
+// evaluation (or as the policy agent does with a value file, whose choice
+// comes first) and keeps the best width of them, in a seeded order.
+func (m *MC) candidates(v View, width int) []int {
 	if len(m.scores) < m.sample.Spec().Actions {
 		m.scores = make([]float64, m.sample.Spec().Actions)
 	}
-	m.pick.choose(m.sample, &m.seen, visibleHash, m.scores)
-	if m.guide.on() {
-		m.guide.rank(m.sample.Observation(), m.sample.Mask(), m.scores)
+	first := -1
+	if m.val != nil {
+		first = m.val.actByValue(v, m.val.model.net)
+		copy(m.scores, m.val.scores[:len(m.scores)])
+	} else {
+		m.pick.choose(m.sample, &m.seen, visibleHash, m.scores)
+		if m.guide.on() {
+			m.guide.rank(m.sample.Observation(), m.sample.Mask(), m.scores)
+		}
 	}
 	m.cands = m.sample.Mask().AppendActions(m.cands[:0])
 	// Shuffle first so that equal scores are ordered by the seed.
@@ -193,10 +229,40 @@ func (m *MC) candidates(width int) []int {
 		m.cands[i], m.cands[j] = m.cands[j], m.cands[i]
 	}
 	sort.SliceStable(m.cands, func(i, j int) bool { return m.scores[m.cands[i]] > m.scores[m.cands[j]] })
+	// A value file's choice among equal scores goes first: it is the move
+	// played unless a rollout gain is clear.
+	for i, a := range m.cands {
+		if a == first {
+			copy(m.cands[1:i+1], m.cands[:i])
+			m.cands[0] = a
+			break
+		}
+	}
 	if len(m.cands) > width {
 		m.cands = m.cands[:width]
 	}
 	return m.cands
+}
+
+// valueSeed sets a value file's agent's generator apart from mc's own.
+const valueSeed = 0x9e3779b97f4a7c15
+
+// prepareValue readies the agents that play a value file: the root's
+// ranking, and the rollouts' when the policy setting asks for the model
+// (without the setting, the rollouts follow the heuristic).
+func (m *MC) prepareValue() {
+	if m.val == nil || m.val.model.net != m.guide.model.net {
+		m.val = &Policy{opts: PolicyOptions{Through: ThroughBegun}, model: m.guide.model}
+		m.val.Reset(m.seed ^ valueSeed)
+	}
+	if m.opts.Policy == "model" && m.policyGiven {
+		if m.rollVal == nil || m.rollVal.model.net != m.guide.model.net {
+			m.rollVal = &Policy{opts: PolicyOptions{Through: ThroughBegun}, model: m.guide.model}
+		}
+		m.roll.val, m.roll.heuristic = m.rollVal, false
+	} else {
+		m.roll.val, m.roll.heuristic = nil, true
+	}
 }
 
 // Act returns the candidate with the best mean rollout result, provided it
@@ -215,7 +281,10 @@ func (m *MC) Act(v View) int {
 		if err := m.guide.prepare(v.Spec()); err != nil {
 			return -1
 		}
-		if m.opts.Policy == "model" {
+		switch {
+		case m.guide.isValue():
+			m.prepareValue()
+		case m.opts.Policy == "model":
 			m.roll.net, m.roll.temperature = m.guide.model.net, m.guide.temperature
 		}
 	}
@@ -228,7 +297,7 @@ func (m *MC) Act(v View) int {
 		m.sample, m.sim, m.world = v.Scratch(), v.Scratch(), v.Scratch()
 	}
 	v.Sample(m.sample, &m.rng)
-	cands := m.candidates(m.opts.Width)
+	cands := m.candidates(v, m.opts.Width)
 	R, W := m.opts.Rollouts, len(cands)
 	if cap(m.values) < R*W {
 		m.values = make([]float64, R*W)

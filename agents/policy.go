@@ -328,6 +328,9 @@ type guide struct {
 	// temperature is the rollout policy's softmax temperature (0: argmax).
 	temperature float64
 	logp        []float64
+	// values says whether the agent takes a value file (mc does, uct
+	// does not).
+	values bool
 }
 
 // readGuide reads the model, prior and temperature settings of a search
@@ -379,13 +382,18 @@ func (g *guide) prepare(spec *env.Spec) error {
 	if err := g.model.prepare(spec); err != nil {
 		return err
 	}
-	if m := g.model.net.Model(); m.IsValue() {
-		return fmt.Errorf("%s is a value network (head=%s): mc and uct take a policy network; the policy agent plays a value network", m.name(), ModelHeadValue)
+	if m := g.model.net.Model(); m.IsValue() && !g.values {
+		return fmt.Errorf("%s is a value network (head=%s): uct takes a policy network; mc and the policy agent play a value network", m.name(), ModelHeadValue)
 	}
 	if len(g.logp) < spec.Actions {
 		g.logp = make([]float64, spec.Actions)
 	}
 	return nil
+}
+
+// isValue reports whether the prepared model is a value network.
+func (g *guide) isValue() bool {
+	return g.model.net != nil && g.model.net.Model().IsValue()
 }
 
 // rank turns the one-step scores of the legal actions of the position whose
