@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -29,6 +30,9 @@ type rollout struct {
 	// by a value file (a one-step look-ahead over the corrected
 	// evaluation), forgetting its positions at each rollout.
 	val *Policy
+	// leaf, when not nil, scores a rollout's last position unless it is
+	// won: a value file's score of it (Policy.leafScore).
+	leaf *Policy
 	// net, when not nil, is the default policy: moves are drawn from its
 	// masked softmax at the given temperature (0: its argmax).
 	net         *Net
@@ -60,6 +64,9 @@ func (r *rollout) run(e *env.Env, steps int) float64 {
 		if _, _, _, err := e.Advance(a); err != nil {
 			break
 		}
+	}
+	if r.leaf != nil && e.Outcome() != env.Won {
+		return r.leaf.leafScore(e)
 	}
 	return leafValue(e)
 }
@@ -140,6 +147,9 @@ type MCOptions struct {
 	// Policy is the rollouts' default policy: "random", "heuristic" or
 	// "model" (the network; needs a model).
 	Policy string
+	// Leaf is what scores a rollout's last position: "eval" (the game's
+	// evaluation) or "model" (a value file's score; needs one).
+	Leaf string
 }
 
 // newMC reads mc's settings.
@@ -150,6 +160,10 @@ func newMC(s *Settings) (func() Agent, error) {
 		Width:        s.Int("width", DefaultWidth, "candidate actions rolled out, the best by one-step evaluation (with a model: see prior)"),
 		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a policy network is given; with a value file, the policy agent playing it)"),
 		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
+		Leaf:         s.String("leaf", "eval", "what scores a rollout's last position: eval (the game's evaluation) or model (a value file's score of it)"),
+	}
+	if o.Leaf != "eval" && o.Leaf != "model" {
+		s.Errorf("leaf=%s: want eval or model", o.Leaf)
 	}
 	g := readGuide(s, "the candidate moves")
 	g.values = true
@@ -183,12 +197,29 @@ func (m *MC) Name() string { return "mc" }
 
 // Settings describes the budget.
 func (m *MC) Settings() string {
+	leaf := ""
+	if m.opts.Leaf != "eval" {
+		leaf = " leaf=" + m.opts.Leaf
+	}
 	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin) +
-		m.guide.settings()
+		m.guide.settings() + leaf
 }
 
 // Prepare loads the model, if one is given, for spec's game.
-func (m *MC) Prepare(spec *env.Spec) error { return m.guide.prepare(spec) }
+func (m *MC) Prepare(spec *env.Spec) error {
+	if err := m.guide.prepare(spec); err != nil {
+		return err
+	}
+	return m.checkLeaf()
+}
+
+// checkLeaf refuses leaf=model without a value file.
+func (m *MC) checkLeaf() error {
+	if m.opts.Leaf == "model" && !m.guide.isValue() {
+		return errors.New("mc: leaf=model needs a value file (model=FILE with head=value, as the committed models are)")
+	}
+	return nil
+}
 
 // UsedModel returns the model guiding the search once prepared, else nil.
 func (m *MC) UsedModel() *Model { return m.guide.model.used() }
@@ -244,6 +275,26 @@ func (m *MC) candidates(v View, width int) []int {
 	return m.cands
 }
 
+// leafScore is a value file's score of e, the last position of a rollout
+// that did not win, in cards: the network's output plus the weighted
+// evaluation and the weighted terms, as the policy agent scores a running
+// position, but with no dead-end penalty and no repeat cost, as mc's
+// leafValue scores a lost position by its evaluation.
+func (p *Policy) leafScore(e *env.Env) float64 {
+	n := p.model.net
+	if spec := e.Spec(); p.termSpec != spec {
+		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
+		p.terms = make([]float64, len(spec.Terms))
+	}
+	s := n.Score(e.Observation()) + n.Model().Meta().EvalWeight*e.Evaluate()/float64(e.Spec().Cards)
+	if p.termW != nil && e.Terms(p.terms) {
+		for i, tw := range p.termW {
+			s += tw * p.terms[i]
+		}
+	}
+	return s
+}
+
 // valueSeed sets a value file's agent's generator apart from mc's own.
 const valueSeed = 0x9e3779b97f4a7c15
 
@@ -254,6 +305,10 @@ func (m *MC) prepareValue() {
 	if m.val == nil || m.val.model.net != m.guide.model.net {
 		m.val = &Policy{opts: PolicyOptions{Through: ThroughBegun}, model: m.guide.model}
 		m.val.Reset(m.seed ^ valueSeed)
+	}
+	m.roll.leaf = nil
+	if m.opts.Leaf == "model" {
+		m.roll.leaf = m.val
 	}
 	if m.opts.Policy == "model" && m.policyGiven {
 		if m.rollVal == nil || m.rollVal.model.net != m.guide.model.net {
@@ -277,8 +332,8 @@ func (m *MC) Act(v View) int {
 	if m.pick.rng == nil {
 		m.Reset(0)
 	}
-	if m.guide.on() {
-		if err := m.guide.prepare(v.Spec()); err != nil {
+	if m.guide.on() || m.opts.Leaf == "model" {
+		if err := m.guide.prepare(v.Spec()); err != nil || m.checkLeaf() != nil {
 			return -1
 		}
 		switch {

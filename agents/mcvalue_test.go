@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -73,5 +75,52 @@ func TestMCWithValueFile(t *testing.T) {
 		if first := play(); !slices.Equal(first, play()) {
 			t.Errorf("%s: mc with a value file played two games from one seed", game)
 		}
+	}
+}
+
+// TestMCLeafModel: leaf=model scores a rollout's last position as the
+// policy agent scores a running position it could move to (the same file,
+// repeats allowed), and needs a value file: without a model, or with a
+// policy network, mc refuses to prepare; a leaf setting other than eval or
+// model is refused.
+func TestMCLeafModel(t *testing.T) {
+	spec := mustSpec(t, "cromwell")
+	m := randomValueModel(t, spec, []int{4}, 12)
+	m.meta.EvalWeight = float64(spec.Cards)
+	m.meta.EvalTerms = map[string]float64{"builds": 0.25, "next_buried": -0.5}
+	dir := t.TempDir()
+	path := saveModel(t, dir, "v.safetensors", m)
+	a, err := New("policy:repeats=allow,model=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := a.(*Policy)
+	e, _ := env.Make("cromwell", env.Options{})
+	resetBoth(t, e, a, spec, 3)
+	p.Act(NewView(e)) // loads the net and the term weights
+	n, w := p.model.net, m.meta.EvalWeight
+	for step := 0; step < 60 && !e.Done(); step++ {
+		if got, want := p.leafScore(e), p.valueScore(NewView(e), n, w, e); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Fatalf("step %d: leaf score %v, the policy agent's score %v", step, got, want)
+		}
+		e.Advance(e.Mask().Next(0))
+	}
+	for _, c := range []struct{ agent, want string }{
+		{"mc:leaf=model", "leaf=model needs a value file"},
+		{"mc:leaf=model,model=" + saveModel(t, dir, "p.safetensors", randomModel(t, spec, []int{4}, 1)), "leaf=model needs a value file"},
+	} {
+		mc, err := New(c.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Prepare(mc, spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.agent, err, c.want)
+		}
+	}
+	if _, err := New("mc:leaf=rollout"); err == nil || !strings.Contains(err.Error(), "leaf=rollout: want eval or model") {
+		t.Errorf("mc:leaf=rollout: %v", err)
+	}
+	if _, err := New("mc:leaf=model,model=" + path); err != nil {
+		t.Error(err)
 	}
 }
