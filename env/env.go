@@ -38,15 +38,18 @@
 //     observation segments, Deal, Observe, Inventory, Hash, Clone, and the
 //     small helpers every file reads), moves.go (Legal, Explain, Apply),
 //     names.go (ActionString, ParseActions), render.go (Render), eval.go
-//     (Evaluate, optional), layout.go (Layout) and <game>_test.go. Let the
-//     files depend one way: <game>.go uses no other file of the package.
+//     (Evaluate, optional), terms.go (Terms, optional), layout.go (Layout)
+//     and <game>_test.go. Let the files depend one way: <game>.go uses no
+//     other file of the package.
 //  2. Implement the Game core. Add Determinizer if the Spec says Hidden
 //     (Register refuses a hidden game without it), Classifier if the game
 //     has words for its ends, Evaluator if it can score a position better
-//     than by its progress, and AnyLegaler if it can tell whether any move
-//     is legal faster than by listing them (the look-ahead of the heuristic,
-//     mc and uct agents asks that of every position it tries: write the
-//     search for legal moves once, with Mask.Found, as env/ladder does).
+//     than by its progress, Termer (with Spec.Terms) if that evaluation is
+//     a weighted sum of counts a learner may reweigh, and AnyLegaler if it
+//     can tell whether any move is legal faster than by listing them (the
+//     look-ahead of the heuristic, mc and uct agents asks that of every
+//     position it tries: write the search for legal moves once, with
+//     Mask.Found, as env/ladder does).
 //     State the interfaces in a var block, as the games do, so the
 //     compiler checks them.
 //  3. Register it in the package's init: env.Register(spec, func() env.Game
