@@ -45,33 +45,39 @@ func TestEvaluateAgreesWithPairs(t *testing.T) {
 		deals = 60
 	}
 	g := New()
+	playRandom(g, deals, 400, rand.New(rand.NewPCG(11, 12)), func(seed uint64, step int) {
+		if got, want := g.Evaluate(), g.pairEvaluate(); got != want {
+			t.Fatalf("deal %d, step %d: Evaluate %v, pair by pair %v\n%s", seed, step, got, want, g.Render())
+		}
+	})
+	g.Deal(1)
+	if n := testing.AllocsPerRun(100, func() { g.Evaluate() }); n != 0 {
+		t.Errorf("Evaluate allocates %v times", n)
+	}
+}
+
+// playRandom plays deals 0..deals-1 of g at random for at most steps steps
+// each, mostly moving home and between fans so that games go deep (the
+// swap is begun one time in eight it is drawn), and calls visit on every
+// position before its move.
+func playRandom(g *Game, deals, steps int, rng *rand.Rand, visit func(seed uint64, step int)) {
 	m := env.NewMask(NumActions)
-	rng := rand.New(rand.NewPCG(11, 12))
+	var legal []int
 	for seed := range uint64(deals) {
 		g.Deal(seed)
-		for step := 0; step < 400 && !g.Won(); step++ {
-			if got, want := g.Evaluate(), g.pairEvaluate(); got != want {
-				t.Fatalf("deal %d, step %d: Evaluate %v, pair by pair %v\n%s", seed, step, got, want, g.Render())
-			}
+		for step := 0; step < steps && !g.Won(); step++ {
+			visit(seed, step)
 			g.Legal(&m)
-			var legal []int
-			for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-				legal = append(legal, a)
-			}
+			legal = m.AppendActions(legal[:0])
 			if len(legal) == 0 {
 				break
 			}
-			// Mostly moves home and between fans, so that games go deep.
 			a := legal[rng.IntN(len(legal))]
 			if a == ActSwapBegin && rng.IntN(8) != 0 && len(legal) > 1 {
 				a = legal[0]
 			}
 			g.Apply(a)
 		}
-	}
-	g.Deal(1)
-	if n := testing.AllocsPerRun(100, func() { g.Evaluate() }); n != 0 {
-		t.Errorf("Evaluate allocates %v times", n)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 )
 
@@ -16,35 +15,17 @@ func TestTermsSumToEvaluate(t *testing.T) {
 		t.Fatalf("Spec has %d terms; want %d", len(Spec().Terms), NumTerms)
 	}
 	g := New()
-	m := env.NewMask(NumActions)
-	rng := rand.New(rand.NewPCG(3, 4))
 	dst := make([]float64, NumTerms)
-	for seed := range uint64(60) {
-		g.Deal(seed)
-		for step := 0; step < 300 && !g.Won(); step++ {
-			g.Terms(dst)
-			sum := 0.0
-			for i, term := range Spec().Terms {
-				sum += term.Weight * dst[i]
-			}
-			if want := g.Evaluate(); sum != want {
-				t.Fatalf("deal %d, step %d: weighted terms %v, Evaluate %v (terms %v)\n%s", seed, step, sum, want, dst, g.Render())
-			}
-			g.Legal(&m)
-			var legal []int
-			for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-				legal = append(legal, a)
-			}
-			if len(legal) == 0 {
-				break
-			}
-			a := legal[rng.IntN(len(legal))]
-			if a == ActSwapBegin && rng.IntN(8) != 0 && len(legal) > 1 {
-				a = legal[0]
-			}
-			g.Apply(a)
+	playRandom(g, 60, 300, rand.New(rand.NewPCG(3, 4)), func(seed uint64, step int) {
+		g.Terms(dst)
+		sum := 0.0
+		for i, term := range Spec().Terms {
+			sum += term.Weight * dst[i]
 		}
-	}
+		if want := g.Evaluate(); sum != want {
+			t.Fatalf("deal %d, step %d: weighted terms %v, Evaluate %v (terms %v)\n%s", seed, step, sum, want, dst, g.Render())
+		}
+	})
 	g.Deal(1)
 	if n := testing.AllocsPerRun(100, func() { g.Terms(dst) }); n != 0 {
 		t.Errorf("Terms allocates %v times", n)

@@ -40,6 +40,10 @@ var terms = []env.Term{
 
 // Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
 // Evaluate is their sum weighted by the Spec's weights (up to rounding).
+// It repeats Evaluate's walk over the position rather than sharing it:
+// Evaluate adds its weights item by item, and summing counts instead would
+// change its scores in the last bits, and with them the heuristic's
+// recorded games. The property checker holds the two together.
 func (g *Game) Terms(dst []float64) {
 	dst = dst[:NumTerms]
 	var want [cards.NumCodes]bool
