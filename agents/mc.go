@@ -346,6 +346,11 @@ func (m *MC) Act(v View) int {
 	m.seen.add(v.key())
 	m.weighed = 0
 	if v.Mask().Count() == 1 {
+		if m.val != nil {
+			// The file's agent remembers a forced position too, or a
+			// cycle through it would cost nothing.
+			m.val.seen.add(v.key())
+		}
 		return v.Mask().Next(0)
 	}
 	if m.sample == nil {

@@ -11,13 +11,13 @@ import (
 
 // TestMCWithValueFile: with a value file and one candidate (width=1) mc
 // plays a move the policy agent with the same file scores best, step by
-// step along a Cromwell game (a policy agent that sees the same positions
-// keeps the same repeat costs; in an open game the scores do not depend on
-// the determinization); with rollouts by the file (policy=model) it plays
-// legal moves and the same game twice from one seed, in Cromwell and in
-// Royal Parade.
+// step along Cromwell and Fifteen games (a policy agent that sees the same
+// positions keeps the same repeat costs, forced ones included; in an open
+// game the scores do not depend on the determinization); with rollouts by
+// the file (policy=model) it plays legal moves and the same game twice
+// from one seed, in those games and in Royal Parade.
 func TestMCWithValueFile(t *testing.T) {
-	for _, game := range []string{"cromwell", "royalparade"} {
+	for _, game := range []string{"cromwell", "fifteen", "royalparade"} {
 		spec := mustSpec(t, game)
 		m := randomValueModel(t, spec, nil, 11)
 		m.meta.EvalWeight = float64(spec.Cards)
@@ -122,5 +122,44 @@ func TestMCLeafModel(t *testing.T) {
 	}
 	if _, err := New("mc:leaf=model,model=" + path); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestMCValueFileRemembersForcedPositions: with a value file, the file's
+// agent inside mc remembers every position of the episode, those with a
+// single legal move too, as the policy agent does; a cycle through a forced
+// position would otherwise cost nothing, and mc went round one until the
+// step limit in a third of The Fifteen's games.
+func TestMCValueFileRemembersForcedPositions(t *testing.T) {
+	spec := mustSpec(t, "fifteen")
+	m := randomValueModel(t, spec, nil, 13)
+	m.meta.EvalWeight = float64(spec.Cards)
+	path := saveModel(t, t.TempDir(), "f.safetensors", m)
+	a, err := New("mc:width=1,rollouts=1,rollout-steps=5,model=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := a.(*MC)
+	e, _ := env.Make("fifteen", env.Options{MaxSteps: 300})
+	forced := 0
+	for seed := range uint64(20) {
+		resetBoth(t, e, a, spec, seed)
+		var keys []uint64
+		for !e.Done() {
+			v := NewView(e)
+			keys = append(keys, v.key())
+			if e.Mask().Count() == 1 {
+				forced++
+			}
+			e.Advance(a.Act(v))
+		}
+		for i, k := range keys {
+			if mc.val.seen.visits(k) == 0 {
+				t.Fatalf("deal %d: the position before move %d is not remembered", seed, i)
+			}
+		}
+	}
+	if forced == 0 {
+		t.Fatal("no forced position met: the test proves nothing")
 	}
 }
