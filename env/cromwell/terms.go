@@ -39,15 +39,11 @@ var terms = []env.Term{
 func (g *Game) Terms(dst []float64) {
 	dst = dst[:NumTerms]
 	fits, builds, empty, runCards := 0, 0, 0, 0
-	// onTop counts the fans whose top card is each card code; above holds
-	// for each card code the fewest and the second fewest cards lying on
-	// one of its copies in the fans (nowhere: far).
-	const far = 255
+	// onTop counts the fans whose top card is each card code; cover how
+	// many cards lie on each copy of each card.
 	var onTop [cards.FaceDown + 1]uint8
-	var above [cards.FaceDown + 1][2]uint8
-	for c := range above {
-		above[c] = [2]uint8{far, far}
-	}
+	var cover cards.Cover
+	cover.Reset()
 	for f := range NumFans {
 		n := int(g.n[f])
 		if n == 0 {
@@ -61,13 +57,7 @@ func (g *Game) Terms(dst []float64) {
 		}
 		runCards += int(g.run[f]) - 1
 		for k := range n {
-			c, a := g.fans[f][k], uint8(n-1-k)
-			switch {
-			case a < above[c][0]:
-				above[c] = [2]uint8{a, above[c][0]}
-			case a < above[c][1]:
-				above[c][1] = a
-			}
+			cover.Add(g.fans[f][k], n-1-k)
 		}
 	}
 	for f := range NumFans {
@@ -84,15 +74,14 @@ func (g *Game) Terms(dst []float64) {
 		hi, lo := cards.Rank(g.found[2*s]), cards.Rank(g.found[2*s+1])
 		if hi == lo {
 			if hi < cards.King {
-				a := above[cards.New(s, hi+1)]
-				buried += seen(a[0]) + seen(a[1])
+				buried += cover.Both(cards.New(s, hi+1))
 			}
 			continue
 		}
 		if hi < cards.King {
-			buried += seen(above[cards.New(s, hi+1)][0])
+			buried += cover.Nearest(cards.New(s, hi+1))
 		}
-		buried += seen(above[cards.New(s, lo+1)][0])
+		buried += cover.Nearest(cards.New(s, lo+1))
 	}
 	dst[TermHome] = float64(g.home)
 	dst[TermFits] = float64(fits)
@@ -106,12 +95,4 @@ func (g *Game) Terms(dst []float64) {
 	dst[TermBuilds] = float64(builds)
 	dst[TermEmpty] = float64(empty)
 	dst[TermRunCards] = float64(runCards)
-}
-
-// seen is the count of cards lying on a copy, 0 for a copy not in the fans.
-func seen(a uint8) int {
-	if a == 255 {
-		return 0
-	}
-	return int(a)
 }

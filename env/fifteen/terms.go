@@ -38,12 +38,9 @@ func (g *Game) Terms(dst []float64) {
 	if g.home == cards.DeckSize {
 		return
 	}
-	const far = 255
 	var onTop [cards.NumCodes + 1]uint8
-	var above [cards.NumCodes][2]uint8
-	for c := range above {
-		above[c] = [2]uint8{far, far}
-	}
+	var cover cards.Cover
+	cover.Reset()
 	lanes, fits, partner := 0, 0, 0
 	for c := range NumCols {
 		n := int(g.n[c])
@@ -61,13 +58,8 @@ func (g *Game) Terms(dst []float64) {
 		// twice, as bits.
 		var once, twice uint64
 		for k := range n {
-			y, a := g.cols[c][k], uint8(n-1-k)
-			switch {
-			case a < above[y][0]:
-				above[y] = [2]uint8{a, above[y][0]}
-			case a < above[y][1]:
-				above[y][1] = a
-			}
+			y := g.cols[c][k]
+			cover.Add(y, n-1-k)
 			if y.Rank() < cards.King {
 				partner += int(once>>(y+1)&1 + twice>>(y+1)&1)
 			}
@@ -95,14 +87,13 @@ func (g *Game) Terms(dst []float64) {
 		okUp, okDown := up >= 1 && up <= uint8(cards.King), down >= 1
 		switch {
 		case okUp && okDown && up == down:
-			a := above[cards.New(s, cards.Rank(up))]
-			buried += seen(a[0]) + seen(a[1])
+			buried += cover.Both(cards.New(s, cards.Rank(up)))
 		default:
 			if okUp {
-				buried += seen(above[cards.New(s, cards.Rank(up))][0])
+				buried += cover.Nearest(cards.New(s, cards.Rank(up)))
 			}
 			if okDown {
-				buried += seen(above[cards.New(s, cards.Rank(down))][0])
+				buried += cover.Nearest(cards.New(s, cards.Rank(down)))
 			}
 		}
 	}
@@ -111,13 +102,4 @@ func (g *Game) Terms(dst []float64) {
 	dst[TermMarriages] = float64(marriages)
 	dst[TermNextBuried] = float64(buried)
 	dst[TermPartnerBelow] = float64(partner)
-}
-
-// seen is the count of cards lying on a copy, 0 for a copy not in the
-// columns.
-func seen(a uint8) int {
-	if a == 255 {
-		return 0
-	}
-	return int(a)
 }
