@@ -282,17 +282,8 @@ func (m *MC) candidates(v View, width int) []int {
 // leafValue scores a lost position by its evaluation.
 func (p *Policy) leafScore(e *env.Env) float64 {
 	n := p.model.net
-	if spec := e.Spec(); p.termSpec != spec {
-		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
-		p.terms = make([]float64, len(spec.Terms))
-	}
-	s := n.Score(e.Observation()) + n.Model().Meta().EvalWeight*e.Evaluate()/float64(e.Spec().Cards)
-	if p.termW != nil && e.Terms(p.terms) {
-		for i, tw := range p.termW {
-			s += tw * p.terms[i]
-		}
-	}
-	return s
+	p.readyTerms(n, e.Spec())
+	return p.corrected(n, n.Model().Meta().EvalWeight, e.Evaluate(), e)
 }
 
 // valueSeed sets a value file's agent's generator apart from mc's own.

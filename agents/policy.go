@@ -205,10 +205,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	}
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
-	if spec := v.Spec(); p.termSpec != spec {
-		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
-		p.terms = make([]float64, len(spec.Terms))
-	}
+	p.readyTerms(n, v.Spec())
 	// Inside a move of several actions, a child that does not finish the
 	// move is judged by its best completion (see Through).
 	through := p.opts.Through.at(p.sample)
@@ -266,12 +263,7 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 	var s float64
 	switch {
 	case w != 0:
-		s = n.Score(child.Observation()) + w*score(child)/float64(v.Spec().Cards)
-		if p.termW != nil && child.Terms(p.terms) {
-			for i, tw := range p.termW {
-				s += tw * p.terms[i]
-			}
-		}
+		s = p.corrected(n, w, score(child), child)
 	case child.Outcome() == env.Won:
 		s = child.ProgressFraction() + winBonus
 	case child.Outcome() == env.Running:
@@ -292,6 +284,30 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 			cost *= w / float64(v.Spec().Cards)
 		}
 		s -= cost * float64(p.seen.visits(visibleHash(child)))
+	}
+	return s
+}
+
+// readyTerms readies the weights of the evaluation terms of spec's game
+// that n's file holds (eval_terms), and the buffer the terms are read
+// into; it does nothing while the game stays the same.
+func (p *Policy) readyTerms(n *Net, spec *env.Spec) {
+	if p.termSpec != spec {
+		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
+		p.terms = make([]float64, len(spec.Terms))
+	}
+}
+
+// corrected is a value file's score of position e when the file has an
+// eval weight w: the network's output, plus w times ev (e's evaluation,
+// with or without its win bonus and dead-end penalty) over the cards, plus
+// each of e's evaluation terms times its weight (readyTerms first).
+func (p *Policy) corrected(n *Net, w, ev float64, e *env.Env) float64 {
+	s := n.Score(e.Observation()) + w*ev/float64(e.Spec().Cards)
+	if p.termW != nil && e.Terms(p.terms) {
+		for i, tw := range p.termW {
+			s += tw * p.terms[i]
+		}
 	}
 	return s
 }
