@@ -20,13 +20,23 @@ func (g *Game) Evaluate() float64 {
 	if g.home == cards.DeckSize {
 		return score
 	}
+	// Halves and multiples of them add up exactly in any order.
+	lanes, fits, pairs := g.tally()
+	return score + 1.5*float64(lanes) + 0.5*float64(fits) + 0.5*float64(pairs)
+}
+
+// tally counts what Evaluate weighs besides the cards home: the empty
+// lanes, the available cards that fit a pile now, and the pairs of
+// available cards that can marry (for each available card below a king,
+// the available cards one rank above it in its suit).
+func (g *Game) tally() (lanes, fits, pairs int) {
 	var onTop [cards.NumCodes + 1]uint8
 	var tops [NumCols]cards.Card
 	k := 0
 	for c := range NumCols {
 		n := g.n[c]
 		if n == 0 {
-			score += 1.5
+			lanes++
 			continue
 		}
 		x := g.cols[c][n-1]
@@ -35,16 +45,13 @@ func (g *Game) Evaluate() float64 {
 		k++
 		s, r := x.Suit(), uint8(x.Rank())
 		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
-			score += 0.5
+			fits++
 		}
 	}
-	// The pairs of available cards that can marry: for each available
-	// card below a king, the available cards one rank above it in its suit.
-	pairs := 0
 	for _, x := range tops[:k] {
 		if x.Rank() < cards.King {
 			pairs += int(onTop[x+1])
 		}
 	}
-	return score + 0.5*float64(pairs)
+	return lanes, fits, pairs
 }

@@ -38,22 +38,12 @@ func (g *Game) Terms(dst []float64) {
 	if g.home == cards.DeckSize {
 		return
 	}
-	var onTop [cards.NumCodes + 1]uint8
+	lanes, fits, marriages := g.tally()
 	var cover cards.Cover
 	cover.Reset()
-	lanes, fits, partner := 0, 0, 0
+	partner := 0
 	for c := range NumCols {
 		n := int(g.n[c])
-		if n == 0 {
-			lanes++
-			continue
-		}
-		x := g.cols[c][n-1]
-		onTop[x]++
-		s, r := x.Suit(), uint8(x.Rank())
-		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
-			fits++
-		}
 		// once and twice hold the card codes lying below, seen once and
 		// twice, as bits.
 		var once, twice uint64
@@ -70,14 +60,6 @@ func (g *Game) Terms(dst []float64) {
 				once |= 1 << y
 			} else {
 				twice |= 1 << y
-			}
-		}
-	}
-	marriages := 0
-	for c := range NumCols {
-		if n := g.n[c]; n > 0 {
-			if x := g.cols[c][n-1]; x.Rank() < cards.King {
-				marriages += int(onTop[x+1])
 			}
 		}
 	}
