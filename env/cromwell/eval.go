@@ -11,18 +11,24 @@ import (
 // duplicate that blocks its own suit), plus a little for each available move
 // and for an unused swap.
 func (g *Game) Evaluate() float64 {
-	score := float64(g.home)
-	for f := range NumFans {
-		if n := g.n[f]; n > 0 && g.found.Fits(g.fans[f][n-1]) {
-			score += 0.5
-		}
-	}
 	// Quarters and halves add up exactly in any order.
+	score := float64(g.home) + 0.5*float64(g.fitting())
 	score -= 0.5*float64(g.kings) + 0.25*float64(g.pairs)
 	if g.swap == SwapUnused {
 		score += 2
 	}
 	return score
+}
+
+// fitting counts the fans whose top card fits a foundation now.
+func (g *Game) fitting() int {
+	n := 0
+	for f := range NumFans {
+		if k := g.n[f]; k > 0 && g.found.Fits(g.fans[f][k-1]) {
+			n++
+		}
+	}
+	return n
 }
 
 // tally returns fan f's share of Evaluate's tallies (see Game.kings and

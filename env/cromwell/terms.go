@@ -38,7 +38,7 @@ var terms = []env.Term{
 // Evaluate is their sum weighted by the Spec's weights.
 func (g *Game) Terms(dst []float64) {
 	dst = dst[:NumTerms]
-	fits, builds, empty, runCards := 0, 0, 0, 0
+	builds, empty, runCards := 0, 0, 0
 	// onTop counts the fans whose top card is each card code; cover how
 	// many cards lie on each copy of each card.
 	var onTop [cards.FaceDown + 1]uint8
@@ -50,11 +50,7 @@ func (g *Game) Terms(dst []float64) {
 			empty++
 			continue
 		}
-		top := g.fans[f][n-1]
-		onTop[top]++
-		if g.found.Fits(top) {
-			fits++
-		}
+		onTop[g.fans[f][n-1]]++
 		runCards += int(g.run[f]) - 1
 		for k := range n {
 			cover.Add(g.fans[f][k], n-1-k)
@@ -84,7 +80,7 @@ func (g *Game) Terms(dst []float64) {
 		buried += cover.Nearest(cards.New(s, lo+1))
 	}
 	dst[TermHome] = float64(g.home)
-	dst[TermFits] = float64(fits)
+	dst[TermFits] = float64(g.fitting())
 	dst[TermKingDepth] = float64(g.kings)
 	dst[TermPairs] = float64(g.pairs)
 	dst[TermSwapUnused] = 0
