@@ -15,6 +15,14 @@ const (
 	TermMarriages
 	TermNextBuried
 	TermPartnerBelow
+	TermSingles
+	TermDoubles
+	TermStuck
+	TermMarried
+	TermCornered
+	TermTopRun
+	TermMinHeight
+	TermSecondBuried
 	NumTerms
 )
 
@@ -26,6 +34,14 @@ var terms = []env.Term{
 	TermMarriages:    {Name: "marriages", Weight: 0.5, Doc: "pairs of available cards that can marry (either way)"},
 	TermNextBuried:   {Name: "next_buried", Doc: "cards lying on the cards the piles need next (the nearer copy for each pile; both copies when a suit's two piles need the same card)"},
 	TermPartnerBelow: {Name: "partner_below", Doc: "cards lying above a card of their suit one rank away in the same column (a marriage they hide)"},
+	TermSingles:      {Name: "singles", Doc: "columns holding one card (a lane one move away)"},
+	TermDoubles:      {Name: "doubles", Doc: "columns holding two cards"},
+	TermStuck:        {Name: "stuck", Doc: "available cards with no move but into a lane: no pile takes them and no other available card marries them"},
+	TermMarried:      {Name: "married", Doc: "cards lying directly on a card of their suit one rank away (marriages made, or dealt so)"},
+	TermCornered:     {Name: "cornered", Doc: "1 when no lane is empty and at most one available card can move (a game about to be lost), else 0"},
+	TermTopRun:       {Name: "top_run", Doc: "cards married in order under the available card of their column (the run a lane could take reversed)"},
+	TermMinHeight:    {Name: "min_height", Doc: "cards in the shortest column that holds any (0 when none does)"},
+	TermSecondBuried: {Name: "second_buried", Doc: "cards lying on the cards the piles need after the next ones (counted as next_buried counts)"},
 }
 
 // Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
@@ -39,11 +55,27 @@ func (g *Game) Terms(dst []float64) {
 		return
 	}
 	lanes, fits, marriages := g.tally()
-	var cover cards.Cover
+	var cover cover
 	cover.Reset()
-	partner := 0
+	partner, married := 0, 0
+	var onTop [cards.NumCodes + 1]uint8
 	for c := range NumCols {
 		n := int(g.n[c])
+		switch n {
+		case 0:
+			continue
+		case 1:
+			dst[TermSingles]++
+		case 2:
+			dst[TermDoubles]++
+		}
+		onTop[g.cols[c][n-1]]++
+		if dst[TermMinHeight] == 0 || float64(n) < dst[TermMinHeight] {
+			dst[TermMinHeight] = float64(n)
+		}
+		for k := n - 1; k > 0 && married1(g.cols[c][k-1], g.cols[c][k]); k-- {
+			dst[TermTopRun]++
+		}
 		// once and twice hold the card codes lying below, seen once and
 		// twice, as bits.
 		var once, twice uint64
@@ -56,6 +88,9 @@ func (g *Game) Terms(dst []float64) {
 			if y.Rank() > cards.Ace {
 				partner += int(once>>(y-1)&1 + twice>>(y-1)&1)
 			}
+			if k > 0 && married1(g.cols[c][k-1], y) {
+				married++
+			}
 			if once>>y&1 == 0 {
 				once |= 1 << y
 			} else {
@@ -63,25 +98,72 @@ func (g *Game) Terms(dst []float64) {
 			}
 		}
 	}
-	buried := 0
-	for s := range cards.Suit(cards.NumSuits) {
-		up, down := upNext(g.up[s]), downNext(g.down[s])
-		okUp, okDown := up >= 1 && up <= uint8(cards.King), down >= 1
-		switch {
-		case okUp && okDown && up == down:
-			buried += cover.Both(cards.New(s, cards.Rank(up)))
-		default:
-			if okUp {
-				buried += cover.Nearest(cards.New(s, cards.Rank(up)))
-			}
-			if okDown {
-				buried += cover.Nearest(cards.New(s, cards.Rank(down)))
-			}
+	buried := cover.needs(g, 0)
+	dst[TermSecondBuried] = float64(cover.needs(g, 1))
+	stuck := 0
+	for c := range NumCols {
+		n := g.n[c]
+		if n == 0 {
+			continue
 		}
+		x := g.cols[c][n-1]
+		s, r := x.Suit(), uint8(x.Rank())
+		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			continue
+		}
+		if x.Rank() < cards.King && onTop[x+1] > 0 || x.Rank() > cards.Ace && onTop[x-1] > 0 {
+			continue
+		}
+		stuck++
 	}
+	if lanes == 0 && NumCols-stuck <= 1 {
+		dst[TermCornered] = 1
+	}
+	dst[TermStuck] = float64(stuck)
+	dst[TermMarried] = float64(married)
 	dst[TermLanes] = float64(lanes)
 	dst[TermFits] = float64(fits)
 	dst[TermMarriages] = float64(marriages)
 	dst[TermNextBuried] = float64(buried)
 	dst[TermPartnerBelow] = float64(partner)
+}
+
+// married1 reports whether x and y are of one suit and one rank apart.
+func married1(x, y cards.Card) bool {
+	d := int(x.Rank()) - int(y.Rank())
+	return x.Suit() == y.Suit() && (d == 1 || d == -1)
+}
+
+// cover is cards.Cover with the piles' needs of The Fifteen.
+type cover struct{ cards.Cover }
+
+// needs returns the cards lying on the cards the piles take after the
+// next ahead ones (ahead 0: the next cards themselves): the nearer copy for
+// each pile, both copies when a suit's two piles need the same card.
+func (v *cover) needs(g *Game, ahead int) int {
+	n := 0
+	for s := range cards.Suit(cards.NumSuits) {
+		up, down := int(upNext(g.up[s])), int(downNext(g.down[s]))
+		okUp, okDown := up >= 1 && up <= int(cards.King), down >= 1
+		// The card after the next is one rank on, while it stays within
+		// the ranks the pile can still take.
+		if up += ahead; up > int(cards.King) {
+			okUp = false
+		}
+		if down -= ahead; down < 1 {
+			okDown = false
+		}
+		switch {
+		case okUp && okDown && up == down:
+			n += v.Both(cards.New(s, cards.Rank(up)))
+		default:
+			if okUp {
+				n += v.Nearest(cards.New(s, cards.Rank(up)))
+			}
+			if okDown {
+				n += v.Nearest(cards.New(s, cards.Rank(down)))
+			}
+		}
+	}
+	return n
 }

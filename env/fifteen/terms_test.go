@@ -37,4 +37,70 @@ func TestTermsByHand(t *testing.T) {
 	if got, want := dst[TermLanes], float64(NumCols-4); got != want {
 		t.Errorf("lanes = %v, want %v", got, want)
 	}
+	// One column of one card (K♣), two of two; 4♥ lies on 5♥, the one
+	// marriage made; 2♠ (no pile takes it, no 1♠ or 3♠ available) and 4♥
+	// (both heart piles need 5♥, no other heart available) are stuck, while
+	// 3♦ and K♣ go home. Lanes are empty, so the game is not cornered.
+	// 4♥ on 5♥ is also the one run under an available card, and K♣ the
+	// shortest column. After the next cards, the heart piles need 6♥ (under
+	// 2♠: one card) and 4♥ (under none), the spade piles 2♠ (under none)
+	// and no Q♠; clubs need nothing more, diamonds a 4♦ and a 2♦ that are
+	// not in the columns.
+	for _, c := range []struct {
+		term int
+		want float64
+	}{{TermSingles, 1}, {TermDoubles, 2}, {TermMarried, 1}, {TermStuck, 2}, {TermCornered, 0}, {TermTopRun, 1}, {TermMinHeight, 1}, {TermSecondBuried, 1}} {
+		if dst[c.term] != c.want {
+			t.Errorf("%s = %v, want %v (all: %v)", terms[c.term].Name, dst[c.term], c.want, dst)
+		}
+	}
+}
+
+// TestCorneredByHand checks the cornered term: no lane, and at most one
+// available card that can move.
+func TestCorneredByHand(t *testing.T) {
+	c := cards.MustParseList
+	cols := func(last string) [][]cards.Card {
+		// Fifteen columns of one card each; no two of them marry, and no
+		// pile takes any (the piles are empty and there is no ace or king),
+		// unless last marries one of them.
+		out := [][]cards.Card{}
+		for _, x := range []string{"2S", "4S", "6S", "8S", "TS", "QS", "2H", "4H", "6H", "8H", "TH", "QH", "2D", "4D", last} {
+			out = append(out, c(x))
+		}
+		return out
+	}
+	dst := make([]float64, NumTerms)
+	for _, tc := range []struct {
+		last           string
+		stuck, corners float64
+	}{
+		{"6D", 15, 1}, // nothing can move
+		{"5D", 13, 0}, // 4♦ and 5♦ can marry, either onto the other
+	} {
+		g := New()
+		g.SetColumns(cols(tc.last)...)
+		g.Terms(dst)
+		if dst[TermStuck] != tc.stuck || dst[TermCornered] != tc.corners || dst[TermSingles] != NumCols || dst[TermLanes] != 0 {
+			t.Errorf("last card %s: stuck %v, cornered %v, singles %v, lanes %v; want %v, %v, 15, 0",
+				tc.last, dst[TermStuck], dst[TermCornered], dst[TermSingles], dst[TermLanes], tc.stuck, tc.corners)
+		}
+	}
+}
+
+// BenchmarkTerms times Terms beside Evaluate, on one deal's start.
+func BenchmarkTerms(b *testing.B) {
+	g := New()
+	g.Deal(500023)
+	dst := make([]float64, NumTerms)
+	b.Run("terms", func(b *testing.B) {
+		for b.Loop() {
+			g.Terms(dst)
+		}
+	})
+	b.Run("evaluate", func(b *testing.B) {
+		for b.Loop() {
+			g.Evaluate()
+		}
+	})
 }
