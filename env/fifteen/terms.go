@@ -23,6 +23,8 @@ const (
 	TermTopRun
 	TermMinHeight
 	TermSecondBuried
+	TermUnderStuck
+	TermUnderFits
 	NumTerms
 )
 
@@ -42,6 +44,8 @@ var terms = []env.Term{
 	TermTopRun:       {Name: "top_run", Doc: "cards married in order under the available card of their column (the run a lane could take reversed)"},
 	TermMinHeight:    {Name: "min_height", Doc: "cards in the shortest column that holds any (0 when none does)"},
 	TermSecondBuried: {Name: "second_buried", Doc: "cards lying on the cards the piles need after the next ones (counted as next_buried counts)"},
+	TermUnderStuck:   {Name: "under_stuck", Doc: "cards directly under an available card that would be stuck once uncovered: no pile takes them and no other available card marries them"},
+	TermUnderFits:    {Name: "under_fits", Doc: "cards directly under an available card that a pile takes"},
 }
 
 // Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
@@ -115,6 +119,33 @@ func (g *Game) Terms(dst []float64) {
 			continue
 		}
 		stuck++
+	}
+	for c := range NumCols {
+		n := g.n[c]
+		if n < 2 {
+			continue
+		}
+		x, z := g.cols[c][n-1], g.cols[c][n-2]
+		s, r := z.Suit(), uint8(z.Rank())
+		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+			dst[TermUnderFits]++
+			continue
+		}
+		// The available cards z could marry once uncovered, x (which lies
+		// on it, and moves first) apart.
+		partners := 0
+		if z.Rank() < cards.King {
+			partners += int(onTop[z+1])
+		}
+		if z.Rank() > cards.Ace {
+			partners += int(onTop[z-1])
+		}
+		if married1(x, z) {
+			partners--
+		}
+		if partners == 0 {
+			dst[TermUnderStuck]++
+		}
 	}
 	if lanes == 0 && NumCols-stuck <= 1 {
 		dst[TermCornered] = 1

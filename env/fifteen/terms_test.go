@@ -45,11 +45,12 @@ func TestTermsByHand(t *testing.T) {
 	// shortest column. After the next cards, the heart piles need 6♥ (under
 	// 2♠: one card) and 4♥ (under none), the spade piles 2♠ (under none)
 	// and no Q♠; clubs need nothing more, diamonds a 4♦ and a 2♦ that are
-	// not in the columns.
+	// not in the columns. Under the available cards: 6♥ would be stuck
+	// (no pile takes it, no 5♥ or 7♥ available), A♠ and 5♥ fit a pile.
 	for _, c := range []struct {
 		term int
 		want float64
-	}{{TermSingles, 1}, {TermDoubles, 2}, {TermMarried, 1}, {TermStuck, 2}, {TermCornered, 0}, {TermTopRun, 1}, {TermMinHeight, 1}, {TermSecondBuried, 1}} {
+	}{{TermSingles, 1}, {TermDoubles, 2}, {TermMarried, 1}, {TermStuck, 2}, {TermCornered, 0}, {TermTopRun, 1}, {TermMinHeight, 1}, {TermSecondBuried, 1}, {TermUnderStuck, 1}, {TermUnderFits, 2}} {
 		if dst[c.term] != c.want {
 			t.Errorf("%s = %v, want %v (all: %v)", terms[c.term].Name, dst[c.term], c.want, dst)
 		}
