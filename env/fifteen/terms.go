@@ -111,39 +111,17 @@ func (g *Game) Terms(dst []float64) {
 			continue
 		}
 		x := g.cols[c][n-1]
-		s, r := x.Suit(), uint8(x.Rank())
-		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
-			continue
+		if fits, partners := g.fate(x, &onTop, x); !fits && partners == 0 {
+			stuck++
 		}
-		if x.Rank() < cards.King && onTop[x+1] > 0 || x.Rank() > cards.Ace && onTop[x-1] > 0 {
-			continue
-		}
-		stuck++
-	}
-	for c := range NumCols {
-		n := g.n[c]
 		if n < 2 {
 			continue
 		}
-		x, z := g.cols[c][n-1], g.cols[c][n-2]
-		s, r := z.Suit(), uint8(z.Rank())
-		if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+		// The card under x, as it would be once x has moved.
+		switch fits, partners := g.fate(g.cols[c][n-2], &onTop, x); {
+		case fits:
 			dst[TermUnderFits]++
-			continue
-		}
-		// The available cards z could marry once uncovered, x (which lies
-		// on it, and moves first) apart.
-		partners := 0
-		if z.Rank() < cards.King {
-			partners += int(onTop[z+1])
-		}
-		if z.Rank() > cards.Ace {
-			partners += int(onTop[z-1])
-		}
-		if married1(x, z) {
-			partners--
-		}
-		if partners == 0 {
+		case partners == 0:
 			dst[TermUnderStuck]++
 		}
 	}
@@ -157,6 +135,27 @@ func (g *Game) Terms(dst []float64) {
 	dst[TermMarriages] = float64(marriages)
 	dst[TermNextBuried] = float64(buried)
 	dst[TermPartnerBelow] = float64(partner)
+}
+
+// fate says what card z could do if it were available: whether a pile
+// takes it, and how many available cards (onTop counts them by code) it
+// could marry, the available card above apart (above, which moves before
+// z is uncovered; z itself when z is the available card).
+func (g *Game) fate(z cards.Card, onTop *[cards.NumCodes + 1]uint8, above cards.Card) (fits bool, partners int) {
+	s, r := z.Suit(), uint8(z.Rank())
+	if r == upNext(g.up[s]) || r == downNext(g.down[s]) {
+		return true, 0
+	}
+	if z.Rank() < cards.King {
+		partners += int(onTop[z+1])
+	}
+	if z.Rank() > cards.Ace {
+		partners += int(onTop[z-1])
+	}
+	if married1(above, z) {
+		partners--
+	}
+	return false, partners
 }
 
 // married1 reports whether x and y are of one suit and one rank apart.
