@@ -21,16 +21,17 @@ func (g *Game) Evaluate() float64 {
 		return score
 	}
 	// Halves and multiples of them add up exactly in any order.
-	lanes, fits, pairs := g.tally()
+	var onTop [cards.NumCodes + 1]uint8
+	lanes, fits, pairs := g.tally(&onTop)
 	return score + 1.5*float64(lanes) + 0.5*float64(fits) + 0.5*float64(pairs)
 }
 
 // tally counts what Evaluate weighs besides the cards home: the empty
 // lanes, the available cards that fit a pile now, and the pairs of
 // available cards that can marry (for each available card below a king,
-// the available cards one rank above it in its suit).
-func (g *Game) tally() (lanes, fits, pairs int) {
-	var onTop [cards.NumCodes + 1]uint8
+// the available cards one rank above it in its suit). It counts the
+// available cards by code into onTop, which must start at zero.
+func (g *Game) tally(onTop *[cards.NumCodes + 1]uint8) (lanes, fits, pairs int) {
 	var tops [NumCols]cards.Card
 	k := 0
 	for c := range NumCols {

@@ -58,11 +58,11 @@ func (g *Game) Terms(dst []float64) {
 	if g.home == cards.DeckSize {
 		return
 	}
-	lanes, fits, marriages := g.tally()
+	var onTop [cards.NumCodes + 1]uint8 // the available cards, by code
+	lanes, fits, marriages := g.tally(&onTop)
 	var cover cover
 	cover.Reset()
 	partner, married := 0, 0
-	var onTop [cards.NumCodes + 1]uint8
 	for c := range NumCols {
 		n := int(g.n[c])
 		switch n {
@@ -73,7 +73,6 @@ func (g *Game) Terms(dst []float64) {
 		case 2:
 			dst[TermDoubles]++
 		}
-		onTop[g.cols[c][n-1]]++
 		if dst[TermMinHeight] == 0 || float64(n) < dst[TermMinHeight] {
 			dst[TermMinHeight] = float64(n)
 		}
