@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 // TestTermsSumToEvaluate: on the positions of random play, the terms
@@ -75,18 +76,4 @@ func TestTermsByHand(t *testing.T) {
 }
 
 // BenchmarkTerms times Terms beside Evaluate, on one deal's start.
-func BenchmarkTerms(b *testing.B) {
-	g := New()
-	g.Deal(500023)
-	dst := make([]float64, NumTerms)
-	b.Run("terms", func(b *testing.B) {
-		for b.Loop() {
-			g.Terms(dst)
-		}
-	})
-	b.Run("evaluate", func(b *testing.B) {
-		for b.Loop() {
-			g.Evaluate()
-		}
-	})
-}
+func BenchmarkTerms(b *testing.B) { envtest.BenchmarkTerms(b, "cromwell", 500023) }

@@ -1,5 +1,6 @@
 // Package envtest holds the test helpers every game package shares: the
-// property checker run at the size the tests use, and the Step benchmark.
+// property checker run at the size the tests use, and the Step and Terms
+// benchmarks.
 package envtest
 
 import (
@@ -38,6 +39,36 @@ func Check(t testing.TB, game string) *check.Report {
 	}
 	t.Log(rep)
 	return rep
+}
+
+// BenchmarkTerms times the named game's Terms beside its Evaluate, on the
+// start of deal seed. The game must be a Termer and an Evaluator.
+func BenchmarkTerms(b *testing.B, game string, seed uint64) {
+	g, err := env.NewGame(game)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.Deal(seed)
+	t, ok := g.(interface {
+		env.Termer
+		env.Evaluator
+	})
+	if !ok {
+		b.Fatalf("%s names no evaluation terms", game)
+	}
+	dst := make([]float64, len(g.Spec().Terms))
+	b.Run("terms", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t.Terms(dst)
+		}
+	})
+	b.Run("evaluate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t.Evaluate()
+		}
+	})
 }
 
 // BenchmarkStep measures one Step of the named game with a uniformly random

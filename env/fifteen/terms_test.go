@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
 )
 
 // TestTermsByHand checks the terms Evaluate weighs 0 on a position laid
@@ -90,18 +91,4 @@ func TestCorneredByHand(t *testing.T) {
 }
 
 // BenchmarkTerms times Terms beside Evaluate, on one deal's start.
-func BenchmarkTerms(b *testing.B) {
-	g := New()
-	g.Deal(500023)
-	dst := make([]float64, NumTerms)
-	b.Run("terms", func(b *testing.B) {
-		for b.Loop() {
-			g.Terms(dst)
-		}
-	})
-	b.Run("evaluate", func(b *testing.B) {
-		for b.Loop() {
-			g.Evaluate()
-		}
-	})
-}
+func BenchmarkTerms(b *testing.B) { envtest.BenchmarkTerms(b, "fifteen", 500023) }
