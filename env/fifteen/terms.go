@@ -25,6 +25,11 @@ const (
 	TermSecondBuried
 	TermUnderStuck
 	TermUnderFits
+	TermUnder2Stuck
+	TermUnder2Fits
+	TermTriples
+	TermHomeRun
+	TermRunWrong
 	NumTerms
 )
 
@@ -46,6 +51,11 @@ var terms = []env.Term{
 	TermSecondBuried: {Name: "second_buried", Doc: "cards lying on the cards the piles need after the next ones (counted as next_buried counts)"},
 	TermUnderStuck:   {Name: "under_stuck", Doc: "cards directly under an available card that would be stuck once uncovered: no pile takes them and no other available card marries them"},
 	TermUnderFits:    {Name: "under_fits", Doc: "cards directly under an available card that a pile takes"},
+	TermUnder2Stuck:  {Name: "under2_stuck", Doc: "cards two under an available card that would be stuck once uncovered (as under_stuck counts)"},
+	TermUnder2Fits:   {Name: "under2_fits", Doc: "cards two under an available card that a pile takes"},
+	TermTriples:      {Name: "triples", Doc: "columns holding three cards"},
+	TermHomeRun:      {Name: "home_run", Doc: "cards that could go home one after another from the foot of their column, the piles as they stand, summed over the columns"},
+	TermRunWrong:     {Name: "run_wrong", Doc: "cards in runs of one suit climbing or descending by one to the available card (two cards or more) laid the wrong way for the pile nearer to taking them: that pile would take the available card last"},
 }
 
 // Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
@@ -72,6 +82,8 @@ func (g *Game) Terms(dst []float64) {
 			dst[TermSingles]++
 		case 2:
 			dst[TermDoubles]++
+		case 3:
+			dst[TermTriples]++
 		}
 		if dst[TermMinHeight] == 0 || float64(n) < dst[TermMinHeight] {
 			dst[TermMinHeight] = float64(n)
@@ -113,8 +125,18 @@ func (g *Game) Terms(dst []float64) {
 		if fits, partners := g.fate(x, &onTop, x); !fits && partners == 0 {
 			stuck++
 		}
+		dst[TermHomeRun] += float64(g.homeRun(c))
 		if n < 2 {
 			continue
+		}
+		dst[TermRunWrong] += float64(g.runWrong(c))
+		if n >= 3 {
+			switch fits, partners := g.fate(g.cols[c][n-3], &onTop, x); {
+			case fits:
+				dst[TermUnder2Fits]++
+			case partners == 0:
+				dst[TermUnder2Stuck]++
+			}
 		}
 		// The card under x, as it would be once x has moved.
 		switch fits, partners := g.fate(g.cols[c][n-2], &onTop, x); {
@@ -155,6 +177,65 @@ func (g *Game) fate(z cards.Card, onTop *[cards.NumCodes + 1]uint8, above cards.
 		partners--
 	}
 	return false, partners
+}
+
+// homeRun returns how many cards of column c could go home one after
+// another from its foot, the piles as they stand and nothing else moved.
+func (g *Game) homeRun(c int) int {
+	up, down := g.up, g.down
+	n := int(g.n[c])
+	for k := n - 1; k >= 0; k-- {
+		y := g.cols[c][k]
+		s, r := y.Suit(), uint8(y.Rank())
+		switch r {
+		case upNext(up[s]):
+			up[s] = r
+		case downNext(down[s]):
+			down[s] = r
+		default:
+			return n - 1 - k
+		}
+	}
+	return n
+}
+
+// runWrong returns the length of the run at the foot of column c (two
+// cards or more of one suit, each one rank from the next, climbing or
+// descending all the way) when it lies the wrong way for the pile nearer
+// to taking it: that pile would take the available card last, so the run
+// must be laid out again first. It returns 0 for a run the nearer pile
+// takes from the foot, for a tie, and when no pile can take the run.
+func (g *Game) runWrong(c int) int {
+	n := int(g.n[c])
+	x, y := g.cols[c][n-1], g.cols[c][n-2]
+	if !married1(x, y) {
+		return 0
+	}
+	step := int(x.Rank()) - int(y.Rank()) // +1: climbing to the foot
+	k := n - 2
+	for k > 0 && married1(g.cols[c][k-1], g.cols[c][k]) &&
+		int(g.cols[c][k].Rank())-int(g.cols[c][k-1].Rank()) == step {
+		k--
+	}
+	lo, hi := int(g.cols[c][k].Rank()), int(x.Rank())
+	if step < 0 {
+		lo, hi = hi, lo
+	}
+	s := x.Suit()
+	const far = 99
+	dUp, dDown := far, far
+	if need := int(upNext(g.up[s])); need <= lo {
+		dUp = lo - need
+	}
+	if need := int(downNext(g.down[s])); need >= hi {
+		dDown = need - hi
+	}
+	// The up pile takes the run's low end first, the down pile its high end.
+	switch {
+	case dUp < dDown && step > 0, dDown < dUp && step < 0:
+		return n - k
+	}
+	return 0
 }
 
 // married1 reports whether x and y are of one suit and one rank apart.

@@ -47,11 +47,40 @@ func TestTermsByHand(t *testing.T) {
 	// 2♠: one card) and 4♥ (under none), the spade piles 2♠ (under none)
 	// and no Q♠; clubs need nothing more, diamonds a 4♦ and a 2♦ that are
 	// not in the columns. Under the available cards: 6♥ would be stuck
-	// (no pile takes it, no 5♥ or 7♥ available), A♠ and 5♥ fit a pile.
+	// (no pile takes it, no 5♥ or 7♥ available), A♠ and 5♥ fit a pile; two
+	// under them, 9♣ would be stuck. 3♦ then A♠ could go home one after
+	// the other, and K♣; 4♥ on 5♥ is a run the down pile (needing 5♥)
+	// would take the wrong way round, the available card last.
 	for _, c := range []struct {
 		term int
 		want float64
-	}{{TermSingles, 1}, {TermDoubles, 2}, {TermMarried, 1}, {TermStuck, 2}, {TermCornered, 0}, {TermTopRun, 1}, {TermMinHeight, 1}, {TermSecondBuried, 1}, {TermUnderStuck, 1}, {TermUnderFits, 2}} {
+	}{{TermSingles, 1}, {TermDoubles, 2}, {TermMarried, 1}, {TermStuck, 2}, {TermCornered, 0}, {TermTopRun, 1}, {TermMinHeight, 1}, {TermSecondBuried, 1}, {TermUnderStuck, 1}, {TermUnderFits, 2},
+		{TermUnder2Stuck, 1}, {TermUnder2Fits, 0}, {TermTriples, 0}, {TermHomeRun, 3}, {TermRunWrong, 2}} {
+		if dst[c.term] != c.want {
+			t.Errorf("%s = %v, want %v (all: %v)", terms[c.term].Name, dst[c.term], c.want, dst)
+		}
+	}
+}
+
+// TestRunsByHand checks the terms of runs and of the cards two under the
+// available ones on three columns of three cards.
+func TestRunsByHand(t *testing.T) {
+	c := cards.MustParseList
+	g := New()
+	g.SetColumns(
+		c("6S 5S 4S"), // the spade up pile needs 4♠: the run goes home from the foot
+		c("4H 5H 6H"), // the heart up pile needs 4♥, which lies at the run's far end
+		c("2C 9D KD"), // K♦ goes home, 9♦ then does not; 2♣ fits the club up pile
+	)
+	g.SetFoundation(cards.Spades, 3, 0)
+	g.SetFoundation(cards.Hearts, 3, 0)
+	g.SetFoundation(cards.Clubs, 1, 0)
+	dst := make([]float64, NumTerms)
+	g.Terms(dst)
+	for _, c := range []struct {
+		term int
+		want float64
+	}{{TermTriples, 3}, {TermHomeRun, 3 + 0 + 1}, {TermRunWrong, 3}, {TermUnder2Fits, 2}, {TermUnder2Stuck, 1}} {
 		if dst[c.term] != c.want {
 			t.Errorf("%s = %v, want %v (all: %v)", terms[c.term].Name, dst[c.term], c.want, dst)
 		}

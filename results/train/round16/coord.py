@@ -1,0 +1,146 @@
+"""Coordinate search over a value file's evaluation-term weights, judged by
+play: each term's weight in turn is moved by -STEP and +STEP, the file
+plays the same training deals with `patience bench`, and the better move is
+kept when it wins at least MIN_GAIN more games than the file before it.
+Sweeps repeat until none is kept, then go on with the next, smaller step.
+
+    python results/train/round16/coord.py --init FILE --out DIR \\
+        --seed-start 268000 --deals 2000 --steps 0.1,0.05 --min-gain 10
+
+DIR/best.safetensors is the best file so far (its eval_terms and
+cem_parameters updated, so that `train cem --init` can start from it), written
+at each step kept; DIR/log.txt has every probe. The patience command is
+built once into DIR. The search is deterministic: the agent and the deals
+are seeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shlex
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+TERM_PREFIX = "term."  # cem's name for a term's weight
+
+
+def read(path: Path) -> tuple[dict[str, Any], bytes]:
+    """A safetensors file's header and the bytes after it."""
+    data = path.read_bytes()
+    (n,) = struct.unpack("<Q", data[:8])
+    return json.loads(data[8 : 8 + n]), data[8 + n :]
+
+
+def write(path: Path, header: dict[str, Any], rest: bytes) -> None:
+    """Writes a safetensors file, its header padded to 8 bytes."""
+    b = json.dumps(header).encode()
+    b += b" " * (-len(b) % 8)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(struct.pack("<Q", len(b)) + b + rest)
+    tmp.replace(path)
+
+
+class Search:
+    """The file being searched and the bench that judges it."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.out = Path(args.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.header, self.rest = read(Path(args.init))
+        meta = self.header["__metadata__"]
+        self.game = meta["game"]
+        self.exe = self.out / "patience"
+        subprocess.run(["go", "build", "-o", str(self.exe), "./cmd/patience"], check=True)
+        names = self.term_names()
+        self.weights = dict.fromkeys(names, 0.0) | json.loads(meta.get("eval_terms", "{}"))
+        self.args = args
+        self.log = (self.out / "log.txt").open("a")
+
+    def term_names(self) -> list[str]:
+        """The game's term names, in the game's order, from the installed
+        Python package; without it, the names the file weighs."""
+        try:
+            from patience_gym._lib import game_spec
+        except ImportError:
+            meta = self.header["__metadata__"]
+            return list(json.loads(meta.get("eval_terms", "{}")))
+        return [t.name for t in game_spec(self.game).terms]
+
+    def save(self, path: Path, weights: dict[str, float], wins: int | None = None) -> None:
+        """Writes the file with these weights; with wins, as a result of
+        this search (its command, training deals and wins in the metadata)."""
+        header = json.loads(json.dumps(self.header))
+        meta = header["__metadata__"]
+        meta["eval_terms"] = json.dumps(weights)
+        if "cem_parameters" in meta:
+            params = json.loads(meta["cem_parameters"])
+            params |= {TERM_PREFIX + k: round(v, 6) for k, v in weights.items()}
+            meta["cem_parameters"] = json.dumps(params)
+        if wins is not None:
+            a = self.args
+            meta["command"] = "python " + " ".join(shlex.quote(x) for x in sys.argv)
+            meta["objective"] = "coordinate search"
+            meta["training_deals"] = f"{a.seed_start}..{a.seed_start + a.deals - 1}"
+            meta["coord_wins"] = str(wins)
+        write(path, header, self.rest)
+
+    def play(self, weights: dict[str, float]) -> tuple[int, float]:
+        """The file with these weights: its wins and mean progress."""
+        probe = self.out / "probe.safetensors"
+        self.save(probe, weights)
+        table = self.out / "probe.csv"
+        subprocess.run([str(self.exe), "bench", "--games", self.game, "--deals", str(self.args.deals),
+                        "--seed-start", str(self.args.seed_start), "--workers", str(self.args.workers),
+                        "--agents", f"policy:model={probe}", "--csv", str(table)],
+                       check=True, capture_output=True)
+        row = next(csv.DictReader(table.open()))
+        return int(row["wins"]), float(row["progress_mean"])
+
+    def note(self, line: str) -> None:
+        """Logs a line to log.txt and standard output."""
+        print(line, file=self.log, flush=True)
+        print(line, flush=True)
+
+    def run(self) -> None:
+        """The search: sweeps at each step until none keeps a move."""
+        best = self.play(self.weights)
+        self.note(f"start {best}")
+        for step in self.args.steps:
+            kept = True
+            while kept:
+                kept = False
+                for name in list(self.weights):
+                    tries = []
+                    for d in (-step, step):
+                        w = self.weights | {name: round(self.weights[name] + d, 4)}
+                        score = self.play(w)
+                        self.note(f"{name} {d:+} {score}")
+                        tries.append((score, w, d))
+                    score, w, d = max(tries, key=lambda t: t[0])
+                    if score[0] >= best[0] + self.args.min_gain:
+                        self.weights, best, kept = w, score, True
+                        self.save(self.out / "best.safetensors", w, best[0])
+                        self.note(f"KEEP {name} {d:+} -> {best}")
+        self.note(f"done {best}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--init", required=True, help="the value file to start from (with eval_weight)")
+    p.add_argument("--out", required=True, help="the folder for best.safetensors and log.txt")
+    p.add_argument("--seed-start", type=int, required=True, help="the first training deal")
+    p.add_argument("--deals", type=int, default=2000, help="training deals each probe plays")
+    p.add_argument("--steps", type=lambda s: [float(x) for x in s.split(",")], default=[0.1, 0.05],
+                   help="the steps, largest first, comma-separated")
+    p.add_argument("--min-gain", type=int, default=10, help="wins a move must add to be kept")
+    p.add_argument("--workers", type=int, default=2, help="bench workers")
+    Search(p.parse_args()).run()
+
+
+if __name__ == "__main__":
+    main()
