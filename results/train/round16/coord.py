@@ -12,6 +12,9 @@ cem_parameters updated, so that `train cem --init` can start from it), written
 at each step kept; DIR/log.txt has every probe. The patience command is
 built once into DIR. The search is deterministic: the agent and the deals
 are seeded.
+
+With --set NAME=VALUE (repeated), it only writes DIR/set.safetensors, the
+file with those weights changed, for a probe by hand with `patience bench`.
 """
 
 from __future__ import annotations
@@ -55,7 +58,6 @@ class Search:
         meta = self.header["__metadata__"]
         self.game = meta["game"]
         self.exe = self.out / "patience"
-        subprocess.run(["go", "build", "-o", str(self.exe), "./cmd/patience"], check=True)
         names = self.term_names()
         self.weights = dict.fromkeys(names, 0.0) | json.loads(meta.get("eval_terms", "{}"))
         self.args = args
@@ -108,6 +110,7 @@ class Search:
 
     def run(self) -> None:
         """The search: sweeps at each step until none keeps a move."""
+        subprocess.run(["go", "build", "-o", str(self.exe), "./cmd/patience"], check=True)
         best = self.play(self.weights)
         self.note(f"start {best}")
         for step in self.args.steps:
@@ -133,13 +136,28 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--init", required=True, help="the value file to start from (with eval_weight)")
     p.add_argument("--out", required=True, help="the folder for best.safetensors and log.txt")
-    p.add_argument("--seed-start", type=int, required=True, help="the first training deal")
+    p.add_argument("--seed-start", type=int, default=0, help="the first training deal")
     p.add_argument("--deals", type=int, default=2000, help="training deals each probe plays")
     p.add_argument("--steps", type=lambda s: [float(x) for x in s.split(",")], default=[0.1, 0.05],
                    help="the steps, largest first, comma-separated")
     p.add_argument("--min-gain", type=int, default=10, help="wins a move must add to be kept")
     p.add_argument("--workers", type=int, default=2, help="bench workers")
-    Search(p.parse_args()).run()
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="only write DIR/set.safetensors with this weight changed (repeatable)")
+    args = p.parse_args()
+    if not Path(args.init).is_file():
+        p.error(f"--init {args.init}: no such file")
+    search = Search(args)
+    if args.set:
+        changes = {}
+        for item in args.set:
+            name, _, value = item.partition("=")
+            if name not in search.weights:
+                p.error(f"--set {item}: no term {name!r}; the game's terms are {', '.join(search.weights)}")
+            changes[name] = float(value)
+        search.save(search.out / "set.safetensors", search.weights | changes)
+        return
+    search.run()
 
 
 if __name__ == "__main__":
