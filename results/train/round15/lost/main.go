@@ -73,7 +73,7 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 		if rowsOut, err = os.Create(csvPath); err != nil {
 			return fmt.Errorf("csv: %w", err)
 		}
-		defer rowsOut.Close()
+		defer rowsOut.Close() // a second close, after the one below, does nothing
 		head := []string{"seed", "kind", "step", "move", "played", "keep"}
 		for _, t := range e.Spec().Terms {
 			head = append(head, t.Name)
@@ -118,6 +118,11 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 			}
 		}
 	}
+	if rowsOut != nil {
+		if err := rowsOut.Close(); err != nil {
+			return fmt.Errorf("csv: %w", err)
+		}
+	}
 	fmt.Fprintf(os.Stderr, "won %d, not won from the start %d, lost from a winnable start %d: marriage the wrong way round %d, card sent home %d, other %d\n",
 		counts["won"], counts["not-won"], counts["wrong-way"]+counts["home"]+counts["other"], counts["wrong-way"], counts["home"], counts["other"])
 	select {
@@ -133,8 +138,9 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 // its CSV rows.
 type result struct{ line, kind, rows string }
 
-// one plays deal seed and says where the game was lost; with rows, it
-// also writes the CSV rows of the last won position's moves.
+// one plays deal seed and says where the game was lost; withRows, it
+// also makes the CSV rows of the last won position's moves, and those of
+// perGame positions drawn at random (see sample).
 func one(game, agent string, seed uint64, nodes int64, withRows bool, perGame int) (result, error) {
 	a, err := agents.New(agent)
 	if err != nil {
