@@ -96,8 +96,11 @@ def main() -> None:
     pos = Positions(rows, terms)
     kinds = {k: sum(g["kind"].iloc[0] == k for g in pos.groups) for k in ("sample", "critical")}
     print(f"{len(pos.groups)} positions with moves that keep and lose the win {kinds}")
-    print(f"a random legal move keeps it: {np.mean([g['keep'].mean() for g in pos.groups]):.3f}")
-    print(f"the file's first choice: {pos.first_keeps(pos.groups, w):.3f}")
+    for kind in ("sample", "critical", None):
+        groups = [g for g in pos.groups if kind is None or g["kind"].iloc[0] == kind]
+        if groups:
+            print(f"{kind or 'all'}: a random legal move keeps the win {np.mean([g['keep'].mean() for g in groups]):.3f},"
+                  f" the file's first choice {pos.first_keeps(groups, w):.3f}")
     fold = np.random.default_rng(0).integers(0, 5, size=pos.deal.max() + 1)[pos.deal]
     held = sum(pos.first_keeps(pos.subset(fold == k), w + pos.fit(pos.subset(fold != k), w, a.lam))
                * (fold == k).sum() for k in range(5) if (fold == k).any())
