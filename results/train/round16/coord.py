@@ -61,7 +61,9 @@ class Search:
         names = self.term_names()
         self.weights = dict.fromkeys(names, 0.0) | json.loads(meta.get("eval_terms", "{}"))
         self.args = args
-        self.log = (self.out / "log.txt").open("a")
+        # Play is deterministic, so a file tried once (a later sweep tries
+        # again the moves of the terms unchanged since) is not played again.
+        self.played: dict[tuple[float, ...], tuple[int, float]] = {}
 
     def term_names(self) -> list[str]:
         """The game's term names, in the game's order, from the installed
@@ -93,6 +95,13 @@ class Search:
 
     def play(self, weights: dict[str, float]) -> tuple[int, float]:
         """The file with these weights: its wins and mean progress."""
+        key = tuple(weights.values())
+        if key not in self.played:
+            self.played[key] = self.bench(weights)
+        return self.played[key]
+
+    def bench(self, weights: dict[str, float]) -> tuple[int, float]:
+        """Plays the training deals with the file with these weights."""
         probe = self.out / "probe.safetensors"
         self.save(probe, weights)
         table = self.out / "probe.csv"
@@ -105,7 +114,8 @@ class Search:
 
     def note(self, line: str) -> None:
         """Logs a line to log.txt and standard output."""
-        print(line, file=self.log, flush=True)
+        with (self.out / "log.txt").open("a") as log:
+            print(line, file=log)
         print(line, flush=True)
 
     def run(self) -> None:
