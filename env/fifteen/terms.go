@@ -58,6 +58,13 @@ var terms = []env.Term{
 	TermRunWrong:     {Name: "run_wrong", Doc: "cards in runs of one suit climbing or descending by one to the available card (two cards or more) laid the wrong way for the pile nearer to taking them: that pile would take the available card last"},
 }
 
+// underTerms are, for the cards one and then two under an available card,
+// the terms that count those a pile takes and those that would be stuck.
+var underTerms = [...]struct{ fits, stuck int }{
+	{TermUnderFits, TermUnderStuck},
+	{TermUnder2Fits, TermUnder2Stuck},
+}
+
 // Terms writes the position's terms (Spec.Terms) into dst[:NumTerms]:
 // Evaluate is their sum weighted by the Spec's weights. A won game's terms
 // are its cards home and 0 for the rest, as Evaluate scores it.
@@ -130,20 +137,19 @@ func (g *Game) Terms(dst []float64) {
 			continue
 		}
 		dst[TermRunWrong] += float64(g.runWrong(c))
-		if n >= 3 {
-			switch fits, partners := g.fate(g.cols[c][n-3], &onTop, x); {
-			case fits:
-				dst[TermUnder2Fits]++
-			case partners == 0:
-				dst[TermUnder2Stuck]++
+		// The cards one and two under x, as they would be once the cards
+		// above them have moved.
+		for d, t := range underTerms {
+			k := int(n) - 2 - d
+			if k < 0 {
+				break
 			}
-		}
-		// The card under x, as it would be once x has moved.
-		switch fits, partners := g.fate(g.cols[c][n-2], &onTop, x); {
-		case fits:
-			dst[TermUnderFits]++
-		case partners == 0:
-			dst[TermUnderStuck]++
+			switch fits, partners := g.fate(g.cols[c][k], &onTop, x); {
+			case fits:
+				dst[t.fits]++
+			case partners == 0:
+				dst[t.stuck]++
+			}
 		}
 	}
 	if lanes == 0 && NumCols-stuck <= 1 {
