@@ -282,7 +282,7 @@ func (m *MC) candidates(v View, width int) []int {
 // leafValue scores a lost position by its evaluation.
 func (p *Policy) leafScore(e *env.Env) float64 {
 	n := p.model.net
-	p.readyTerms(n, e.Spec())
+	p.readyTerms(n, e)
 	return p.corrected(n, n.Model().Meta().EvalWeight, e.Evaluate(), e)
 }
 

@@ -81,6 +81,17 @@ const (
 	// (cards, when eval_weight is the game's card count). A name the game
 	// does not have is an error at Check.
 	ModelEvalTermsKey = "eval_terms"
+	// ModelOpeningTermsKey and ModelOpeningProgressKey are the optional
+	// metadata keys of a file with eval_terms that weighs the terms
+	// differently in the opening: a JSON object of the same form as
+	// eval_terms, and a fraction p of the game's cards (0 < p < 1). While
+	// the position the agent moves from has placed less than p of the
+	// cards, each term named in the object is weighed by its number there
+	// instead of by eval_terms' (a term it does not name keeps eval_terms'
+	// weight). All the moves of one position are scored with the same
+	// weights. The one needs the other.
+	ModelOpeningTermsKey    = "eval_terms_opening"
+	ModelOpeningProgressKey = "opening_progress"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// ModelValueLinkKey is the optional metadata key that says how a value
@@ -212,6 +223,12 @@ type ModelMeta struct {
 	// EvalTerms are the weights of the game's evaluation terms (metadata
 	// key eval_terms) by name; none when the file has none.
 	EvalTerms map[string]float64
+	// OpeningTerms are the weights of the terms in the opening (metadata
+	// key eval_terms_opening), by name, and OpeningProgress the fraction
+	// of the cards placed at which the opening ends (opening_progress);
+	// none and 0 when the file has none.
+	OpeningTerms    map[string]float64
+	OpeningProgress float64
 	// ValueLink is a value network's link (metadata value_link): "" or
 	// ModelLinkLogSigmoid.
 	ValueLink string
@@ -267,6 +284,11 @@ func (m *ModelMeta) metadata() map[string]string {
 	if len(m.EvalTerms) > 0 {
 		b, _ := json.Marshal(m.EvalTerms) // finite numbers by name: cannot fail
 		out[ModelEvalTermsKey] = string(b)
+	}
+	if len(m.OpeningTerms) > 0 {
+		b, _ := json.Marshal(m.OpeningTerms) // finite numbers by name: cannot fail
+		out[ModelOpeningTermsKey] = string(b)
+		out[ModelOpeningProgressKey] = strconv.FormatFloat(m.OpeningProgress, 'g', -1, 64)
 	}
 	if m.ValueLink != "" {
 		out[ModelValueLinkKey] = m.ValueLink
@@ -379,6 +401,9 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		}
 		m.EvalTerms = terms
 	}
+	if err := m.parseOpening(md); err != nil {
+		return ModelMeta{}, err
+	}
 	if v, ok := md[ModelValueLinkKey]; ok {
 		if v != ModelLinkLogSigmoid {
 			return ModelMeta{}, fmt.Errorf("metadata %s is %q; this build reads %q", ModelValueLinkKey, v, ModelLinkLogSigmoid)
@@ -469,7 +494,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.TrainedSteps = n
 	}
 	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelEvalTermsKey, ModelValueLinkKey,
-		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey)
+		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey, ModelOpeningTermsKey, ModelOpeningProgressKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -761,9 +786,11 @@ func (m *Model) Check(spec *env.Spec) error {
 			m.name(), mm.InputLen, spec.Name, mm.CardDim, CardInputLen(spec, mm.CardDim))
 	}
 	// Every term the file weighs is one of the game's.
-	for name := range mm.EvalTerms {
-		if spec.TermIndex(name) < 0 {
-			return fmt.Errorf("%s weighs the evaluation term %q; %s", m.name(), name, termList(spec))
+	for _, terms := range []map[string]float64{mm.EvalTerms, mm.OpeningTerms} {
+		for name := range terms {
+			if spec.TermIndex(name) < 0 {
+				return fmt.Errorf("%s weighs the evaluation term %q; %s", m.name(), name, termList(spec))
+			}
 		}
 	}
 	// Each stack group lies within one card segment.
@@ -782,6 +809,34 @@ func (m *Model) Check(spec *env.Spec) error {
 	return nil
 }
 
+// parseOpening reads the opening's term weights and where the opening ends
+// (ModelOpeningTermsKey, ModelOpeningProgressKey) from the metadata md of a
+// file whose eval_terms m holds.
+func (m *ModelMeta) parseOpening(md map[string]string) error {
+	v, ok := md[ModelOpeningTermsKey]
+	p, pok := md[ModelOpeningProgressKey]
+	switch {
+	case !ok && !pok:
+		return nil
+	case !ok:
+		return fmt.Errorf("metadata has %s but no %s: it says where the opening's weights end", ModelOpeningProgressKey, ModelOpeningTermsKey)
+	case !pok:
+		return fmt.Errorf("metadata has %s but no %s: it says where the opening ends", ModelOpeningTermsKey, ModelOpeningProgressKey)
+	case len(m.EvalTerms) == 0:
+		return fmt.Errorf("metadata has %s but no %s: the opening's weights replace some of them", ModelOpeningTermsKey, ModelEvalTermsKey)
+	}
+	var terms map[string]float64
+	if err := json.Unmarshal([]byte(v), &terms); err != nil || len(terms) == 0 {
+		return fmt.Errorf("metadata %s is %q; want a JSON object of numbers by term name, as {\"next_buried\": -0.3}", ModelOpeningTermsKey, v)
+	}
+	f, err := strconv.ParseFloat(p, 64)
+	if err != nil || !(f > 0 && f < 1) {
+		return fmt.Errorf("metadata %s is %q; want a fraction of the cards above 0 and below 1", ModelOpeningProgressKey, p)
+	}
+	m.OpeningTerms, m.OpeningProgress = terms, f
+	return nil
+}
+
 // termList says which evaluation terms spec's game has.
 func termList(spec *env.Spec) string {
 	if len(spec.Terms) == 0 {
@@ -795,17 +850,27 @@ func termList(spec *env.Spec) string {
 }
 
 // termWeights returns the file's eval_terms in the order of spec.Terms (0
-// for a term it does not weigh), or nil when it weighs none. Check has
-// made sure that every name is spec's.
-func (m *Model) termWeights(spec *env.Spec) []float64 {
+// for a term it does not weigh), or nil when it weighs none, and the same
+// for the opening (eval_terms_opening over eval_terms), nil when the file
+// has no opening. Check has made sure that every name is spec's.
+func (m *Model) termWeights(spec *env.Spec) (w, opening []float64) {
 	if len(m.meta.EvalTerms) == 0 {
-		return nil
+		return nil, nil
 	}
-	w := make([]float64, len(spec.Terms))
+	w = make([]float64, len(spec.Terms))
 	for i, t := range spec.Terms {
 		w[i] = m.meta.EvalTerms[t.Name]
 	}
-	return w
+	if len(m.meta.OpeningTerms) == 0 {
+		return w, nil
+	}
+	opening = slices.Clone(w)
+	for i, t := range spec.Terms {
+		if x, ok := m.meta.OpeningTerms[t.Name]; ok {
+			opening[i] = x
+		}
+	}
+	return w, opening
 }
 
 // CardInputLen returns the first-layer input width of a card-embedding

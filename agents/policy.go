@@ -39,9 +39,15 @@ type Policy struct {
 	// termW are a value file's weights of the evaluation terms of
 	// termSpec's game (eval_terms, in Spec.Terms order; nil for none) and
 	// terms the buffer the terms of a position are read into.
-	termW    []float64
-	termSpec *env.Spec
-	terms    []float64
+	termW []float64
+	// openW are the weights of the terms in the opening (nil for a file
+	// without one), openUntil the progress fraction where it ends, and
+	// curW the weights of the position being moved from.
+	openW     []float64
+	openUntil float64
+	curW      []float64
+	termSpec  *env.Spec
+	terms     []float64
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -205,7 +211,7 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	}
 	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
-	p.readyTerms(n, v.Spec())
+	p.readyTerms(n, p.sample)
 	// Inside a move of several actions, a child that does not finish the
 	// move is judged by its best completion (see Through).
 	through := p.opts.Through.at(p.sample)
@@ -288,24 +294,33 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 	return s
 }
 
-// readyTerms readies the weights of the evaluation terms of spec's game
+// readyTerms readies the weights of the evaluation terms of the game
 // that n's file holds (eval_terms), and the buffer the terms are read
-// into; it does nothing while the game stays the same.
-func (p *Policy) readyTerms(n *Net, spec *env.Spec) {
-	if p.termSpec != spec {
-		p.termSpec, p.termW = spec, n.Model().termWeights(spec)
+// into (once while the game stays the same), and picks the weights the
+// moves from position from are scored with: the opening's while from has
+// placed less of the cards than the opening's end.
+func (p *Policy) readyTerms(n *Net, from *env.Env) {
+	if spec := from.Spec(); p.termSpec != spec {
+		p.termSpec = spec
+		p.termW, p.openW = n.Model().termWeights(spec)
+		p.openUntil = n.Model().Meta().OpeningProgress
 		p.terms = make([]float64, len(spec.Terms))
+	}
+	p.curW = p.termW
+	if p.openW != nil && from.ProgressFraction() < p.openUntil {
+		p.curW = p.openW
 	}
 }
 
 // corrected is a value file's score of position e when the file has an
 // eval weight w: the network's output, plus w times ev (e's evaluation,
 // with or without its win bonus and dead-end penalty) over the cards, plus
-// each of e's evaluation terms times its weight (readyTerms first).
+// each of e's evaluation terms times its weight (readyTerms first, for
+// the position moved from).
 func (p *Policy) corrected(n *Net, w, ev float64, e *env.Env) float64 {
 	s := n.Score(e.Observation()) + w*ev/float64(e.Spec().Cards)
-	if p.termW != nil && e.Terms(p.terms) {
-		for i, tw := range p.termW {
+	if p.curW != nil && e.Terms(p.terms) {
+		for i, tw := range p.curW {
 			s += tw * p.terms[i]
 		}
 	}

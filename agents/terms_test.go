@@ -139,3 +139,128 @@ func TestEvalTermsPolicyPlaysBestScore(t *testing.T) {
 		t.Errorf("%v allocations per move with eval_terms", allocs)
 	}
 }
+
+// TestOpeningTermsFiles: eval_terms_opening and opening_progress survive a
+// file; either without the other, either without eval_terms, a progress
+// outside (0, 1) or a weight that is not a number is an error that names
+// the keys, and a term the game does not have is refused at Check.
+func TestOpeningTermsFiles(t *testing.T) {
+	spec := mustSpec(t, "cromwell")
+	m := randomValueModel(t, spec, nil, 1)
+	m.meta.EvalWeight = float64(spec.Cards)
+	m.meta.EvalTerms = map[string]float64{"next_buried": -0.5}
+	m.meta.OpeningTerms = map[string]float64{"builds": 0.25}
+	m.meta.OpeningProgress = 0.2
+	back, err := DecodeModel(encode(t, m), "t.safetensors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Meta(); len(got.OpeningTerms) != 1 || got.OpeningTerms["builds"] != 0.25 || got.OpeningProgress != 0.2 {
+		t.Fatalf("read back the opening %v until %v", got.OpeningTerms, got.OpeningProgress)
+	}
+	if err := back.Check(spec); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	for _, c := range []struct {
+		drop, key, value, want string
+	}{
+		{drop: ModelOpeningProgressKey, want: "metadata has eval_terms_opening but no opening_progress"},
+		{drop: ModelOpeningTermsKey, want: "metadata has opening_progress but no eval_terms_opening"},
+		{drop: ModelEvalTermsKey, want: "metadata has eval_terms_opening but no eval_terms"},
+		{key: ModelOpeningProgressKey, value: "1", want: `metadata opening_progress is "1"; want a fraction of the cards above 0 and below 1`},
+		{key: ModelOpeningProgressKey, value: "soon", want: `metadata opening_progress is "soon"`},
+		{key: ModelOpeningTermsKey, value: `{"builds": "many"}`, want: "metadata eval_terms_opening is"},
+		{key: ModelOpeningTermsKey, value: `{}`, want: "want a JSON object of numbers by term name"},
+	} {
+		md := m.meta.metadata()
+		if c.drop != "" {
+			delete(md, c.drop)
+		} else {
+			md[c.key] = c.value
+		}
+		if _, err := parseModelMeta(md); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c, err, c.want)
+		}
+	}
+	m.meta.OpeningTerms = map[string]float64{"buried": 1}
+	odd, err := DecodeModel(encode(t, m), "odd.safetensors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := odd.Check(spec); err == nil || !strings.Contains(err.Error(), `weighs the evaluation term "buried"`) {
+		t.Errorf("Check of an unknown opening term: %v", err)
+	}
+}
+
+// TestOpeningTermsPolicy: a file with an opening plays a move of the best
+// score by the opening's weights while the position it moves from has
+// placed less than opening_progress of the cards, and by eval_terms' after
+// (a term the opening does not name keeps eval_terms' weight); both kinds
+// of position are met, and a move allocates nothing.
+func TestOpeningTermsPolicy(t *testing.T) {
+	spec := mustSpec(t, "cromwell")
+	late := map[string]float64{"next_buried": -1, "builds": 0.75}
+	early := map[string]float64{"next_buried": 0.5, "builds": 0.75, "empty": -2} // builds kept from eval_terms
+	flat := randomValueModel(t, spec, []int{4}, 3)
+	for _, l := range flat.dense {
+		clear(l.w)
+		clear(l.b)
+	}
+	flat.meta.EvalWeight = float64(spec.Cards)
+	flat.meta.EvalTerms = late
+	flat.meta.OpeningTerms = map[string]float64{"next_buried": 0.5, "empty": -2}
+	flat.meta.OpeningProgress = 0.05
+	path := saveModel(t, t.TempDir(), "opening.safetensors", flat)
+	a, err := New("policy:repeats=allow,through=none,model=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := env.Make("cromwell", env.Options{MaxSteps: 150})
+	terms := make([]float64, len(spec.Terms))
+	phases := map[bool]int{}
+	for seed := range uint64(6) {
+		resetBoth(t, e, a, spec, seed)
+		for !e.Done() {
+			mask := e.Mask()
+			opening := e.ProgressFraction() < 0.05
+			weights := late
+			if opening {
+				weights = early
+			}
+			best := math.Inf(-1)
+			scores := map[int]float64{}
+			for b := mask.Next(0); b >= 0; b = mask.Next(b + 1) {
+				ch := e.Clone()
+				if _, _, _, err := ch.Advance(b); err != nil {
+					t.Fatal(err)
+				}
+				ch.Terms(terms)
+				s := score(ch)
+				for name, w := range weights {
+					s += w * terms[spec.TermIndex(name)]
+				}
+				scores[b] = s
+				best = math.Max(best, s)
+			}
+			got := a.Act(NewView(e))
+			if mask.Count() > 1 {
+				if math.Abs(scores[got]-best) > 1e-9*math.Max(1, math.Abs(best)) {
+					t.Fatalf("deal %d step %d (opening %v): played %s (score %v), the best score is %v", seed, e.Steps(), opening, e.ActionString(got), scores[got], best)
+				}
+				phases[opening]++
+			}
+			if _, _, _, err := e.Advance(got); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if phases[true] == 0 || phases[false] == 0 {
+		t.Fatalf("choices in the opening and after: %v; want both", phases)
+	}
+	resetBoth(t, e, a, spec, 9)
+	v := NewView(e)
+	a.Act(v)
+	if allocs := testing.AllocsPerRun(50, func() { a.Act(v) }); allocs != 0 {
+		t.Errorf("%v allocations per move with an opening", allocs)
+	}
+}

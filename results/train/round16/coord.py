@@ -13,6 +13,11 @@ at each step kept; DIR/log.txt has every probe. The patience command is
 built once into DIR. The search is deterministic: the agent and the deals
 are seeded.
 
+With --opening P it searches instead the weights of the opening, the
+positions that have placed less than P of the cards (the file's
+eval_terms_opening, or eval_terms' weights where it has none, written with
+opening_progress P); eval_terms stay as they are.
+
 With --set NAME=VALUE (repeated), it only writes DIR/set.safetensors, the
 file with those weights changed, for a probe by hand with `patience bench`.
 """
@@ -60,6 +65,9 @@ class Search:
         self.exe = self.out / "patience"
         names = self.term_names()
         self.weights = dict.fromkeys(names, 0.0) | json.loads(meta.get("eval_terms", "{}"))
+        self.opening = args.opening
+        if self.opening is not None:
+            self.weights |= json.loads(meta.get("eval_terms_opening", "{}"))
         self.args = args
         # Play is deterministic, so a file tried once (a later sweep tries
         # again the moves of the terms unchanged since) is not played again.
@@ -80,8 +88,12 @@ class Search:
         this search (its command, training deals and wins in the metadata)."""
         header = json.loads(json.dumps(self.header))
         meta = header["__metadata__"]
-        meta["eval_terms"] = json.dumps(weights)
-        if "cem_parameters" in meta:
+        if self.opening is not None:
+            meta["eval_terms_opening"] = json.dumps(weights)
+            meta["opening_progress"] = str(self.opening)
+        else:
+            meta["eval_terms"] = json.dumps(weights)
+        if "cem_parameters" in meta and self.opening is None:
             params = json.loads(meta["cem_parameters"])
             params |= {TERM_PREFIX + k: round(v, 6) for k, v in weights.items()}
             meta["cem_parameters"] = json.dumps(params)
@@ -151,10 +163,14 @@ def main() -> None:
     p.add_argument("--steps", type=lambda s: [float(x) for x in s.split(",")], default=[0.1, 0.05],
                    help="the steps, largest first, comma-separated")
     p.add_argument("--min-gain", type=int, default=10, help="wins a move must add to be kept")
+    p.add_argument("--opening", type=float, metavar="P",
+                   help="search the weights of the opening, the positions with less than this fraction of the cards placed")
     p.add_argument("--workers", type=int, default=2, help="bench workers")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="only write DIR/set.safetensors with this weight changed (repeatable)")
     args = p.parse_args()
+    if args.opening is not None and not 0 < args.opening < 1:
+        p.error(f"--opening {args.opening}: want a fraction above 0 and below 1")
     if not Path(args.init).is_file():
         p.error(f"--init {args.init}: no such file")
     search = Search(args)
