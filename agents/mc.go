@@ -1,10 +1,11 @@
 package agents
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -107,6 +108,7 @@ const winLeafBonus = 10
 type MC struct {
 	opts    MCOptions
 	rng     cards.Rand
+	rollRng cards.Rand // the rollouts' generator, seeded alike for every candidate of a world
 	pick    greedy
 	roll    rollout
 	sample  *env.Env
@@ -259,7 +261,7 @@ func (m *MC) candidates(v View, width int) []int {
 		j := m.rng.IntN(i + 1)
 		m.cands[i], m.cands[j] = m.cands[j], m.cands[i]
 	}
-	sort.SliceStable(m.cands, func(i, j int) bool { return m.scores[m.cands[i]] > m.scores[m.cands[j]] })
+	slices.SortStableFunc(m.cands, func(a, b int) int { return cmp.Compare(m.scores[b], m.scores[a]) })
 	// A value file's choice among equal scores goes first: it is the move
 	// played unless a rollout gain is clear.
 	for i, a := range m.cands {
@@ -354,15 +356,14 @@ func (m *MC) Act(v View) int {
 		m.values = make([]float64, R*W)
 	}
 	vals := m.values[:R*W] // vals[r*W+i]: candidate i in world r
-	var rng cards.Rand
-	m.roll.rng = &rng
+	m.roll.rng = &m.rollRng
 	for r := range R {
 		v.Sample(m.world, &m.rng)
 		seed := m.rng.Uint64()
 		for i, a := range cands {
 			m.sim.CopyFrom(m.world)
 			m.sim.Advance(a)
-			rng.Seed(seed)
+			m.rollRng.Seed(seed)
 			vals[r*W+i] = m.roll.run(m.sim, m.opts.RolloutSteps)
 		}
 	}

@@ -163,3 +163,25 @@ func TestMCValueFileRemembersForcedPositions(t *testing.T) {
 		t.Fatal("no forced position met: the test proves nothing")
 	}
 }
+
+// TestMCActAllocatesNothing: once its buffers are made, a move of mc (the
+// heuristic's candidates and rollouts, in a game with hidden cards and in
+// the two open ones) allocates nothing.
+func TestMCActAllocatesNothing(t *testing.T) {
+	for _, game := range []string{"limited", "cromwell", "fifteen"} {
+		a, err := New("mc:rollouts=2,rollout-steps=20")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := env.Make(game, env.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resetBoth(t, e, a, e.Spec(), 3)
+		v := NewView(e)
+		a.Act(v)
+		if allocs := testing.AllocsPerRun(20, func() { a.Act(v) }); allocs != 0 {
+			t.Errorf("%s: %v allocations per move of mc", game, allocs)
+		}
+	}
+}
