@@ -69,6 +69,26 @@ func TestEvalTermsFiles(t *testing.T) {
 	}
 }
 
+// termsPolicy is the policy agent (repeats allowed, no look through a
+// move) playing a value file of spec's game whose network outputs 0 and
+// whose eval_weight is the game's card count, its metadata then set by
+// weigh: the heuristic's score plus the weighed terms.
+func termsPolicy(t *testing.T, spec *env.Spec, weigh func(*ModelMeta)) Agent {
+	t.Helper()
+	flat := randomValueModel(t, spec, []int{4}, 3)
+	for _, l := range flat.dense {
+		clear(l.w)
+		clear(l.b)
+	}
+	flat.meta.EvalWeight = float64(spec.Cards)
+	weigh(&flat.meta)
+	a, err := New("policy:repeats=allow,through=none,model=" + saveModel(t, t.TempDir(), "terms.safetensors", flat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // TestEvalTermsPolicyPlaysBestScore: a value file with eval_terms plays a
 // move of the best score, recomputed here on clones as the heuristic's
 // score plus each term of the game (env.Env.Terms) times its weight; and
@@ -77,18 +97,7 @@ func TestEvalTermsFiles(t *testing.T) {
 func TestEvalTermsPolicyPlaysBestScore(t *testing.T) {
 	spec := mustSpec(t, "cromwell")
 	weights := map[string]float64{"next_buried": -1, "builds": 0.75}
-	flat := randomValueModel(t, spec, []int{4}, 3)
-	for _, l := range flat.dense {
-		clear(l.w)
-		clear(l.b)
-	}
-	flat.meta.EvalWeight = float64(spec.Cards)
-	flat.meta.EvalTerms = weights
-	path := saveModel(t, t.TempDir(), "terms.safetensors", flat)
-	a, err := New("policy:repeats=allow,through=none,model=" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := termsPolicy(t, spec, func(m *ModelMeta) { m.EvalTerms = weights })
 	e, _ := env.Make("cromwell", env.Options{MaxSteps: 150})
 	terms := make([]float64, len(spec.Terms))
 	differs := 0
@@ -201,20 +210,11 @@ func TestOpeningTermsPolicy(t *testing.T) {
 	spec := mustSpec(t, "cromwell")
 	late := map[string]float64{"next_buried": -1, "builds": 0.75}
 	early := map[string]float64{"next_buried": 0.5, "builds": 0.75, "empty": -2} // builds kept from eval_terms
-	flat := randomValueModel(t, spec, []int{4}, 3)
-	for _, l := range flat.dense {
-		clear(l.w)
-		clear(l.b)
-	}
-	flat.meta.EvalWeight = float64(spec.Cards)
-	flat.meta.EvalTerms = late
-	flat.meta.OpeningTerms = map[string]float64{"next_buried": 0.5, "empty": -2}
-	flat.meta.OpeningProgress = 0.05
-	path := saveModel(t, t.TempDir(), "opening.safetensors", flat)
-	a, err := New("policy:repeats=allow,through=none,model=" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := termsPolicy(t, spec, func(m *ModelMeta) {
+		m.EvalTerms = late
+		m.OpeningTerms = map[string]float64{"next_buried": 0.5, "empty": -2}
+		m.OpeningProgress = 0.05
+	})
 	e, _ := env.Make("cromwell", env.Options{MaxSteps: 150})
 	terms := make([]float64, len(spec.Terms))
 	phases := map[bool]int{}

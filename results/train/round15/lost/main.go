@@ -28,11 +28,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/results/train/internal/deals"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
 )
@@ -74,42 +74,14 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 			return fmt.Errorf("csv: %w", err)
 		}
 		defer rowsOut.Close() // a second close, after the one below, does nothing
-		head := []string{"seed", "kind", "step", "move", "played", "keep"}
-		for _, t := range e.Spec().Terms {
-			head = append(head, t.Name)
-		}
-		if _, err := fmt.Fprintln(rowsOut, strings.Join(head, ",")); err != nil {
+		if _, err := rowsOut.WriteString(deals.Header(e.Spec(), "seed", "kind", "step", "move", "played", "keep")); err != nil {
 			return fmt.Errorf("csv: %w", err)
 		}
 	}
-	jobs := make(chan uint64)
-	lines := make(chan result)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range jobs {
-				line, err := one(game, agent, seed, nodes, rowsOut != nil, perGame)
-				if err != nil {
-					errs <- err
-					return
-				}
-				lines <- line
-			}
-		}()
-	}
-	go func() {
-		for i := range n {
-			jobs <- start + uint64(i)
-		}
-		close(jobs)
-		wg.Wait()
-		close(lines)
-	}()
 	counts := map[string]int{}
-	for l := range lines {
+	err := deals.Each(start, n, workers, func(seed uint64) (result, error) {
+		return one(game, agent, seed, nodes, rowsOut != nil, perGame)
+	}, func(l result) error {
 		counts[l.kind]++
 		fmt.Println(l.line)
 		if rowsOut != nil && l.rows != "" {
@@ -117,6 +89,10 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 				return fmt.Errorf("csv: %w", err)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if rowsOut != nil {
 		if err := rowsOut.Close(); err != nil {
@@ -125,12 +101,7 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 	}
 	fmt.Fprintf(os.Stderr, "won %d, not won from the start %d, lost from a winnable start %d: marriage the wrong way round %d, card sent home %d, other %d\n",
 		counts["won"], counts["not-won"], counts["wrong-way"]+counts["home"]+counts["other"], counts["wrong-way"], counts["home"], counts["other"])
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return nil
-	}
+	return nil
 }
 
 // result is one deal's line, its kind (won, not-won, or what the losing

@@ -18,11 +18,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/results/train/internal/deals"
 )
 
 func main() {
@@ -58,41 +58,14 @@ func run(game, agent string, start uint64, n, perGame, steps, workers int, path 
 		return fmt.Errorf("csv: %w", err)
 	}
 	defer f.Close() // a second close, after the one below, does nothing
-	head := []string{"seed", "kind", "step", "move", "played", "keep", "progress"}
-	for _, t := range e.Spec().Terms {
-		head = append(head, t.Name)
-	}
-	if _, err := fmt.Fprintln(f, strings.Join(head, ",")); err != nil {
+	if _, err := f.WriteString(deals.Header(e.Spec(), "seed", "kind", "step", "move", "played", "keep", "progress")); err != nil {
 		return fmt.Errorf("csv: %w", err)
 	}
-	jobs := make(chan uint64)
-	rows := make(chan labelled)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range jobs {
-				r, k, err := one(game, agent, seed, perGame, steps)
-				if err != nil {
-					errs <- err
-					return
-				}
-				rows <- labelled{r, k}
-			}
-		}()
-	}
-	go func() {
-		for i := range n {
-			jobs <- start + uint64(i)
-		}
-		close(jobs)
-		wg.Wait()
-		close(rows)
-	}()
 	done, kept := 0, 0
-	for r := range rows {
+	err = deals.Each(start, n, workers, func(seed uint64) (labelled, error) {
+		r, k, err := one(game, agent, seed, perGame, steps)
+		return labelled{r, k}, err
+	}, func(r labelled) error {
 		done++
 		kept += r.positions
 		if _, err := f.WriteString(r.rows); err != nil {
@@ -101,17 +74,16 @@ func run(game, agent string, start uint64, n, perGame, steps, workers int, path 
 		if done%100 == 0 {
 			fmt.Fprintf(os.Stderr, "%d deals\n", done)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("csv: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "%d deals, %d positions with moves that win and moves that do not\n", done, kept)
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return nil
-	}
+	return nil
 }
 
 // labelled is one deal's CSV rows and how many positions they hold.

@@ -1,0 +1,63 @@
+package deals
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	_ "github.com/patience-gym/patience/env/all"
+)
+
+// TestEachVisitsEveryDeal: every deal of the range is done once, on any
+// number of workers.
+func TestEachVisitsEveryDeal(t *testing.T) {
+	for _, workers := range []int{0, 1, 3} {
+		var got []uint64
+		err := Each(100, 50, workers, func(seed uint64) (uint64, error) { return seed, nil },
+			func(s uint64) error { got = append(got, s); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		for i, s := range got {
+			if s != 100+uint64(i) {
+				t.Fatalf("%d workers: deals %v, want 100 to 149 once each", workers, got)
+			}
+		}
+		if len(got) != 50 {
+			t.Fatalf("%d workers: %d deals, want 50", workers, len(got))
+		}
+	}
+}
+
+// TestEachStopsAtTheFirstError: an error of a deal, even one that stops
+// every worker, or of the caller's each, is returned and ends the work
+// (it does not hang).
+func TestEachStopsAtTheFirstError(t *testing.T) {
+	bad := errors.New("bad deal")
+	err := Each(0, 1000, 2, func(seed uint64) (int, error) { return 0, bad }, func(int) error { return nil })
+	if !errors.Is(err, bad) {
+		t.Fatalf("every deal failing: %v, want %v", err, bad)
+	}
+	calls := 0
+	full := errors.New("disk full")
+	err = Each(0, 1000, 2, func(seed uint64) (int, error) { return 1, nil },
+		func(int) error { calls++; return full })
+	if !errors.Is(err, full) || calls != 1 {
+		t.Fatalf("each failing: %v after %d calls, want %v after 1", err, calls, full)
+	}
+}
+
+// TestHeader: the columns asked for, then the game's terms.
+func TestHeader(t *testing.T) {
+	spec, err := env.Lookup("fifteen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Header(spec, "seed", "move")
+	if !strings.HasPrefix(h, "seed,move,home,lanes,") || !strings.HasSuffix(h, ",run_wrong\n") {
+		t.Fatalf("header %q", h)
+	}
+}
