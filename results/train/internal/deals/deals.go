@@ -1,8 +1,11 @@
 // Package deals runs the research commands' work on a range of deals in
-// parallel, and writes the header of their CSV files of move labels.
+// parallel, and writes the header and rows of their CSV files of move
+// labels.
 package deals
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -75,4 +78,31 @@ func Header(spec *env.Spec, cols ...string) string {
 		cols = append(cols, t.Name)
 	}
 	return strings.Join(cols, ",") + "\n"
+}
+
+// Row is one line (with its newline) of such a file: the values of the
+// columns cols (as fmt prints them, true and false as 1 and 0), then the
+// terms.
+func Row(terms []float64, cols ...any) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch v := c.(type) {
+		case bool:
+			if v {
+				b.WriteByte('1')
+			} else {
+				b.WriteByte('0')
+			}
+		default:
+			fmt.Fprint(&b, v)
+		}
+	}
+	for _, v := range terms {
+		b.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	b.WriteByte('\n')
+	return b.String()
 }

@@ -61,3 +61,11 @@ func TestHeader(t *testing.T) {
 		t.Fatalf("header %q", h)
 	}
 }
+
+// TestRow: the columns, booleans as 1 and 0, then the terms as Go prints
+// the shortest float that reads back.
+func TestRow(t *testing.T) {
+	if got, want := Row([]float64{3, 0.25}, 7, "a>b", true, false), "7,a>b,1,0,3,0.25\n"; got != want {
+		t.Fatalf("Row: %q, want %q", got, want)
+	}
+}

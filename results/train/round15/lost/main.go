@@ -26,7 +26,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/patience-gym/patience/agents"
@@ -216,11 +215,7 @@ func moves(g env.Game, seed uint64, step, act int, kind string, won func(env.Gam
 		}
 		if t, ok := c.(env.Termer); withRows && ok {
 			t.Terms(terms)
-			fmt.Fprintf(&out, "%d,%s,%d,%s,%d,%d", seed, kind, step, actionName(g, a), b2i(a == act), b2i(kept))
-			for _, v := range terms {
-				out.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
-			}
-			out.WriteString("\n")
+			out.WriteString(deals.Row(terms, seed, kind, step, actionName(g, a), a == act, kept))
 		}
 	}
 	return keep, legal, out.String()
@@ -232,12 +227,4 @@ func actionName(g env.Game, a int) string {
 		return nm.ActionString(a)
 	}
 	return fmt.Sprint(a)
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/patience-gym/patience/agents"
@@ -116,7 +115,7 @@ func one(game, agent string, seed uint64, perGame, steps int) (string, int, erro
 	terms := make([]float64, len(e.Spec().Terms))
 	for _, i := range rng.Perm(k)[:min(perGame, k)] {
 		var rows strings.Builder
-		wins, legal := 0, 0
+		wins := 0
 		if err := replay(e, a, seed, played[:i]); err != nil {
 			return "", 0, err
 		}
@@ -125,7 +124,6 @@ func one(game, agent string, seed uint64, perGame, steps int) (string, int, erro
 			if err := replay(e, a, seed, played[:i]); err != nil {
 				return "", 0, err
 			}
-			legal++
 			name := e.ActionString(b)
 			a.Act(agents.NewView(e)) // the agent sees the position as in its game
 			if _, _, _, err := e.Advance(b); err != nil {
@@ -138,14 +136,12 @@ func one(game, agent string, seed uint64, perGame, steps int) (string, int, erro
 				}
 			}
 			won := e.Outcome() == env.Won
-			wins += b2i(won)
-			fmt.Fprintf(&rows, "%d,sample,%d,%s,%d,%d,%d", seed, i, name, b2i(b == played[i]), b2i(won), e.Progress())
-			for _, v := range terms {
-				rows.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+			if won {
+				wins++
 			}
-			rows.WriteString("\n")
+			rows.WriteString(deals.Row(terms, seed, "sample", i, name, b == played[i], won, e.Progress()))
 		}
-		if wins > 0 && wins < legal {
+		if wins > 0 && wins < len(moves) {
 			out.WriteString(rows.String())
 			positions++
 		}
@@ -166,12 +162,4 @@ func replay(e *env.Env, a agents.Agent, seed uint64, acts []int) error {
 		}
 	}
 	return nil
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
