@@ -53,6 +53,18 @@ def write(path: Path, header: dict[str, Any], rest: bytes) -> None:
     tmp.replace(path)
 
 
+def bench(exe: str, game: str, model: Path, seed_start: int, deals: int, workers: int) -> tuple[int, float]:
+    """The wins and mean progress of the policy agent playing value file
+    model on deals seed_start.. with `patience bench` (the command exe); its
+    table is written beside the file."""
+    table = model.with_suffix(".csv")
+    subprocess.run([exe, "bench", "--games", game, "--deals", str(deals), "--seed-start", str(seed_start),
+                    "--workers", str(workers), "--agents", f"policy:model={model}", "--csv", str(table)],
+                   check=True, capture_output=True)
+    row = next(csv.DictReader(table.open()))
+    return int(row["wins"]), float(row["progress_mean"])
+
+
 class Search:
     """The file being searched and the bench that judges it."""
 
@@ -116,13 +128,7 @@ class Search:
         """Plays the training deals with the file with these weights."""
         probe = self.out / "probe.safetensors"
         self.save(probe, weights)
-        table = self.out / "probe.csv"
-        subprocess.run([str(self.exe), "bench", "--games", self.game, "--deals", str(self.args.deals),
-                        "--seed-start", str(self.args.seed_start), "--workers", str(self.args.workers),
-                        "--agents", f"policy:model={probe}", "--csv", str(table)],
-                       check=True, capture_output=True)
-        row = next(csv.DictReader(table.open()))
-        return int(row["wins"]), float(row["progress_mean"])
+        return bench(str(self.exe), self.game, probe, self.args.seed_start, self.args.deals, self.args.workers)
 
     def note(self, line: str) -> None:
         """Logs a line to log.txt and standard output."""

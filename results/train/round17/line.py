@@ -11,14 +11,12 @@ terms at the file's weight.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "round16"))
-from coord import read, write
+from coord import bench, read, write
 
 
 def main() -> None:
@@ -45,12 +43,8 @@ def main() -> None:
         meta = header["__metadata__"] | {"eval_terms": json.dumps(w)}
         path = out / f"t{t}.safetensors"
         write(path, header | {"__metadata__": meta}, rest)
-        table = out / f"t{t}.csv"
-        subprocess.run([a.exe, "bench", "--games", header["__metadata__"]["game"], "--deals", str(a.deals),
-                        "--seed-start", str(a.seed_start), "--workers", "2",
-                        "--agents", f"policy:model={path}", "--csv", str(table)], check=True, capture_output=True)
-        row = next(csv.DictReader(table.open()))
-        print(f"t {t}: {row['wins']} wins, progress {float(row['progress_mean']):.4f}", flush=True)
+        wins, progress = bench(a.exe, header["__metadata__"]["game"], path, a.seed_start, a.deals, 2)
+        print(f"t {t}: {wins} wins, progress {progress:.4f}", flush=True)
 
 
 if __name__ == "__main__":
