@@ -392,9 +392,9 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.EvalWeight = w
 	}
 	if v, ok := md[ModelEvalTermsKey]; ok {
-		var terms map[string]float64
-		if err := json.Unmarshal([]byte(v), &terms); err != nil {
-			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a JSON object of numbers by term name, as {\"next_buried\": -0.3}", ModelEvalTermsKey, v)
+		terms, err := parseTermWeights(ModelEvalTermsKey, v, true)
+		if err != nil {
+			return ModelMeta{}, err
 		}
 		if _, ok := md[ModelEvalWeightKey]; !ok {
 			return ModelMeta{}, fmt.Errorf("metadata has %s but no %s: the terms correct the weighted evaluation", ModelEvalTermsKey, ModelEvalWeightKey)
@@ -809,6 +809,17 @@ func (m *Model) Check(spec *env.Spec) error {
 	return nil
 }
 
+// parseTermWeights reads the value v of metadata key key, a JSON object of
+// numbers by term name (eval_terms, eval_terms_opening); an empty one only
+// when empty is allowed.
+func parseTermWeights(key, v string, empty bool) (map[string]float64, error) {
+	var terms map[string]float64
+	if err := json.Unmarshal([]byte(v), &terms); err != nil || (len(terms) == 0 && !empty) {
+		return nil, fmt.Errorf("metadata %s is %q; want a JSON object of numbers by term name, as {\"next_buried\": -0.3}", key, v)
+	}
+	return terms, nil
+}
+
 // parseOpening reads the opening's term weights and where the opening ends
 // (ModelOpeningTermsKey, ModelOpeningProgressKey) from the metadata md of a
 // file whose eval_terms m holds.
@@ -825,9 +836,9 @@ func (m *ModelMeta) parseOpening(md map[string]string) error {
 	case len(m.EvalTerms) == 0:
 		return fmt.Errorf("metadata has %s but no %s: the opening's weights replace some of them", ModelOpeningTermsKey, ModelEvalTermsKey)
 	}
-	var terms map[string]float64
-	if err := json.Unmarshal([]byte(v), &terms); err != nil || len(terms) == 0 {
-		return fmt.Errorf("metadata %s is %q; want a JSON object of numbers by term name, as {\"next_buried\": -0.3}", ModelOpeningTermsKey, v)
+	terms, err := parseTermWeights(ModelOpeningTermsKey, v, false)
+	if err != nil {
+		return err
 	}
 	f, err := strconv.ParseFloat(p, 64)
 	if err != nil || !(f > 0 && f < 1) {
