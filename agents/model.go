@@ -122,6 +122,19 @@ const (
 	// does not matter). See ArrangeStacks and docs/models.md.
 	ModelStacksKey       = "stacks"
 	ModelStacksSortedKey = "stacks_sorted"
+	// ModelLookaheadSamplesKey is the optional metadata key of a value
+	// network for a game with hidden cards: a whole number k from 1 to
+	// MaxLookaheadSamples. The policy agent looks one move ahead on k
+	// copies of the position, each with the hidden cards reshuffled
+	// (determinized), and scores each move by the mean of its k scores, so
+	// that a move that draws hidden cards (Four Quarters' close-up) is
+	// judged by what it brings on average rather than by one draw. Without
+	// the key k is 1. A game without hidden cards has one copy to look at,
+	// so Check refuses k above 1 there.
+	ModelLookaheadSamplesKey = "lookahead_samples"
+	// MaxLookaheadSamples is the largest lookahead_samples a file may
+	// give.
+	MaxLookaheadSamples = 256
 )
 
 // StackGroup is a group of Count stacks of Height cells each, the first at
@@ -239,6 +252,10 @@ type ModelMeta struct {
 	// Sorted, sorted); none when the file has no stacks key.
 	Stacks       []StackGroup
 	StacksSorted bool
+	// LookaheadSamples is the number of determinized copies the policy
+	// agent's look-ahead averages over (metadata lookahead_samples); 0
+	// when the file does not say, which plays as 1.
+	LookaheadSamples int
 	// Command is the command line that trained the model.
 	Command string
 	// TrainedSteps is the number of environment steps trained on, or 0
@@ -305,6 +322,9 @@ func (m *ModelMeta) metadata() map[string]string {
 		if m.StacksSorted {
 			out[ModelStacksSortedKey] = "1"
 		}
+	}
+	if m.LookaheadSamples != 0 {
+		out[ModelLookaheadSamplesKey] = strconv.Itoa(m.LookaheadSamples)
 	}
 	if m.encoding() == ModelEncodingCards {
 		out["card_dim"] = strconv.Itoa(m.CardDim)
@@ -451,6 +471,16 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 	} else if _, ok := md[ModelStacksSortedKey]; ok {
 		return ModelMeta{}, fmt.Errorf("metadata has %s but no %s", ModelStacksSortedKey, ModelStacksKey)
 	}
+	if v, ok := md[ModelLookaheadSamplesKey]; ok {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > MaxLookaheadSamples {
+			return ModelMeta{}, fmt.Errorf("metadata %s is %q; want a whole number from 1 to %d", ModelLookaheadSamplesKey, v, MaxLookaheadSamples)
+		}
+		if m.Head != ModelHeadValue {
+			return ModelMeta{}, fmt.Errorf("metadata has %s but no head=%s: only a value network is played by looking ahead", ModelLookaheadSamplesKey, ModelHeadValue)
+		}
+		m.LookaheadSamples = k
+	}
 	for _, f := range []struct {
 		key string
 		dst *int
@@ -494,7 +524,7 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.TrainedSteps = n
 	}
 	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelEvalTermsKey, ModelValueLinkKey,
-		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey, ModelOpeningTermsKey, ModelOpeningProgressKey)
+		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey, ModelOpeningTermsKey, ModelOpeningProgressKey, ModelLookaheadSamplesKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -784,6 +814,10 @@ func (m *Model) Check(spec *env.Spec) error {
 	case mm.encoding() == ModelEncodingCards && mm.InputLen != CardInputLen(spec, mm.CardDim):
 		return fmt.Errorf("%s has a first-layer input of %d; %s's cells with card_dim %d make %d",
 			m.name(), mm.InputLen, spec.Name, mm.CardDim, CardInputLen(spec, mm.CardDim))
+	}
+	if mm.LookaheadSamples > 1 && !spec.Hidden {
+		return fmt.Errorf("%s looks ahead on %s=%d copies, but %s has no hidden cards: its one copy is exact (want %s 1 or none)",
+			m.name(), ModelLookaheadSamplesKey, mm.LookaheadSamples, spec.Name, ModelLookaheadSamplesKey)
 	}
 	// Every term the file weighs is one of the game's.
 	for _, terms := range []map[string]float64{mm.EvalTerms, mm.OpeningTerms} {

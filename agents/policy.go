@@ -194,6 +194,10 @@ func (p *Policy) Act(v View) int {
 // correction. A file with eval_terms adds each of the game's evaluation
 // terms of the position times its weight. Equal scores are broken at
 // random, as the heuristic does.
+//
+// A file with lookahead_samples k (ModelMeta.LookaheadSamples) does all
+// this on k determinized copies and scores each move by the mean of its k
+// scores.
 func (p *Policy) actByValue(v View, n *Net) int {
 	m := v.Mask()
 	if !p.opts.AllowRepeats {
@@ -209,25 +213,18 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	if len(p.scores) < v.Spec().Actions {
 		p.scores = make([]float64, v.Spec().Actions)
 	}
-	v.Sample(p.sample, &p.rng)
 	w := n.Model().Meta().EvalWeight
-	p.readyTerms(n, p.sample)
-	// Inside a move of several actions, a child that does not finish the
-	// move is judged by its best completion (see Through).
-	through := p.opts.Through.at(p.sample)
+	k := max(1, n.Model().Meta().LookaheadSamples)
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		p.scores[a] = 0
+	}
+	for range k {
+		v.Sample(p.sample, &p.rng)
+		p.scoreMoves(v, n, w, m)
+	}
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		p.child.CopyFrom(p.sample)
-		if err := p.child.Try(a); err != nil {
-			p.scores[a] = math.Inf(-1) // cannot happen: a is in the mask
-			continue
-		}
-		var s float64
-		if through && midway(p.child.Game()) {
-			s = bestCompletion(p.child, &p.deep, 0, func(e *env.Env) float64 { return p.valueScore(v, n, w, e) })
-		} else {
-			s = p.valueScore(v, n, w, p.child)
-		}
+		s := p.scores[a] / float64(k)
 		p.scores[a] = s
 		switch {
 		case best < 0 || s > bs:
@@ -261,6 +258,27 @@ func (p *Policy) actByValue(v View, n *Net) int {
 		}
 	}
 	return best
+}
+
+// scoreMoves adds to p.scores the score of every legal move of m played
+// on p.sample, the position determinized once.
+func (p *Policy) scoreMoves(v View, n *Net, w float64, m *env.Mask) {
+	p.readyTerms(n, p.sample)
+	// Inside a move of several actions, a child that does not finish the
+	// move is judged by its best completion (see Through).
+	through := p.opts.Through.at(p.sample)
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		p.child.CopyFrom(p.sample)
+		if err := p.child.Try(a); err != nil {
+			p.scores[a] = math.Inf(-1) // cannot happen: a is in the mask
+			continue
+		}
+		if through && midway(p.child.Game()) {
+			p.scores[a] += bestCompletion(p.child, &p.deep, 0, func(e *env.Env) float64 { return p.valueScore(v, n, w, e) })
+		} else {
+			p.scores[a] += p.valueScore(v, n, w, p.child)
+		}
+	}
 }
 
 // valueScore is a value network's score of the position child a move
