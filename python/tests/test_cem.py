@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from safetensors import safe_open
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
@@ -211,3 +212,22 @@ def test_cem_init_starts_at_an_earlier_files_parameters(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=why):
             init_parameters(bad, spec, parameter_names(spec, "ranks"))
     assert train.main([*argv[:-1], str(tmp_path / "bad"), "--init", str(net)]) == 2
+
+
+def test_cem_lookahead_samples_reach_the_files(tmp_path: Path) -> None:
+    """--lookahead-samples K writes lookahead_samples K into the files (the
+    Go agent then averages its look-ahead over K reshuffles), a resumed run
+    must keep it, and K above 1 for a game without hidden cards, or outside
+    1..256, is refused."""
+    out = tmp_path / "run"
+    argv = ["cem", "--game", "fourquarters", "--features", "terms", "--deals", "8", "--population", "2", "--elite", "1",
+            "--generations", "1", "--eval-deals", "8", "--references", "", "--lookahead-samples", "4", "--out", str(out)]
+    assert train.main(argv) == 0
+    for name in ("model.safetensors", "best.safetensors"):
+        with safe_open(str(out / name), framework="pt") as f:
+            assert (f.metadata() or {}).get("lookahead_samples") == "4"
+    assert json.loads((out / "state.json").read_text())["lookahead_samples"] == 4
+    argv[argv.index("--lookahead-samples") + 1] = "8"
+    assert train.main([*argv, "--resume"]) == 2
+    assert train.main(["cem", "--game", "fifteen", "--lookahead-samples", "4", "--out", str(tmp_path / "open")]) == 2
+    assert train.main(["cem", "--game", "limited", "--lookahead-samples", "257", "--out", str(tmp_path / "many")]) == 2

@@ -59,6 +59,7 @@ OLD_FLAGS: dict[str, dict[str, Any]] = {
         "--game": "royalparade", "--out": "", "--features": "segments", "--deals": 500, "--seed-start": 100000, "--population": 16,
         "--elite": 4, "--generations": 10, "--sigma": 0.1, "--noise": 0.01, "--seed": 1, "--eval-deals": 1000,
         "--eval-start": 900000, "--max-steps": 0, "--resume": False, "--init": "", "--references": "random,heuristic",
+        "--lookahead-samples": 1,
     },
     "winnable": {
         "--labels": None, "--out": "", "--hidden": (), "--card-dim": -1, "--dtype": "", "--stacks": "auto",

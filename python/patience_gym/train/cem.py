@@ -19,6 +19,10 @@ cards the foundations need next, say), which are no linear function of the
 observation; the file holds them as its ``eval_terms``. All parameters at 0
 play exactly as the heuristic ranks. ``--init FILE`` starts the
 distribution's mean at the parameters of an earlier run's file, by name.
+``--lookahead-samples K`` (a game with hidden cards) writes
+``lookahead_samples`` K into every file, so that candidates are judged as
+they will be played: each move scored by its mean over K copies of the
+position with the hidden cards reshuffled (docs/models.md).
 
 The cross-entropy method (Rubinstein 1999; Szita and Lőrincz 2006 for
 Tetris) draws a population of parameter vectors from a normal distribution,
@@ -167,7 +171,13 @@ class CEMConfig:
     resume: bool = False
     init: str = ""
     references: str = "random,heuristic"
+    lookahead_samples: int = 1
     command: str = ""
+
+
+MAX_LOOKAHEAD_SAMPLES = 256
+"""The largest lookahead_samples a policy file may give (the Go agents'
+agents.MaxLookaheadSamples)."""
 
 
 def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[np.float64], path: Path, command: str,
@@ -204,6 +214,12 @@ def cem(cfg: CEMConfig) -> Path:
         raise ValueError(f"cem: --elite {cfg.elite} must be from 1 to --population {cfg.population}")
     if cfg.deals < 1 or cfg.generations < 0 or not cfg.sigma > 0:
         raise ValueError("cem: --deals must be at least 1, --generations at least 0 and --sigma above 0")
+    if not 1 <= cfg.lookahead_samples <= MAX_LOOKAHEAD_SAMPLES:
+        raise ValueError(f"cem: --lookahead-samples {cfg.lookahead_samples}: want 1 to {MAX_LOOKAHEAD_SAMPLES}")
+    if cfg.lookahead_samples > 1 and not spec.hidden:
+        raise ValueError(f"cem: --lookahead-samples {cfg.lookahead_samples}: {spec.name} has no hidden cards, "
+                         "so one copy of a position is the position itself")
+    looks = {"lookahead_samples": str(cfg.lookahead_samples)} if cfg.lookahead_samples > 1 else {}
     if cfg.seed_start + cfg.deals > 1_000_000:
         raise ValueError(f"cem: training deals {cfg.seed_start}..{cfg.seed_start + cfg.deals - 1} reach the measuring range "
                          "(from 1,000,000)")
@@ -223,10 +239,10 @@ def cem(cfg: CEMConfig) -> Path:
         if not state_path.is_file():
             raise ValueError(f"cem: --resume: no {state_path}")
         resumed = json.loads(state_path.read_text())
-        was = resumed.get("features", "segments")
-        if resumed["game"] != spec.name or resumed["dim"] != dim or was != cfg.features:
+        was, k = resumed.get("features", "segments"), resumed.get("lookahead_samples", 1)
+        if resumed["game"] != spec.name or resumed["dim"] != dim or was != cfg.features or k != cfg.lookahead_samples:
             raise ValueError(f"cem: {state_path} is a run of {resumed['game']} with {resumed['dim']} parameters "
-                             f"(--features {was})")
+                             f"(--features {was}, --lookahead-samples {k})")
     refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
     curve = Curve(out, spec.name, "training games played", refs,
                   f"{spec.title}: cross-entropy method, {dim} parameters, population {cfg.population}, elite {cfg.elite}",
@@ -249,11 +265,12 @@ def cem(cfg: CEMConfig) -> Path:
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> EvalResult:
-        path = linear_model(spec, features, params, out / name, cfg.command, extra | {"cem_features": cfg.features}, names)
+        path = linear_model(spec, features, params, out / name, cfg.command, extra | {"cem_features": cfg.features} | looks, names)
         return evaluate_agent(spec.name, f"policy:model={path.resolve()}", seeds, max_steps=max_steps)
 
     def save_state(gen: int) -> None:
-        st = {"game": spec.name, "features": cfg.features, "dim": dim, "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
+        st = {"game": spec.name, "features": cfg.features, "lookahead_samples": cfg.lookahead_samples, "dim": dim,
+              "generation": gen, "games": games, "best": best, "mu": mu.tolist(),
               "sd": sd.tolist(), "rng": rng.bit_generator.state, "curve": curve.rows,
               "seconds": time.perf_counter() - t_start, "parameters": dict(zip(names, mu.tolist()))}
         tmp = state_path.with_name("state.json.tmp")

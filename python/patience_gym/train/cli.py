@@ -195,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--resume", action="store_true", help="continue from the run directory's state.json")
     c.add_argument("--init", default="", help="start the mean at an earlier cem file's parameters, by name (others at 0)")
     c.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
+    c.add_argument("--lookahead-samples", type=int, default=1,
+                   help="a game with hidden cards: the files score each move by its mean over this many reshuffled copies "
+                        "(lookahead_samples, docs/models.md), and candidates are judged so")
 
     w = sub.add_parser("winnable", help="a value network on the solver's verdicts (patience label --solver), played by one-step look-ahead",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
