@@ -29,10 +29,10 @@ from conftest import ROOT
 GOLDEN = ROOT / "agents" / "testdata"
 
 
-def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0, card_dim: int = 0) -> PolicyNet:
+def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0, card_dim: int = 0, outputs: int = 0) -> PolicyNet:
     torch.manual_seed(seed)
     spec = SPECS[game]
-    net = PolicyNet(spec, hidden, spec.actions, card_dim=card_dim)
+    net = PolicyNet(spec, hidden, outputs or spec.actions, card_dim=card_dim)
     with torch.no_grad():
         for p in net.parameters():
             p.normal_(0, 0.3)
@@ -250,6 +250,18 @@ def test_a_wrong_model_file_is_a_clear_error(tmp_path: Path) -> None:
         load_model(rewrite("extra.safetensors", edit_tensors={"layers.2.bias": torch.zeros(3)}))
     with pytest.raises(ModelError, match="format 'other'"):
         load_model(rewrite("format.safetensors", {"format": "other"}))
+    # lookahead_samples: a value network's, 1 to 256, above 1 only where cards are hidden.
+    good = export_model(random_net("fourquarters", (), outputs=1), tmp_path / "v.safetensors", "cmd")
+    assert load_model(rewrite("k16.safetensors", {"lookahead_samples": "16"}))[1]["lookahead_samples"] == "16"
+    for k in ("0", "257", "two", "-1"):
+        with pytest.raises(ModelError, match=f"lookahead_samples '{k}': want a whole number from 1 to 256"):
+            load_model(rewrite(f"k{k}.safetensors", {"lookahead_samples": k}))
+    with pytest.raises(ModelError, match="on a value network"):
+        load_model(rewrite("kpolicy.safetensors", {"lookahead_samples": "4", "head": None}))
+    good = export_model(random_net("fifteen", (), outputs=1), tmp_path / "open.safetensors", "cmd")
+    load_model(rewrite("open1.safetensors", {"lookahead_samples": "1"}))
+    with pytest.raises(ModelError, match="fifteen has no hidden cards"):
+        load_model(rewrite("open4.safetensors", {"lookahead_samples": "4"}))
 
 
 def random_level(game: str, deals: np.ndarray) -> float:

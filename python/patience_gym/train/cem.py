@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from .._lib import GameSpec, game_spec
 from .curve import Curve, progress
 from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, reference_levels
-from .model_file import check_safetensors, export_model
+from .model_file import MAX_LOOKAHEAD_SAMPLES, check_safetensors, export_model
 from .net import PolicyNet
 
 __all__ = ["FEATURES", "CEMConfig", "cem", "init_parameters", "linear_model", "parameter_names", "segment_features"]
@@ -173,11 +173,6 @@ class CEMConfig:
     references: str = "random,heuristic"
     lookahead_samples: int = 1
     command: str = ""
-
-
-MAX_LOOKAHEAD_SAMPLES = 256
-"""The largest lookahead_samples a policy file may give (the Go agents'
-agents.MaxLookaheadSamples)."""
 
 
 def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[np.float64], path: Path, command: str,

@@ -195,6 +195,11 @@ def check_safetensors(path: str | Path) -> dict[str, str]:
     return meta
 
 
+MAX_LOOKAHEAD_SAMPLES = 256
+"""The largest lookahead_samples a value file may give (the Go agents'
+agents.MaxLookaheadSamples): the policy agent scores each move by its mean
+over that many copies of the position with the hidden cards reshuffled."""
+
 _REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
              "onehot_len", "actions", "hidden", "activation", "command")
 
@@ -241,6 +246,11 @@ def load_model(
         if not 0 < floor < 1 or meta.get("value_link") != "logsigmoid":
             raise ModelError(f"model {path}: value_floor {meta['value_floor']!r}: want a probability above 0 and below 1, "
                              "with value_link logsigmoid")
+    if "lookahead_samples" in meta:
+        k = meta["lookahead_samples"]
+        if not (k.isdigit() and 1 <= int(k) <= MAX_LOOKAHEAD_SAMPLES) or head != HEAD_VALUE:
+            raise ModelError(f"model {path}: lookahead_samples {k!r}: want a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES}, "
+                             "on a value network")
     card_dim = 0
     if meta["obs_encoding"] == ENCODING_CARDS:
         try:
@@ -257,6 +267,9 @@ def load_model(
         raise ModelError(f"model {path}: {e}") from e
     if game is not None and game_spec(game).name != spec.name:
         raise ModelError(f"model {path} was trained for {spec.name}, not {game_spec(game).name}")
+    if int(meta.get("lookahead_samples", "1")) > 1 and not spec.hidden:
+        raise ModelError(f"model {path} looks ahead on lookahead_samples={meta['lookahead_samples']} copies, but {spec.name} "
+                         "has no hidden cards: its one copy is exact")
     if meta["rules_version"] != str(spec.rules_version):
         raise ModelError(
             f"model {path} was trained under {spec.name} rules version {meta['rules_version']}; "
