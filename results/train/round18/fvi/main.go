@@ -10,7 +10,10 @@
 // wrote.
 //
 // Without -init, the first round plays the evaluation's own weights (the
-// heuristic's ranking, looked ahead on -samples copies).
+// heuristic's ranking, looked ahead on -samples copies). The files also
+// hold the corrections as cem_parameters (term.NAME), so that
+// `python -m patience_gym.train cem --features terms --init FILE` can go on
+// from one.
 //
 //	go run ./results/train/round18/fvi -game fourquarters -samples 16 -start 320000 -n 16000 -out runs/fvi-fq.safetensors
 package main
@@ -190,9 +193,17 @@ func (c *config) write(spec *env.Spec, path string, w []float64, first uint64, r
 	if spec.Hidden {
 		meta.LookaheadSamples = c.samples
 	}
+	// The corrections as a cem run's parameters too, so that
+	// `train cem --features terms --init FILE` can go on from the file.
+	params := map[string]float64{}
+	for name, x := range corr {
+		params["term."+name] = x
+	}
+	b, _ := json.Marshal(params) // finite numbers by name: cannot fail
+	meta.Extra = map[string]string{"cem_parameters": string(b), "cem_features": "terms"}
 	if rows > 0 {
 		b, _ := json.Marshal(map[string]any{"first": first, "deals": c.n, "positions": rows})
-		meta.Extra = map[string]string{"training_deals": string(b)}
+		meta.Extra["training_deals"] = string(b)
 	}
 	m, err := agents.NewModel(meta, [][]float32{make([]float32, spec.OneHotLen())}, [][]float32{{0}})
 	if err != nil {

@@ -30,6 +30,11 @@ func TestRunWritesPlayableFiles(t *testing.T) {
 		if err := m.Check(spec); err != nil || meta.LookaheadSamples != 4 || meta.EvalWeight != float64(spec.Cards) || len(meta.EvalTerms) != len(spec.Terms) {
 			t.Fatalf("%s: check %v, %d copies, eval_weight %g, %d terms", path, err, meta.LookaheadSamples, meta.EvalWeight, len(meta.EvalTerms))
 		}
+		var params map[string]float64
+		if err := json.Unmarshal([]byte(meta.Extra["cem_parameters"]), &params); err != nil || len(params) != len(spec.Terms) ||
+			params["term.removed"] != meta.EvalTerms["removed"] || meta.Extra["cem_features"] != "terms" {
+			t.Fatalf("%s: cem_parameters %q (%v), cem_features %q", path, meta.Extra["cem_parameters"], err, meta.Extra["cem_features"])
+		}
 		var td struct{ First, Deals, Positions int }
 		if err := json.Unmarshal([]byte(meta.Extra["training_deals"]), &td); err != nil || td.First != 1000+30*i || td.Deals != 30 || td.Positions < 30 {
 			t.Fatalf("%s: training_deals %q (%v)", path, meta.Extra["training_deals"], err)
