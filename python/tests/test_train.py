@@ -253,7 +253,7 @@ def test_a_wrong_model_file_is_a_clear_error(tmp_path: Path) -> None:
     # lookahead_samples: a value network's, 1 to 256, above 1 only where cards are hidden.
     good = export_model(random_net("fourquarters", (), outputs=1), tmp_path / "v.safetensors", "cmd")
     assert load_model(rewrite("k16.safetensors", {"lookahead_samples": "16"}))[1]["lookahead_samples"] == "16"
-    for k in ("0", "257", "two", "-1"):
+    for k in ("0", "257", "two", "-1", "²"):
         with pytest.raises(ModelError, match=f"lookahead_samples '{k}': want a whole number from 1 to 256"):
             load_model(rewrite(f"k{k}.safetensors", {"lookahead_samples": k}))
     with pytest.raises(ModelError, match="on a value network"):

@@ -248,7 +248,7 @@ def load_model(
                              "with value_link logsigmoid")
     if "lookahead_samples" in meta:
         k = meta["lookahead_samples"]
-        if not (k.isdigit() and 1 <= int(k) <= MAX_LOOKAHEAD_SAMPLES) or head != HEAD_VALUE:
+        if not (k.isascii() and k.isdigit() and 1 <= int(k) <= MAX_LOOKAHEAD_SAMPLES) or head != HEAD_VALUE:
             raise ModelError(f"model {path}: lookahead_samples {k!r}: want a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES}, "
                              "on a value network")
     card_dim = 0
