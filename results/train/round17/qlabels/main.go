@@ -8,10 +8,17 @@
 // of the position the move leads to), only for positions where some moves
 // win and some do not.
 //
+// -reseeds R plays every move's continuation R times, the agent's generator
+// seeded differently each time (its memory of the game is the same), one row
+// each with its number in the column rep: how much of a label is the
+// agent's tie-breaks. -obs adds the column obs, the observation of the
+// position the move leads to as two hex digits a cell.
+//
 //	go run ./results/train/round17/qlabels -agent policy:model=FILE -start 290000 -n 1000 -per-game 10 -steps 60 -csv OUT
 package main
 
 import (
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -32,19 +39,45 @@ func main() {
 	perGame := flag.Int("per-game", 10, "positions drawn from each game")
 	steps := flag.Int("steps", 60, "draw positions among the game's first this many")
 	workers := flag.Int("workers", 2, "parallel workers")
+	reseeds := flag.Int("reseeds", 1, "continuations of each move, the agent's generator seeded anew for each (1 to 64)")
+	obs := flag.Bool("obs", false, "add the column obs: the observation after the move, two hex digits a cell")
 	out := flag.String("csv", "", "the CSV file to write (required)")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "qlabels: -csv is required")
 		os.Exit(2)
 	}
-	if err := run(*game, *agent, *start, *n, *perGame, *steps, *workers, *out); err != nil {
+	if *reseeds < 1 || *reseeds > 64 {
+		fmt.Fprintln(os.Stderr, "qlabels: -reseeds must be 1 to 64")
+		os.Exit(2)
+	}
+	o := options{perGame: *perGame, steps: *steps, reseeds: *reseeds, obs: *obs}
+	if err := run(*game, *agent, *start, *n, o, *workers, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "qlabels:", err)
 		os.Exit(1)
 	}
 }
 
-func run(game, agent string, start uint64, n, perGame, steps, workers int, path string) error {
+// options are what is drawn and written for each deal.
+type options struct {
+	perGame, steps int  // positions drawn a game, among its first steps
+	reseeds        int  // continuations of each move
+	obs            bool // write the observation after the move
+}
+
+// columns are the CSV columns before the terms.
+func (o options) columns() []string {
+	cols := []string{"seed", "kind", "step", "move", "played", "keep", "progress"}
+	if o.reseeds > 1 {
+		cols = append(cols, "rep")
+	}
+	if o.obs {
+		cols = append(cols, "obs")
+	}
+	return cols
+}
+
+func run(game, agent string, start uint64, n int, o options, workers int, path string) error {
 	e, err := env.Make(game, env.Options{})
 	if err != nil {
 		return err
@@ -57,12 +90,12 @@ func run(game, agent string, start uint64, n, perGame, steps, workers int, path 
 		return fmt.Errorf("csv: %w", err)
 	}
 	defer f.Close() // a second close, after the one below, does nothing
-	if _, err := f.WriteString(deals.Header(e.Spec(), "seed", "kind", "step", "move", "played", "keep", "progress")); err != nil {
+	if _, err := f.WriteString(deals.Header(e.Spec(), o.columns()...)); err != nil {
 		return fmt.Errorf("csv: %w", err)
 	}
 	done, kept := 0, 0
 	err = deals.Each(start, n, workers, func(seed uint64) (labelled, error) {
-		r, k, err := one(game, agent, seed, perGame, steps)
+		r, k, err := one(game, agent, seed, o)
 		return labelled{r, k}, err
 	}, func(r labelled) error {
 		done++
@@ -94,7 +127,7 @@ type labelled struct {
 // one plays deal seed with the agent, draws positions among its first
 // steps, and returns the rows of those whose moves do not all end alike,
 // and how many those are.
-func one(game, agent string, seed uint64, perGame, steps int) (string, int, error) {
+func one(game, agent string, seed uint64, o options) (string, int, error) {
 	a, err := agents.New(agent)
 	if err != nil {
 		return "", 0, err
@@ -108,40 +141,57 @@ func one(game, agent string, seed uint64, perGame, steps int) (string, int, erro
 		return "", 0, err
 	}
 	played := r.Actions
-	k := min(steps, len(played))
+	k := min(o.steps, len(played))
 	rng := rand.New(rand.NewPCG(seed, 17))
 	var out strings.Builder
 	positions := 0
 	terms := make([]float64, len(e.Spec().Terms))
-	for _, i := range rng.Perm(k)[:min(perGame, k)] {
+	for _, i := range rng.Perm(k)[:min(o.perGame, k)] {
 		var rows strings.Builder
-		wins := 0
-		if err := replay(e, a, seed, played[:i]); err != nil {
+		wins, runs := 0, 0
+		if err := replay(e, a, seed, seed, played[:i]); err != nil {
 			return "", 0, err
 		}
 		moves := e.Mask().AppendActions(nil)
 		for _, b := range moves {
-			if err := replay(e, a, seed, played[:i]); err != nil {
-				return "", 0, err
-			}
-			name := e.ActionString(b)
-			a.Act(agents.NewView(e)) // the agent sees the position as in its game
-			if _, _, _, err := e.Advance(b); err != nil {
-				return "", 0, err
-			}
-			e.Terms(terms)
-			for !e.Done() {
-				if _, _, _, err := e.Advance(a.Act(agents.NewView(e))); err != nil {
+			for rep := range o.reseeds {
+				// rep 0 is the game's own generator; the others differ
+				agentSeed := seed + uint64(rep)*0x9e3779b97f4a7c15
+				if err := replay(e, a, seed, agentSeed, played[:i]); err != nil {
 					return "", 0, err
 				}
+				name := e.ActionString(b)
+				a.Act(agents.NewView(e)) // the agent sees the position as in its game
+				if _, _, _, err := e.Advance(b); err != nil {
+					return "", 0, err
+				}
+				e.Terms(terms)
+				cols := []any{seed, "sample", i, name, b == played[i]}
+				var obs string
+				if o.obs {
+					obs = hex.EncodeToString(e.Observation())
+				}
+				for !e.Done() {
+					if _, _, _, err := e.Advance(a.Act(agents.NewView(e))); err != nil {
+						return "", 0, err
+					}
+				}
+				won := e.Outcome() == env.Won
+				if won {
+					wins++
+				}
+				runs++
+				cols = append(cols, won, e.Progress())
+				if o.reseeds > 1 {
+					cols = append(cols, rep)
+				}
+				if o.obs {
+					cols = append(cols, obs)
+				}
+				rows.WriteString(deals.Row(terms, cols...))
 			}
-			won := e.Outcome() == env.Won
-			if won {
-				wins++
-			}
-			rows.WriteString(deals.Row(terms, seed, "sample", i, name, b == played[i], won, e.Progress()))
 		}
-		if wins > 0 && wins < len(moves) {
+		if wins > 0 && wins < runs {
 			out.WriteString(rows.String())
 			positions++
 		}
@@ -149,12 +199,12 @@ func one(game, agent string, seed uint64, perGame, steps int) (string, int, erro
 	return out.String(), positions, nil
 }
 
-// replay resets e and the agent to deal seed and plays acts, the agent
-// seeing every position (so that its memory and generator are as in the
-// game).
-func replay(e *env.Env, a agents.Agent, seed uint64, acts []int) error {
+// replay resets e to deal seed and the agent to agentSeed, and plays acts,
+// the agent seeing every position (so that its memory is as in the game,
+// and its generator too when agentSeed is seed).
+func replay(e *env.Env, a agents.Agent, seed, agentSeed uint64, acts []int) error {
 	e.Reset(seed)
-	a.Reset(seed)
+	a.Reset(agentSeed)
 	for _, act := range acts {
 		a.Act(agents.NewView(e))
 		if _, _, _, err := e.Advance(act); err != nil {
