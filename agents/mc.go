@@ -41,6 +41,8 @@ type rollout struct {
 	rng         *cards.Rand
 	g           greedy
 	seen        hashSet
+	// rec, when not nil, receives the rollout's actions, appended.
+	rec *[]int
 }
 
 func (r *rollout) run(e *env.Env, steps int) float64 {
@@ -64,6 +66,9 @@ func (r *rollout) run(e *env.Env, steps int) float64 {
 		}
 		if _, _, _, err := e.Advance(a); err != nil {
 			break
+		}
+		if r.rec != nil {
+			*r.rec = append(*r.rec, a)
 		}
 	}
 	if r.leaf != nil && e.Outcome() != env.Won {
@@ -130,6 +135,12 @@ type MC struct {
 	// file and no policy setting the rollouts follow the heuristic.
 	policyGiven bool
 	seed        uint64 // the episode's seed, for a value file's agents
+	// With line=best: the best line the rollouts have found, the moves
+	// from the current position to its end, and what it scores (leafValue;
+	// lineLen 0: none). rec and lineBuf are their buffers.
+	line      []int
+	lineScore float64
+	rec       []int
 }
 
 // MCOptions are the Monte Carlo agent's settings.
@@ -152,6 +163,11 @@ type MCOptions struct {
 	// Leaf is what scores a rollout's last position: "eval" (the game's
 	// evaluation) or "model" (a value file's score; needs one).
 	Leaf string
+	// Line is "none" or "best": with best (games without hidden cards
+	// only), the agent remembers the best line any rollout has found in the
+	// episode and plays its moves, searching again only while that line
+	// does not win (a nested rollout search of level one).
+	Line string
 }
 
 // newMC reads mc's settings.
@@ -163,9 +179,13 @@ func newMC(s *Settings) (func() Agent, error) {
 		Policy:       s.String("policy", "heuristic", "rollout policy: random, heuristic or model (the network; the default when a policy network is given; with a value file, the policy agent playing it)"),
 		SwitchMargin: s.Float("margin", DefaultSwitchMargin, "standard errors a rollout gain must reach to overrule the one-step choice"),
 		Leaf:         s.String("leaf", "eval", "what scores a rollout's last position: eval (the game's evaluation) or model (a value file's score of it)"),
+		Line:         s.String("line", "none", "none, or best: remember the best line the rollouts found and play it, searching while it does not win (games without hidden cards)"),
 	}
 	if o.Leaf != "eval" && o.Leaf != "model" {
 		s.Errorf("leaf=%s: want eval or model", o.Leaf)
+	}
+	if o.Line != "none" && o.Line != "best" {
+		s.Errorf("line=%s: want none or best", o.Line)
 	}
 	g := readGuide(s, "the candidate moves")
 	g.values = true
@@ -203,12 +223,19 @@ func (m *MC) Settings() string {
 	if m.opts.Leaf != "eval" {
 		leaf = " leaf=" + m.opts.Leaf
 	}
+	if m.opts.Line != "none" {
+		leaf += " line=" + m.opts.Line
+	}
 	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin) +
 		m.guide.settings() + leaf
 }
 
-// Prepare loads the model, if one is given, for spec's game.
+// Prepare loads the model, if one is given, for spec's game, and refuses
+// line=best in a game with hidden cards.
 func (m *MC) Prepare(spec *env.Spec) error {
+	if m.opts.Line == "best" && spec.Hidden {
+		return fmt.Errorf("mc: line=best needs a game without hidden cards (%s hides some: a line found in one sampled world need not be legal in the game)", spec.Name)
+	}
 	if err := m.guide.prepare(spec); err != nil {
 		return err
 	}
@@ -233,6 +260,7 @@ func (m *MC) Reset(seed uint64) {
 	m.pick.rng = &m.rng
 	m.roll = rollout{heuristic: m.heurPol}
 	m.seen.clear()
+	m.line = m.line[:0]
 	if m.val != nil {
 		m.val.Reset(seed ^ valueSeed)
 	}
@@ -338,6 +366,16 @@ func (m *MC) Act(v View) int {
 	}
 	m.seen.add(v.key())
 	m.weighed = 0
+	if m.opts.Line == "best" {
+		if v.Spec().Hidden {
+			return -1
+		}
+		if len(m.line) > 0 && (m.lineScore >= float64(v.Spec().Cards)+winLeafBonus || v.Mask().Count() == 1) {
+			// A won line is played out without searching; so is a
+			// forced move, which every line makes.
+			return m.playLine(v)
+		}
+	}
 	if v.Mask().Count() == 1 {
 		if m.val != nil {
 			// The file's agent remembers a forced position too, or a
@@ -364,8 +402,19 @@ func (m *MC) Act(v View) int {
 			m.sim.CopyFrom(m.world)
 			m.sim.Advance(a)
 			m.rollRng.Seed(seed)
+			if m.opts.Line == "best" {
+				m.rec = append(m.rec[:0], a)
+				m.roll.rec = &m.rec
+			}
 			vals[r*W+i] = m.roll.run(m.sim, m.opts.RolloutSteps)
+			m.roll.rec = nil
+			if m.opts.Line == "best" && (len(m.line) == 0 || vals[r*W+i] > m.lineScore) {
+				m.line, m.lineScore = append(m.line[:0], m.rec...), vals[r*W+i]
+			}
 		}
+	}
+	if m.opts.Line == "best" {
+		return m.playLine(v)
 	}
 	if cap(m.means) < W {
 		m.means = make([]float64, W)
@@ -402,4 +451,18 @@ func (m *MC) Act(v View) int {
 		}
 	}
 	return cands[best]
+}
+
+// playLine plays the next move of the best line found, which starts at v's
+// position, and drops it from the line.
+func (m *MC) playLine(v View) int {
+	if m.val != nil {
+		m.val.seen.add(v.key()) // the file's agent remembers the position
+	}
+	a := m.line[0]
+	m.line = append(m.line[:0], m.line[1:]...)
+	if !v.Mask().Has(a) {
+		return v.Mask().Next(0) // cannot happen in a game without hidden cards
+	}
+	return a
 }
