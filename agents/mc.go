@@ -124,7 +124,7 @@ type MC struct {
 	values  []float64
 	cands   []int
 	means   []float64 // means[i]: cands[i]'s mean rollout value at the last Act
-	weighed int       // candidates weighed at the last Act (0: a single legal move)
+	weighed int       // candidates weighed at the last Act (0: a single legal move, or a move of a won line)
 	heurPol bool
 	guide   guide
 	// val and rollVal play a value file: val ranks the candidates at the
@@ -413,9 +413,6 @@ func (m *MC) Act(v View) int {
 			}
 		}
 	}
-	if m.opts.Line == "best" {
-		return m.playLine(v)
-	}
 	if cap(m.means) < W {
 		m.means = make([]float64, W)
 	}
@@ -428,6 +425,9 @@ func (m *MC) Act(v View) int {
 		m.means[i] = sum / float64(R)
 	}
 	m.weighed = W
+	if m.opts.Line == "best" {
+		return m.playLine(v)
+	}
 	// cands[0] is the evaluation's choice; compare the others with it world
 	// by world.
 	best, bestGain := 0, 0.0
