@@ -169,7 +169,7 @@ def main() -> None:
             s_tr = base[sample] + net(torch.from_numpy(obs[sample])).squeeze(1).numpy()
         a = first_choice(s_tr, pos[sample], won[sample])
         h = first_choice(s_te, pos[te], won[te])
-        print(f"epoch {epoch}: loss {total / len(order):.4f}, beta {float(log_beta.exp()):.2f},"
+        print(f"epoch {epoch}: loss {total / len(order):.4f}, beta {float(log_beta.detach().exp()):.2f},"
               f" training deals {a:.3f}, held-out deals {h:.3f} ({time.time() - t0:.0f} s)", flush=True)
         if h > best:
             best = h
