@@ -27,7 +27,8 @@ def mcnemar(b: int, c: int) -> float:
 
 
 def main() -> None:
-    d = json.load(open(sys.argv[1]))
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
     won: dict[str, dict[int, bool]] = {}
     ns: dict[str, dict[int, int]] = {}
     for e in d["episodes"]:

@@ -40,12 +40,14 @@ from patience_gym.train.model_file import export_model
 from patience_gym.train.net import PolicyNet, arrange_stacks, parse_stacks
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "round16"))
-from coord import read  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parent.parent / "round17"))
+from coord import read
+from qmlp import first_choice, listwise  # round 17's metric and loss
 
 SUITS, RANKS = 4, 13
 
 
-def load(paths: list[str], terms_from: str = "home") -> tuple[pd.DataFrame, NDArray[np.uint8]]:
+def load(paths: list[str]) -> tuple[pd.DataFrame, NDArray[np.uint8]]:
     """The rows of the CSVs, and their observations as bytes."""
     d = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
     d = d.sort_values(["seed", "step"], kind="stable", ignore_index=True)  # a position's rows together
@@ -83,23 +85,6 @@ def relabel(obs: NDArray[np.uint8], pile0: int, rng: np.random.Generator) -> NDA
     new[rows, dest] = piles
     out[:, pile0 : pile0 + 2 * SUITS] = new.reshape(len(obs), -1)
     return out
-
-
-def first_choice(score: NDArray[np.float32], pos: NDArray[np.int64], won: NDArray[np.float32]) -> float:
-    """The share of positions whose best-scored moves win (ties share)."""
-    df = pd.DataFrame({"pos": pos, "s": score, "y": won})
-    best = df[df.s >= df.groupby("pos")["s"].transform("max") - 1e-9]
-    return float(best.groupby("pos").y.mean().mean())
-
-
-def listwise(s: torch.Tensor, pos: torch.Tensor, won: torch.Tensor, n: int) -> torch.Tensor:
-    """The mean over positions of -log (softmax mass on the winning moves)."""
-    top = torch.zeros(n).scatter_reduce(0, pos, s.detach(), reduce="amax", include_self=False)
-    e = torch.exp(s - top[pos])
-    total = torch.zeros(n).index_add(0, pos, e)
-    wins = torch.zeros(n).index_add(0, pos, e * won)
-    seen = total > 0
-    return -(torch.log(wins[seen] + 1e-12) - torch.log(total[seen])).mean()
 
 
 def main() -> None:
@@ -157,7 +142,7 @@ def main() -> None:
             idx = np.concatenate([np.arange(*where[p]) for p in order[b : b + args.batch]])
             local = np.unique(pos[tr][idx], return_inverse=True)[1]
             s = torch.from_numpy(base[tr][idx]) + net.forward_arranged(torch.from_numpy(x[idx])).squeeze(1)
-            loss = listwise(s * log_beta.exp(), torch.from_numpy(local), torch.from_numpy(won[tr][idx]), int(local.max()) + 1)
+            loss = listwise(s * log_beta.exp(), torch.from_numpy(local), torch.from_numpy(won[tr][idx]))
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
