@@ -166,7 +166,8 @@ type MCOptions struct {
 	// Line is "none" or "best": with best (games without hidden cards
 	// only), the agent remembers the best line any rollout has found in the
 	// episode and plays its moves, searching again only while that line
-	// does not win (a nested rollout search of level one).
+	// does not win (a nested rollout search of level one). Each rollout
+	// counts on its own then: the means and SwitchMargin play no part.
 	Line string
 }
 
