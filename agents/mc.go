@@ -41,8 +41,10 @@ type rollout struct {
 	rng         *cards.Rand
 	g           greedy
 	seen        hashSet
-	// rec, when not nil, receives the rollout's actions, appended.
-	rec *[]int
+	// rec, when not nil, receives the rollout's actions, appended, and
+	// recKeys the hash of the position each was played in.
+	rec     *[]int
+	recKeys *[]uint64
 }
 
 func (r *rollout) run(e *env.Env, steps int) float64 {
@@ -64,11 +66,16 @@ func (r *rollout) run(e *env.Env, steps int) float64 {
 		} else {
 			a = randomLegal(e.Mask(), r.rng)
 		}
+		var key uint64
+		if r.rec != nil {
+			key = e.Hash()
+		}
 		if _, _, _, err := e.Advance(a); err != nil {
 			break
 		}
 		if r.rec != nil {
 			*r.rec = append(*r.rec, a)
+			*r.recKeys = append(*r.recKeys, key)
 		}
 	}
 	if r.leaf != nil && e.Outcome() != env.Won {
@@ -136,11 +143,14 @@ type MC struct {
 	policyGiven bool
 	seed        uint64 // the episode's seed, for a value file's agents
 	// With line=best: the best line the rollouts have found, the moves
-	// from the current position to its end, and what it scores (leafValue;
-	// lineLen 0: none). rec and lineBuf are their buffers.
+	// from the current position to its end (none: empty), the hash of the
+	// position each is played in, and what the line scores (leafValue).
+	// rec and recKeys receive a rollout's.
 	line      []int
+	lineKeys  []uint64
 	lineScore float64
 	rec       []int
+	recKeys   []uint64
 }
 
 // MCOptions are the Monte Carlo agent's settings.
@@ -261,7 +271,7 @@ func (m *MC) Reset(seed uint64) {
 	m.pick.rng = &m.rng
 	m.roll = rollout{heuristic: m.heurPol}
 	m.seen.clear()
-	m.line = m.line[:0]
+	m.line, m.lineKeys = m.line[:0], m.lineKeys[:0]
 	if m.val != nil {
 		m.val.Reset(seed ^ valueSeed)
 	}
@@ -371,6 +381,11 @@ func (m *MC) Act(v View) int {
 		if v.Spec().Hidden {
 			return -1
 		}
+		if len(m.line) > 0 && m.lineKeys[0] != v.key() {
+			// The game left the line (a move other than the agent's was
+			// played): it says nothing of this position.
+			m.line, m.lineKeys = m.line[:0], m.lineKeys[:0]
+		}
 		if len(m.line) > 0 && (m.lineScore >= float64(v.Spec().Cards)+winLeafBonus || v.Mask().Count() == 1) {
 			// A won line is played out without searching; so is a
 			// forced move, which every line makes.
@@ -404,13 +419,13 @@ func (m *MC) Act(v View) int {
 			m.sim.Advance(a)
 			m.rollRng.Seed(seed)
 			if m.opts.Line == "best" {
-				m.rec = append(m.rec[:0], a)
-				m.roll.rec = &m.rec
+				m.rec, m.recKeys = append(m.rec[:0], a), append(m.recKeys[:0], v.key())
+				m.roll.rec, m.roll.recKeys = &m.rec, &m.recKeys
 			}
 			vals[r*W+i] = m.roll.run(m.sim, m.opts.RolloutSteps)
-			m.roll.rec = nil
+			m.roll.rec, m.roll.recKeys = nil, nil
 			if m.opts.Line == "best" && (len(m.line) == 0 || vals[r*W+i] > m.lineScore) {
-				m.line, m.lineScore = append(m.line[:0], m.rec...), vals[r*W+i]
+				m.line, m.lineKeys, m.lineScore = append(m.line[:0], m.rec...), append(m.lineKeys[:0], m.recKeys...), vals[r*W+i]
 			}
 		}
 	}
@@ -462,6 +477,7 @@ func (m *MC) playLine(v View) int {
 	}
 	a := m.line[0]
 	m.line = append(m.line[:0], m.line[1:]...)
+	m.lineKeys = append(m.lineKeys[:0], m.lineKeys[1:]...)
 	if !v.Mask().Has(a) {
 		return v.Mask().Next(0) // cannot happen in a game without hidden cards
 	}

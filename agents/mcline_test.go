@@ -104,3 +104,57 @@ func TestMCLineAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMCLineLeft: when a move other than the agent's is played (as a
+// caller of agent_actions may do), mc drops its line and searches the
+// position it is in, rather than play on a line made for another.
+func TestMCLineLeft(t *testing.T) {
+	a, err := New("mc:rollouts=1,width=4,rollout-steps=2000,margin=0,line=best")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.(*MC)
+	e, _ := env.Make("fifteen", env.Options{})
+	left := 0
+	for seed := range uint64(8) {
+		resetBoth(t, e, a, e.Spec(), 2000+seed)
+		for step := 0; !e.Done() && step < 6; step++ {
+			act := a.Act(NewView(e))
+			if step == 3 {
+				// play another legal move than the agent's, if there is one
+				other := -1
+				for _, b := range e.Mask().AppendActions(nil) {
+					if b != act {
+						other = b
+						break
+					}
+				}
+				if other < 0 {
+					break
+				}
+				act = other
+				if _, _, _, err := e.Advance(act); err != nil {
+					t.Fatal(err)
+				}
+				if e.Done() {
+					break
+				}
+				got := a.Act(NewView(e))
+				if m.weighed == 0 && e.Mask().Count() > 1 {
+					t.Fatalf("deal %d: after a move off its line mc played %s without searching", seed, e.ActionString(got))
+				}
+				if !e.Mask().Has(got) {
+					t.Fatalf("deal %d: illegal move %d", seed, got)
+				}
+				left++
+				break
+			}
+			if _, _, _, err := e.Advance(act); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if left == 0 {
+		t.Fatal("no deal left its line: the test proves nothing")
+	}
+}
