@@ -230,15 +230,15 @@ func (m *MC) Name() string { return "mc" }
 
 // Settings describes the budget.
 func (m *MC) Settings() string {
-	leaf := ""
+	extra := ""
 	if m.opts.Leaf != "eval" {
-		leaf = " leaf=" + m.opts.Leaf
+		extra = " leaf=" + m.opts.Leaf
 	}
 	if m.opts.Line != "none" {
-		leaf += " line=" + m.opts.Line
+		extra += " line=" + m.opts.Line
 	}
 	return fmt.Sprintf("rollouts=%d rollout-steps=%d width=%d policy=%s margin=%g", m.opts.Rollouts, m.opts.RolloutSteps, m.opts.Width, m.opts.Policy, m.opts.SwitchMargin) +
-		m.guide.settings() + leaf
+		m.guide.settings() + extra
 }
 
 // Prepare loads the model, if one is given, for spec's game, and refuses
