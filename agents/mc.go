@@ -116,7 +116,8 @@ const winLeafBonus = 10
 // unless a rollout gain is clear is chosen, as the policy agent ranks and
 // chooses with that file; the rollouts follow the heuristic, or with
 // policy=model the policy agent with the file. Without a model MC plays
-// exactly as it always did.
+// exactly as it always did. With line=best (MCOptions.Line) it keeps the
+// best line its rollouts have found and plays it.
 type MC struct {
 	opts    MCOptions
 	rng     cards.Rand
