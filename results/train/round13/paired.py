@@ -5,7 +5,8 @@ Student t interval, as `patience bench` prints them against its baseline.
 
     python results/train/round13/paired.py BENCH.json "AGENT A|AGENT B" ...
 
-It needs scipy (pip install scipy).
+It needs scipy (pip install scipy) for the t interval; round 19's
+paired.py imports its reading of the file and its McNemar test.
 """
 
 from __future__ import annotations
@@ -14,21 +15,36 @@ import json
 import math
 import sys
 
-from scipy import stats
+
+def episodes(bench: dict) -> dict[str, dict[int, dict]]:
+    """The episodes of a bench JSON file (as json.load reads it) by agent,
+    then by deal."""
+    runs: dict[str, dict[int, dict]] = {}
+    for e in bench["episodes"]:
+        runs.setdefault(e["agent"], {})[e["seed"]] = e
+    return runs
+
+
+def mcnemar(b: int, c: int) -> float:
+    """The exact two-sided McNemar p of b against c discordant pairs."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n)
 
 
 def main(path: str, pairs: list[str]) -> None:
-    runs: dict[str, dict[int, dict]] = {}
-    for e in json.load(open(path))["episodes"]:
-        runs.setdefault(e["agent"], {})[e["seed"]] = e
+    from scipy import stats
+
+    with open(path) as f:
+        runs = episodes(json.load(f))
     for pair in pairs:
         a, b = pair.split("|")
         A, B = runs[a], runs[b]
         deals = sorted(A)
         only_a = sum(A[d]["won"] and not B[d]["won"] for d in deals)
         only_b = sum(B[d]["won"] and not A[d]["won"] for d in deals)
-        n = only_a + only_b
-        p = min(1.0, 2 * stats.binom.cdf(min(only_a, only_b), n, 0.5)) if n else 1.0
+        p = mcnemar(only_a, only_b)
         diff = [100 * (A[d]["progress"] - B[d]["progress"]) / A[d]["cards"] for d in deals]
         m = sum(diff) / len(diff)
         sd = math.sqrt(sum((x - m) ** 2 for x in diff) / (len(diff) - 1))

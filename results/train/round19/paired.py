@@ -14,35 +14,27 @@ import json
 import math
 import statistics
 import sys
+from pathlib import Path
 
-
-def mcnemar(b: int, c: int) -> float:
-    """The exact two-sided McNemar p of b against c discordant pairs."""
-    n = b + c
-    if n == 0:
-        return 1.0
-    k = min(b, c)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
-    return min(1.0, 2 * tail)
+sys.path.insert(0, str(Path(__file__).parent.parent / "round13"))
+from paired import episodes, mcnemar  # round 13's reading of the file and exact test
 
 
 def main() -> None:
     with open(sys.argv[1]) as f:
-        d = json.load(f)
-    won: dict[str, dict[int, bool]] = {}
-    ns: dict[str, dict[int, int]] = {}
-    for e in d["episodes"]:
-        won.setdefault(e["agent"], {})[e["seed"]] = e["won"]
-        ns.setdefault(e["agent"], {})[e["seed"]] = e["wall_ns"]
-    names = {a: f"agent {i}" for i, a in enumerate(d["agents"])}
-    for a in d["agents"]:
+        bench = json.load(f)
+    agents, runs = bench["agents"], episodes(bench)
+    won = {a: {s: e["won"] for s, e in r.items()} for a, r in runs.items()}
+    ns = {a: {s: e["wall_ns"] for s, e in r.items()} for a, r in runs.items()}
+    names = {a: f"agent {i}" for i, a in enumerate(agents)}
+    for a in agents:
         print(f"{names[a]}: {a}: {sum(won[a].values())} wins of {len(won[a])}, {sum(ns[a].values()) / len(ns[a]) / 1e6:.0f} ms a game")
         w = [ns[a][s] / 1e6 for s in ns[a] if won[a][s]]
         lost = [ns[a][s] / 1e6 for s in ns[a] if not won[a][s]]
         if w and lost:
             print(f"  won: median {statistics.median(w):.0f} ms; not won: {len(lost)}, mean {statistics.mean(lost):.0f} ms,"
                   f" {sum(lost) / (sum(w) + sum(lost)):.0%} of the time")
-    for a, b in itertools.combinations(d["agents"], 2):
+    for a, b in itertools.combinations(agents, 2):
         only_a = sum(won[a][s] and not won[b][s] for s in won[a])
         only_b = sum(won[b][s] and not won[a][s] for s in won[a])
         diff = [(ns[b][s] - ns[a][s]) / 1e6 for s in ns[a]]
