@@ -92,6 +92,20 @@ const (
 	// weights. The one needs the other.
 	ModelOpeningTermsKey    = "eval_terms_opening"
 	ModelOpeningProgressKey = "opening_progress"
+	// ModelVetoTermsKey and ModelVetoFloorKey are the optional metadata
+	// keys of a file with eval_weight that holds the agent back from moves a
+	// logistic model of the terms thinks likely lost: veto_terms is a JSON
+	// object of numbers by term name, the weights of the logit z of the
+	// chance that the position a move leads to can still be won (plus
+	// veto_bias, 0 when absent), and veto_floor a probability f (0 < f <
+	// 1). A running position's score gains veto_weight (1 when absent)
+	// times min(0, log σ(z) − log f): nothing where the chance is f or
+	// more, so that among those moves the file ranks as without the keys.
+	// The one needs the other; the bias and the weight need both.
+	ModelVetoTermsKey  = "veto_terms"
+	ModelVetoFloorKey  = "veto_floor"
+	ModelVetoBiasKey   = "veto_bias"
+	ModelVetoWeightKey = "veto_weight"
 	// ModelActivation is the value of "activation": ReLU between layers.
 	ModelActivation = "relu"
 	// ModelValueLinkKey is the optional metadata key that says how a value
@@ -242,6 +256,12 @@ type ModelMeta struct {
 	// none and 0 when the file has none.
 	OpeningTerms    map[string]float64
 	OpeningProgress float64
+	// VetoTerms are the weights of the terms in the veto's logit (metadata
+	// key veto_terms) by name, VetoBias its bias, VetoFloor its floor and
+	// VetoWeight the weight of its penalty; none and zeros when the file
+	// has no veto.
+	VetoTerms                       map[string]float64
+	VetoBias, VetoFloor, VetoWeight float64
 	// ValueLink is a value network's link (metadata value_link): "" or
 	// ModelLinkLogSigmoid.
 	ValueLink string
@@ -306,6 +326,13 @@ func (m *ModelMeta) metadata() map[string]string {
 		b, _ := json.Marshal(m.OpeningTerms) // finite numbers by name: cannot fail
 		out[ModelOpeningTermsKey] = string(b)
 		out[ModelOpeningProgressKey] = strconv.FormatFloat(m.OpeningProgress, 'g', -1, 64)
+	}
+	if len(m.VetoTerms) > 0 {
+		b, _ := json.Marshal(m.VetoTerms) // finite numbers by name: cannot fail
+		out[ModelVetoTermsKey] = string(b)
+		out[ModelVetoFloorKey] = strconv.FormatFloat(m.VetoFloor, 'g', -1, 64)
+		out[ModelVetoBiasKey] = strconv.FormatFloat(m.VetoBias, 'g', -1, 64)
+		out[ModelVetoWeightKey] = strconv.FormatFloat(m.VetoWeight, 'g', -1, 64)
 	}
 	if m.ValueLink != "" {
 		out[ModelValueLinkKey] = m.ValueLink
@@ -424,6 +451,9 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 	if err := m.parseOpening(md); err != nil {
 		return ModelMeta{}, err
 	}
+	if err := m.parseVeto(md); err != nil {
+		return ModelMeta{}, err
+	}
 	if v, ok := md[ModelValueLinkKey]; ok {
 		if v != ModelLinkLogSigmoid {
 			return ModelMeta{}, fmt.Errorf("metadata %s is %q; this build reads %q", ModelValueLinkKey, v, ModelLinkLogSigmoid)
@@ -524,7 +554,8 @@ func parseModelMeta(md map[string]string) (ModelMeta, error) {
 		m.TrainedSteps = n
 	}
 	known := append(slices.Clone(ModelRequiredKeys), "trained_steps", "notes", "head", ModelEvalWeightKey, ModelEvalTermsKey, ModelValueLinkKey,
-		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey, ModelOpeningTermsKey, ModelOpeningProgressKey, ModelLookaheadSamplesKey)
+		ModelValueFloorKey, ModelStacksKey, ModelStacksSortedKey, ModelOpeningTermsKey, ModelOpeningProgressKey, ModelLookaheadSamplesKey,
+		ModelVetoTermsKey, ModelVetoFloorKey, ModelVetoBiasKey, ModelVetoWeightKey)
 	if m.Encoding == ModelEncodingCards {
 		known = append(known, "card_dim", "input_len")
 	}
@@ -820,7 +851,7 @@ func (m *Model) Check(spec *env.Spec) error {
 			m.name(), ModelLookaheadSamplesKey, mm.LookaheadSamples, spec.Name, ModelLookaheadSamplesKey)
 	}
 	// Every term the file weighs is one of the game's.
-	for _, terms := range []map[string]float64{mm.EvalTerms, mm.OpeningTerms} {
+	for _, terms := range []map[string]float64{mm.EvalTerms, mm.OpeningTerms, mm.VetoTerms} {
 		for name := range terms {
 			if spec.TermIndex(name) < 0 {
 				return fmt.Errorf("%s weighs the evaluation term %q; %s", m.name(), name, termList(spec))
@@ -880,6 +911,62 @@ func (m *ModelMeta) parseOpening(md map[string]string) error {
 	}
 	m.OpeningTerms, m.OpeningProgress = terms, f
 	return nil
+}
+
+// parseVeto reads the veto's keys (ModelVetoTermsKey and the others) from
+// the metadata md of a file whose eval_weight m holds.
+func (m *ModelMeta) parseVeto(md map[string]string) error {
+	v, ok := md[ModelVetoTermsKey]
+	f, fok := md[ModelVetoFloorKey]
+	_, bok := md[ModelVetoBiasKey]
+	_, wok := md[ModelVetoWeightKey]
+	switch {
+	case !ok && !fok && !bok && !wok:
+		return nil
+	case !ok:
+		return fmt.Errorf("metadata has %s, %s or %s but no %s: they belong to the veto's terms", ModelVetoFloorKey, ModelVetoBiasKey, ModelVetoWeightKey, ModelVetoTermsKey)
+	case !fok:
+		return fmt.Errorf("metadata has %s but no %s: the chance below which a move is held back", ModelVetoTermsKey, ModelVetoFloorKey)
+	case m.EvalWeight == 0:
+		return fmt.Errorf("metadata has %s but no %s: the veto adds to the weighted evaluation", ModelVetoTermsKey, ModelEvalWeightKey)
+	}
+	terms, err := parseTermWeights(ModelVetoTermsKey, v, false)
+	if err != nil {
+		return err
+	}
+	m.VetoTerms, m.VetoWeight = terms, 1
+	if m.VetoFloor, err = strconv.ParseFloat(f, 64); err != nil || !(m.VetoFloor > 0 && m.VetoFloor < 1) {
+		return fmt.Errorf("metadata %s is %q; want a probability above 0 and below 1", ModelVetoFloorKey, f)
+	}
+	for _, k := range []struct {
+		key string
+		dst *float64
+	}{{ModelVetoBiasKey, &m.VetoBias}, {ModelVetoWeightKey, &m.VetoWeight}} {
+		s, ok := md[k.key]
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || (k.dst == &m.VetoWeight && x <= 0) {
+			return fmt.Errorf("metadata %s is %q; want a finite number%s", k.key, s, map[bool]string{true: " above 0"}[k.dst == &m.VetoWeight])
+		}
+		*k.dst = x
+	}
+	return nil
+}
+
+// vetoWeights returns the veto's term weights in the order of spec.Terms
+// (0 for a term it does not weigh), or nil when the file has no veto.
+// Check has made sure that every name is spec's.
+func (m *Model) vetoWeights(spec *env.Spec) []float64 {
+	if len(m.meta.VetoTerms) == 0 {
+		return nil
+	}
+	w := make([]float64, len(spec.Terms))
+	for i, t := range spec.Terms {
+		w[i] = m.meta.VetoTerms[t.Name]
+	}
+	return w
 }
 
 // termList says which evaluation terms spec's game has.
@@ -1059,19 +1146,21 @@ func (m *Model) NewNet(spec *env.Spec) (*Net, error) {
 func (n *Net) Score(obs []uint8) float64 {
 	v := float64(n.Value(obs))
 	if n.m.meta.ValueLink == ModelLinkLogSigmoid {
-		// log σ(v) = −log(1 + e^−v), computed without overflow.
-		var s float64
-		if v >= 0 {
-			s = -math.Log1p(math.Exp(-v))
-		} else {
-			s = v - math.Log1p(math.Exp(v))
-		}
+		s := logSigmoid(v)
 		if f := n.m.meta.ValueFloor; f > 0 {
 			s = min(0, s-math.Log(f))
 		}
 		return s
 	}
 	return v
+}
+
+// logSigmoid is log σ(v) = −log(1 + e^−v), computed without overflow.
+func logSigmoid(v float64) float64 {
+	if v >= 0 {
+		return -math.Log1p(math.Exp(-v))
+	}
+	return v - math.Log1p(math.Exp(v))
 }
 
 // Model returns the model the net evaluates.

@@ -46,8 +46,13 @@ type Policy struct {
 	openW     []float64
 	openUntil float64
 	curW      []float64
-	termSpec  *env.Spec
-	terms     []float64
+	// vetoW are the veto's weights of the terms (veto_terms, in Spec.Terms
+	// order; nil for none), vetoB its bias, vetoLogF the log of its floor
+	// and vetoScale the weight of its penalty.
+	vetoW                      []float64
+	vetoB, vetoLogF, vetoScale float64
+	termSpec                   *env.Spec
+	terms                      []float64
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -321,6 +326,9 @@ func (p *Policy) readyTerms(n *Net, from *env.Env) {
 	if spec := from.Spec(); p.termSpec != spec {
 		p.termSpec = spec
 		p.termW, p.openW = n.Model().termWeights(spec)
+		p.vetoW = n.Model().vetoWeights(spec)
+		mm := n.Model().Meta()
+		p.vetoB, p.vetoLogF, p.vetoScale = mm.VetoBias, math.Log(mm.VetoFloor), mm.VetoWeight
 		p.openUntil = n.Model().Meta().OpeningProgress
 		p.terms = make([]float64, len(spec.Terms))
 	}
@@ -337,12 +345,26 @@ func (p *Policy) readyTerms(n *Net, from *env.Env) {
 // the position moved from).
 func (p *Policy) corrected(n *Net, w, ev float64, e *env.Env) float64 {
 	s := n.Score(e.Observation()) + w*ev/float64(e.Spec().Cards)
-	if p.curW != nil && e.Terms(p.terms) {
+	if (p.curW != nil || p.vetoW != nil) && e.Terms(p.terms) {
 		for i, tw := range p.curW {
 			s += tw * p.terms[i]
 		}
+		if p.vetoW != nil && e.Outcome() == env.Running {
+			s += p.veto()
+		}
 	}
 	return s
+}
+
+// veto is the veto's penalty of the position whose terms p.terms holds:
+// its weight times min(0, log σ(z) − log f), z the veto's logit and f its
+// floor (see ModelVetoTermsKey).
+func (p *Policy) veto() float64 {
+	z := p.vetoB
+	for i, vw := range p.vetoW {
+		z += vw * p.terms[i]
+	}
+	return p.vetoScale * min(0, logSigmoid(z)-p.vetoLogF)
 }
 
 // choose takes the masked argmax of the network's logits, or samples.

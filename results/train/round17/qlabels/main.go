@@ -12,7 +12,11 @@
 // seeded differently each time (its memory of the game is the same), one row
 // each with its number in the column rep: how much of a label is the
 // agent's tie-breaks. -obs adds the column obs, the observation of the
-// position the move leads to as two hex digits a cell.
+// position the move leads to as two hex digits a cell. -rollout AGENT plays
+// the continuations with another agent, reset at the position the move
+// leads to (no memory of the game before), so that a label says whether
+// that player wins from there: with a search as the rollout agent, whether
+// a strong player can still win after the move.
 //
 //	go run ./results/train/round17/qlabels -agent policy:model=FILE -start 290000 -n 1000 -per-game 10 -steps 60 -csv OUT
 package main
@@ -41,6 +45,7 @@ func main() {
 	workers := flag.Int("workers", 2, "parallel workers")
 	reseeds := flag.Int("reseeds", 1, "continuations of each move, the agent's generator seeded anew for each (1 to 64)")
 	obs := flag.Bool("obs", false, "add the column obs: the observation after the move, two hex digits a cell")
+	rollout := flag.String("rollout", "", "the agent that plays the continuations, from the position after the move (default: -agent, with its memory of the game)")
 	out := flag.String("csv", "", "the CSV file to write (required)")
 	flag.Parse()
 	if *out == "" {
@@ -51,7 +56,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "qlabels: -reseeds must be 1 to 64")
 		os.Exit(2)
 	}
-	o := options{perGame: *perGame, steps: *steps, reseeds: *reseeds, obs: *obs}
+	o := options{perGame: *perGame, steps: *steps, reseeds: *reseeds, obs: *obs, rollout: *rollout}
 	if err := run(*game, *agent, *start, *n, o, *workers, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "qlabels:", err)
 		os.Exit(1)
@@ -60,9 +65,10 @@ func main() {
 
 // options are what is drawn and written for each deal.
 type options struct {
-	perGame, steps int  // positions drawn a game, among its first steps
-	reseeds        int  // continuations of each move
-	obs            bool // write the observation after the move
+	perGame, steps int    // positions drawn a game, among its first steps
+	reseeds        int    // continuations of each move
+	obs            bool   // write the observation after the move
+	rollout        string // the continuations' agent, when not the sampler
 }
 
 // columns are the CSV columns before the terms.
@@ -84,6 +90,11 @@ func run(game, agent string, start uint64, n int, o options, workers int, path s
 	}
 	if _, err := agents.New(agent); err != nil {
 		return err
+	}
+	if o.rollout != "" {
+		if _, err := agents.New(o.rollout); err != nil {
+			return fmt.Errorf("-rollout: %w", err)
+		}
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -140,6 +151,12 @@ func one(game, agent string, seed uint64, o options) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
+	cont := a // the continuations' player
+	if o.rollout != "" {
+		if cont, err = agents.New(o.rollout); err != nil {
+			return "", 0, err
+		}
+	}
 	played := r.Actions
 	k := min(o.steps, len(played))
 	rng := rand.New(rand.NewPCG(seed, 17))
@@ -165,6 +182,9 @@ func one(game, agent string, seed uint64, o options) (string, int, error) {
 				if _, _, _, err := e.Advance(b); err != nil {
 					return "", 0, err
 				}
+				if o.rollout != "" {
+					cont.Reset(agentSeed)
+				}
 				e.Terms(terms)
 				cols := []any{seed, "sample", i, name, b == played[i]}
 				var obs string
@@ -172,7 +192,7 @@ func one(game, agent string, seed uint64, o options) (string, int, error) {
 					obs = hex.EncodeToString(e.Observation())
 				}
 				for !e.Done() {
-					if _, _, _, err := e.Advance(a.Act(agents.NewView(e))); err != nil {
+					if _, _, _, err := e.Advance(cont.Act(agents.NewView(e))); err != nil {
 						return "", 0, err
 					}
 				}

@@ -110,3 +110,40 @@ func TestReseedsAndObs(t *testing.T) {
 		t.Fatal("no position kept by both runs")
 	}
 }
+
+// TestRollout: with -rollout the continuations are another agent's, from
+// the position after the move. Labelled by a search that keeps its best
+// line, the heuristic's moves win far more often than by the heuristic's
+// own play; an agent that does not exist is an error that names the flag.
+func TestRollout(t *testing.T) {
+	dir := t.TempDir()
+	own, search := filepath.Join(dir, "own.csv"), filepath.Join(dir, "search.csv")
+	o := options{perGame: 4, steps: 30, reseeds: 1}
+	if err := run("fifteen", "heuristic", 7100, 8, o, 2, own); err != nil {
+		t.Fatal(err)
+	}
+	o.rollout = "mc:rollouts=1,width=4,rollout-steps=2000,margin=0,line=best"
+	if err := run("fifteen", "heuristic", 7100, 8, o, 2, search); err != nil {
+		t.Fatal(err)
+	}
+	share := func(path string) (float64, int) {
+		_, rs := rows(t, path)
+		won := 0
+		for _, r := range rs {
+			if r[5] == "1" {
+				won++
+			}
+		}
+		return float64(won) / float64(len(rs)), len(rs)
+	}
+	a, na := share(own)
+	b, nb := share(search)
+	t.Logf("moves that win: %.3f of %d by the heuristic's play, %.3f of %d by the search's", a, na, b, nb)
+	if na == 0 || nb == 0 || b < a+0.2 {
+		t.Fatalf("the search's continuations win %.3f of the moves, the heuristic's %.3f; want 0.2 more", b, a)
+	}
+	o.rollout = "nobody"
+	if err := run("fifteen", "heuristic", 7100, 1, o, 1, filepath.Join(dir, "x.csv")); err == nil || !strings.Contains(err.Error(), "-rollout") {
+		t.Fatalf("an unknown rollout agent: %v", err)
+	}
+}
