@@ -5,7 +5,8 @@
 # an interrupted run goes on from its journal (FILE.journal.jsonl), so the
 # script can be run again at any time: after a crash, or when another
 # game's table lands (it builds the binary afresh, with the tables
-# committed). The cheap agents of every game come first, then mc, then uct.
+# committed). The cheap agents of every game come first, then mc, mc with
+# line=best (The Fifteen and Cromwell), then uct.
 #
 #   sh results/protocol-v1/run.sh                 # every game
 #   sh results/protocol-v1/run.sh cromwell ladder # some games
@@ -54,5 +55,12 @@ for g in $games; do
 	run "$g" solver "$(solver "$g")"
 done
 for g in $games; do run "$g" mc mc; done
+# mc keeping its best line, in the games with no hidden cards (elsewhere a
+# line found in one sampled world need not be legal in the game).
+for g in $games; do
+	case $g in
+	cromwell | fifteen) run "$g" mcline "mc:rollouts=1,width=8,rollout-steps=2000,margin=0,line=best" ;;
+	esac
+done
 for g in $games; do run "$g" uct uct; done
 echo "$(date -u +%FT%TZ) done"

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["random", "heuristic", "mc", "uct", "policy", "solver"]
+ORDER = ["random", "heuristic", "mc", "mcline", "uct", "policy", "solver"]
 GAMES = ["limited", "fourquarters", "cromwell", "royalparade", "fifteen", "ladder"]
 
 
@@ -30,7 +30,9 @@ def ms(v: float) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
 
 
-FAIR = ["random", "heuristic", "policy", "mc", "uct"]
+FAIR = ["random", "heuristic", "policy", "mc", "mcline", "uct"]
+HEADS = {"mcline": "mc line=best"}
+OPEN = {"cromwell", "fifteen"}  # the games mc's line=best plays
 README_GAMES = ["cromwell", "fifteen", "limited", "royalparade", "ladder", "fourquarters"]
 
 
@@ -40,12 +42,15 @@ def wins_table() -> None:
     for f in HERE.glob("*.json"):
         game, agent = f.stem.split("-", 1)
         found[game, agent] = json.loads(f.read_text())["results"][0]
-    print("| game | " + " | ".join(FAIR) + " | the solver's verdicts: won / lost / open |")
+    print("| game | " + " | ".join(HEADS.get(a, a) for a in FAIR) + " | the solver's verdicts: won / lost / open |")
     print("|---|" + "--:|" * len(FAIR) + "---|")
     for game in README_GAMES:
         cells = []
         for agent in FAIR:
             r = found.get((game, agent))
+            if r is None and agent == "mcline" and game not in OPEN:
+                cells.append("—")
+                continue
             cells.append("no model" if r is None and agent == "policy" else "not run" if r is None else str(r["wins"]))
         r = next(r for (g, _), r in found.items() if g == game)
         t = r["table"]
