@@ -1,22 +1,30 @@
-"""Can the terms say which of the file's moves a strong player could no
-longer win from? On a `qlabels -rollout` CSV (each move labelled by whether
-the rollout agent, a search, wins from the position it leads to), a
-classifier of a move's label from the terms of that position is trained on
-four deals in five (logistic, or a network of two hidden layers; the terms
-and their difference from the mean over the position's moves), and on the
-fifth held out (deal mod 5 = 0) it prints:
+"""Can the terms say which of the file's moves lose the win? On a CSV of
+labelled moves (`lost -csv -sample K`: the solver's verdicts at the last
+winnable position of each lost game, kind critical, and at positions drawn
+from won games, kind sample; or `qlabels -rollout AGENT`: whether that
+agent wins after the move), a classifier of a move's label is trained on
+four deals in five (logistic, or a network of two hidden layers; on the
+terms of the position the move leads to, with --child-only, or on those
+and their difference from the mean over the position's moves), and for
+the training deals and the fifth held out (deal mod 5 = 0) it prints:
 
-- how well it ranks winning above losing moves within a position (the share
-  of a position's winning/losing pairs it orders right);
-- the share of positions where the file's own move wins, and where a veto
-  would: the file's move unless the classifier gives it a chance below F,
-  then the move the classifier likes best; with how often the veto moved.
+- how often it scores the file's move at a critical position below the
+  file's move (one that keeps the win) at a sampled position: what a veto
+  needs;
+- by kind of position: how well it orders a position's winning moves above
+  its losing ones, how often the file's own move and a random legal move
+  win, and how often the file's ranking with the veto would choose a
+  winning move (the file's score plus --weight times min(0, log p - log F)
+  for each floor F), with how often that choice is not the file's move.
 
-Only positions with moves of both kinds are in the file, so the veto's cost
-where every move wins is not seen here: play shows it. Needs torch and
-pandas.
+With --out FILE it writes a copy of --file whose veto (veto_terms,
+veto_bias, veto_floor, veto_weight; see docs/models.md) is the logistic
+classifier fitted to every deal, in the terms' own units. Only positions
+with moves of both kinds are labelled, so the veto's cost where every move
+keeps the win is not seen here: play shows it. Needs torch and pandas.
 
-    python results/train/round20/veto.py runs/r20/v-570000.csv [--hidden 0] [--floors 0.2,0.3,0.5]
+    python results/train/round20/veto.py LABELS.csv [--child-only] [--hidden 32] [--relative] [--floors 0.3,0.5]
+    python results/train/round20/veto.py LABELS.csv --child-only --out runs/r20/veto.safetensors --floor 0.5 --weight 10
 """
 
 from __future__ import annotations
@@ -85,8 +93,31 @@ def veto(p: NDArray[np.float64], pos: NDArray[np.int64], won: NDArray[np.float64
     return float(np.mean(wins)), float(np.mean(moved))
 
 
-def train(x: NDArray[np.float32], y: NDArray[np.float32], hidden: int, epochs: int, seed: int) -> torch.nn.Module:
-    """A classifier of y from x (binary cross-entropy, Adam)."""
+def listwise(s: torch.Tensor, pos: torch.Tensor, won: torch.Tensor) -> torch.Tensor:
+    """The mean over positions of -log (softmax mass on the winning moves)."""
+    n = int(pos.max()) + 1
+    top = torch.zeros(n).scatter_reduce(0, pos, s, reduce="amax", include_self=False).detach()
+    e = torch.exp(s - top[pos])
+    total = torch.zeros(n).index_add(0, pos, e)
+    wins = torch.zeros(n).index_add(0, pos, e * won)
+    return -(torch.log(wins + 1e-12) - torch.log(total)).mean()
+
+
+def relative(z: NDArray[np.float64], pos: NDArray[np.int64], won: NDArray[np.float64],
+             played: NDArray[np.bool_], score: NDArray[np.float64], delta: float,
+             weight: float) -> tuple[float, float]:
+    """As veto, with weight times min(0, z - (the best z of the position) +
+    delta) in place of the penalty: a move is held back when its logit is
+    more than delta below its best sibling's."""
+    zmax = pd.Series(z).groupby(pos).transform("max").to_numpy()
+    p = np.exp(np.minimum(0.0, z - zmax + delta))  # so that veto's log p - log 1 is the penalty
+    return veto(p, pos, won, played, score, 1.0, weight)
+
+
+def train(x: NDArray[np.float32], y: NDArray[np.float32], hidden: int, epochs: int, seed: int,
+          pos: NDArray[np.int64] | None = None) -> torch.nn.Module:
+    """A classifier of y from x (binary cross-entropy, Adam); given pos,
+    a scorer trained by the listwise loss over each position's moves."""
     torch.manual_seed(seed)
     n = x.shape[1]
     net: torch.nn.Module = (torch.nn.Linear(n, 1) if hidden == 0 else
@@ -95,6 +126,14 @@ def train(x: NDArray[np.float32], y: NDArray[np.float32], hidden: int, epochs: i
                                                 torch.nn.Linear(hidden, 1)))
     opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-5)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    if pos is not None:
+        _, inv = np.unique(pos, return_inverse=True)
+        groups = torch.from_numpy(inv)
+        for _ in range(epochs * 10):
+            opt.zero_grad()
+            listwise(net(xt).squeeze(1), groups, yt).backward()
+            opt.step()
+        return net
     for _ in range(epochs):
         for idx in torch.randperm(len(xt)).split(256):
             opt.zero_grad()
@@ -129,6 +168,8 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=0, help="0: logistic; else the width of two hidden layers")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--floors", default="0.1,0.2,0.3,0.5")
+    ap.add_argument("--relative", action="store_true",
+                    help="train by the listwise loss; hold back moves whose logit is more than delta (the floors) below the best")
     ap.add_argument("--child-only", action="store_true", help="only the terms of the position a move leads to")
     ap.add_argument("--file", default="models/fifteen.safetensors", help="the value file the moves were sampled by")
     ap.add_argument("--out", help="write the file with a veto of the terms (--child-only, all deals) here")
@@ -154,18 +195,27 @@ def main() -> None:
     held = (d["seed"].to_numpy() % 5) == 0
     print(f"{pos.max() + 1} positions, {len(d)} moves, {won.mean():.3f} of them win;"
           f" held out: {len(np.unique(pos[held]))} positions")
-    net = train(x[~held], won[~held], a.hidden, a.epochs, 0)
+    net = train(x[~held], won[~held], a.hidden, a.epochs, 0, pos[~held] if a.relative else None)
     with torch.no_grad():
-        p = torch.sigmoid(net(torch.from_numpy(x)).squeeze(1)).numpy().astype(np.float64)
+        z = net(torch.from_numpy(x)).squeeze(1).numpy().astype(np.float64)
+    p = 1 / (1 + np.exp(-z))
     for name, m in (("training", ~held), ("held out", held)):
-        for kind in sorted(set(kinds[m])) + ["all"]:
+        crit, samp = p[m & played & (kinds == "critical")], p[m & played & (kinds == "sample") & (won == 1)]
+        if len(crit) and len(samp):
+            auc = float(((crit[:, None] < samp[None, :]) + 0.5 * (crit[:, None] == samp[None, :])).mean())
+            print(f"{name}: the file's move at critical positions against kept ones at sampled positions,"
+                  f" ordered right {auc:.3f} ({len(crit)} and {len(samp)})")
+        for kind in [*sorted(set(kinds[m])), "all"]:
             k = m & ((kinds == kind) | (kind == "all"))
             base = float(pd.Series(won[k & played]).mean())
             rand = float(pd.Series(won[k]).groupby(pos[k]).mean().mean())
             print(f"{name}, {kind} ({len(np.unique(pos[k]))} positions): pairs ordered right"
                   f" {pairs_right(p[k], pos[k], won[k]):.3f}; a random move wins {rand:.3f}, the file's {base:.3f}")
             for f in (float(s) for s in a.floors.split(",")):
-                w, mv = veto(p[k], pos[k], won[k], played[k], score[k], f, a.weight)
+                if a.relative:
+                    w, mv = relative(z[k], pos[k], won[k], played[k], score[k], f, a.weight)
+                else:
+                    w, mv = veto(p[k], pos[k], won[k], played[k], score[k], f, a.weight)
                 print(f"  veto below {f:.2f}: wins {w:.3f}, moved at {mv:.3f} of the positions")
 
 
