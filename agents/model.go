@@ -939,16 +939,20 @@ func (m *ModelMeta) parseVeto(md map[string]string) error {
 		return fmt.Errorf("metadata %s is %q; want a probability above 0 and below 1", ModelVetoFloorKey, f)
 	}
 	for _, k := range []struct {
-		key string
-		dst *float64
-	}{{ModelVetoBiasKey, &m.VetoBias}, {ModelVetoWeightKey, &m.VetoWeight}} {
+		key, want string
+		dst       *float64
+		positive  bool
+	}{
+		{ModelVetoBiasKey, "a finite number", &m.VetoBias, false},
+		{ModelVetoWeightKey, "a finite number above 0", &m.VetoWeight, true},
+	} {
 		s, ok := md[k.key]
 		if !ok {
 			continue
 		}
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || (k.dst == &m.VetoWeight && x <= 0) {
-			return fmt.Errorf("metadata %s is %q; want a finite number%s", k.key, s, map[bool]string{true: " above 0"}[k.dst == &m.VetoWeight])
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || (k.positive && x <= 0) {
+			return fmt.Errorf("metadata %s is %q; want %s", k.key, s, k.want)
 		}
 		*k.dst = x
 	}
