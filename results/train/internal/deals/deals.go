@@ -1,6 +1,6 @@
 // Package deals runs the research commands' work on a range of deals in
-// parallel, and writes the header and rows of their CSV files of move
-// labels.
+// parallel, writes the header and rows of their CSV files of move labels,
+// and finds where a game was lost.
 package deals
 
 import (
@@ -105,4 +105,22 @@ func Row(terms []float64, cols ...any) string {
 	}
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// LastWon returns the index of the last position of a game that won says
+// is won, found by halving between lo (a position known to be won) and the
+// end of states (the position after the last move being lost): the
+// position where the game's next move lost it. A verdict that is not a win
+// counts as lost, so with a search's budget the halving may stop before a
+// position the search could not decide.
+func LastWon(states []env.Game, lo int, won func(env.Game) bool) int {
+	hi := len(states)
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; won(states[mid]) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

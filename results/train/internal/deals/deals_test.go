@@ -69,3 +69,43 @@ func TestRow(t *testing.T) {
 		t.Fatalf("Row: %q, want %q", got, want)
 	}
 }
+
+// TestLastWon: on a game whose positions are won up to position k (and
+// lost after), LastWon finds k from any lower bound known to be won, and
+// asks about no position below its bound.
+func TestLastWon(t *testing.T) {
+	e, err := env.Make("fifteen", env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(5)
+	var states []env.Game
+	for !e.Done() && len(states) < 40 {
+		states = append(states, e.Game().Clone())
+		m := e.Mask()
+		if _, _, _, err := e.Advance(m.Next(0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := map[uint64]int{}
+	for i, g := range states {
+		index[g.Hash()] = i
+	}
+	if len(index) != len(states) {
+		t.Skip("a position repeats; the fake verdicts need distinct ones")
+	}
+	for _, k := range []int{0, 1, 7, len(states) - 2, len(states) - 1} {
+		for _, lo := range []int{0, k / 2, k} {
+			got := LastWon(states, lo, func(g env.Game) bool {
+				i := index[g.Hash()]
+				if i < lo {
+					t.Fatalf("k %d, lo %d: asked about position %d", k, lo, i)
+				}
+				return i <= k
+			})
+			if got != k {
+				t.Fatalf("k %d, lo %d: LastWon %d", k, lo, got)
+			}
+		}
+	}
+}

@@ -142,14 +142,7 @@ func one(game, agent string, seed uint64, nodes int64, withRows bool, perGame in
 	if !won(states[0]) {
 		return result{line: fmt.Sprintf("%d lost progress=%d start=not-won", seed, r.Progress), kind: "not-won"}, nil
 	}
-	lo, hi := 0, len(states) // states[lo] is won; the position after the last move is not
-	for hi-lo > 1 {
-		if mid := (lo + hi) / 2; won(states[mid]) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo := deals.LastWon(states, 0, won)
 	sampled := sample(states, acts, lo, perGame, seed, won)
 	keep, legal, rows := moves(states[lo], seed, lo, acts[lo], "critical", won, withRows)
 	line := fmt.Sprintf("%d lost progress=%d last-won step=%d/%d home=%d move=%s legal=%d keep=[%s]",

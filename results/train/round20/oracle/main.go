@@ -161,14 +161,7 @@ func one(game, agent string, w []float64, seed uint64, fixes int, nodes int64) (
 		// correction, which the solver won when it was chosen); the
 		// position after the last move is not. Halving above the last
 		// correction keeps the corrections in the order of the game.
-		lo, hi := last+1, len(states)
-		for hi-lo > 1 {
-			if mid := (lo + hi) / 2; won(states[mid]) {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
+		lo := deals.LastWon(states, last+1, won)
 		best := bestKept(states[lo], w, won)
 		if best < 0 { // the budget decided no move: give up
 			return outcome{seed: seed, fixes: -1, winnable: true}, nil
