@@ -329,7 +329,7 @@ func (p *Policy) readyTerms(n *Net, from *env.Env) {
 		p.vetoW = n.Model().vetoWeights(spec)
 		mm := n.Model().Meta()
 		p.vetoB, p.vetoLogF, p.vetoScale = mm.VetoBias, math.Log(mm.VetoFloor), mm.VetoWeight
-		p.openUntil = n.Model().Meta().OpeningProgress
+		p.openUntil = mm.OpeningProgress
 		p.terms = make([]float64, len(spec.Terms))
 	}
 	p.curW = p.termW

@@ -39,14 +39,16 @@ import pandas as pd
 import torch
 from numpy.typing import NDArray
 
+sys.path.insert(0, str(Path(__file__).parent.parent / "round17"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "round16"))
+from coord import read, write  # round 16's reading and writing of a value file
+from qmlp import listwise  # round 17's loss over a position's moves
+from rankfit import spec_weights  # the evaluation's own weights of the terms
+
 
 def file_weights(path: str, terms: list[str]) -> NDArray[np.float64]:
     """The weights the file scores a position's terms by: the evaluation's
     own plus its eval_terms."""
-    sys.path.insert(0, str(Path(__file__).parent.parent / "round16"))
-    from coord import read
-    from rankfit import spec_weights
-
     meta = read(Path(path))[0]["__metadata__"]
     own, extra = spec_weights(meta["game"]), json.loads(meta.get("eval_terms", "{}"))
     return np.array([own.get(t, 0.0) + extra.get(t, 0.0) for t in terms])
@@ -93,16 +95,6 @@ def veto(p: NDArray[np.float64], pos: NDArray[np.int64], won: NDArray[np.float64
     return float(np.mean(wins)), float(np.mean(moved))
 
 
-def listwise(s: torch.Tensor, pos: torch.Tensor, won: torch.Tensor) -> torch.Tensor:
-    """The mean over positions of -log (softmax mass on the winning moves)."""
-    n = int(pos.max()) + 1
-    top = torch.zeros(n).scatter_reduce(0, pos, s, reduce="amax", include_self=False).detach()
-    e = torch.exp(s - top[pos])
-    total = torch.zeros(n).index_add(0, pos, e)
-    wins = torch.zeros(n).index_add(0, pos, e * won)
-    return -(torch.log(wins + 1e-12) - torch.log(total)).mean()
-
-
 def relative(z: NDArray[np.float64], pos: NDArray[np.int64], won: NDArray[np.float64],
              played: NDArray[np.bool_], score: NDArray[np.float64], delta: float,
              weight: float) -> tuple[float, float]:
@@ -147,9 +139,6 @@ def write_veto(a: argparse.Namespace, terms: list[str], net: torch.nn.Module,
                mu: NDArray[np.float32], sd: NDArray[np.float32]) -> None:
     """Writes a copy of a.file with the logistic net as its veto, in the
     terms' own units."""
-    sys.path.insert(0, str(Path(__file__).parent.parent / "round16"))
-    from coord import read, write
-
     assert isinstance(net, torch.nn.Linear)
     w = net.weight.detach().numpy()[0].astype(np.float64) / sd
     b = float(net.bias.detach().numpy()[0]) - float(w @ mu)

@@ -35,6 +35,10 @@ func main() {
 	nodes := flag.Int64("nodes", 100000, "the solver's node budget a search")
 	workers := flag.Int("workers", 2, "parallel workers")
 	flag.Parse()
+	if *fixes < 0 {
+		fmt.Fprintln(os.Stderr, "oracle: -fixes must be 0 or more")
+		os.Exit(2)
+	}
 	if err := run(*game, *model, *start, *n, *fixes, *nodes, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle:", err)
 		os.Exit(1)
