@@ -19,7 +19,7 @@ WHEEL_VENV ?= $(CURDIR)/build/wheel-venv
 # manylinux2014 (glibc 2.17, kernel 3.10) promises and manylinux1 does not.
 MANYLINUX ?= manylinux_2_17_$(shell uname -m)
 
-.PHONY: test test-go test-python python tools lint wheel wheel-test bench docs clean
+.PHONY: test test-go test-python python tools lint wheel wheel-test bench docs research clean
 
 test: test-go test-python
 
@@ -78,6 +78,16 @@ wheel-test: wheel
 	python -c "import patience_gym, sys; f = patience_gym.__file__; print('patience_gym from', f); sys.exit('site-packages' not in f)"; \
 	if find $(WHEEL_VENV) -name '*.pth' | xargs -r grep -l patience; then echo "wheel-test: a .pth file names patience"; exit 1; fi; \
 	python -m pytest -q -rs -p no:cacheprovider python/tests/test_env.py python/tests/test_vector.py
+
+# The research rounds (research/): their own Go module and Python project,
+# never compiled by the root's go build ./... nor shipped in the wheel. Their
+# Go tests, and the Python helpers' tests (the project installed into .venv
+# beside patience_gym, so make python first).
+research: python tools
+	cd research && go vet ./... && go test ./...
+	$(VPY) -m pip install --quiet --disable-pip-version-check -e research
+	$(VPY) -m pytest -q -p no:cacheprovider research/tests
+	$(VENV)/bin/ruff check research
 
 # The speed comparison of docs/performance.md (installs the peers it compares with).
 bench: python
