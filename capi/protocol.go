@@ -16,7 +16,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/strength"
+	"github.com/patience-gym/patience/bench"
 )
 
 // The verdict tables and the evaluation protocol, for Python's
@@ -148,8 +148,8 @@ func pg_deals_pick(game *C.char, filter *C.char, seed C.uint64_t, err *C.char, e
 }
 
 // protocolGame resolves a protocol version and a game.
-func protocolGame(version, game string) (*strength.ProtocolGame, error) {
-	p, err := strength.LookupProtocol(version)
+func protocolGame(version, game string) (*bench.ProtocolGame, error) {
+	p, err := bench.LookupProtocol(version)
 	if err != nil {
 		return nil, err
 	}
@@ -167,15 +167,15 @@ func protocolGame(version, game string) (*strength.ProtocolGame, error) {
 type protocolJSON struct {
 	Protocol   string             `json:"protocol"`
 	Game       string             `json:"game"`
-	Deals      strength.DealRange `json:"deals"`
+	Deals      bench.DealRange `json:"deals"`
 	MaxSteps   int                `json:"max_steps"`
 	AgentSeed  string             `json:"agent_seed"`
 	Confidence float64            `json:"confidence"`
 	// Dead are the deals with no legal move at the start.
-	Dead []strength.DeadDeal `json:"dead"`
+	Dead []bench.DeadDeal `json:"dead"`
 	// Build and Machine are the core's, for the result file.
-	Build   strength.Build   `json:"build"`
-	Machine strength.Machine `json:"machine"`
+	Build   bench.Build   `json:"build"`
+	Machine bench.Machine `json:"machine"`
 }
 
 // pg_protocol writes, as JSON, what the protocol version fixes for game:
@@ -198,9 +198,9 @@ func pg_protocol(version *C.char, game *C.char, out *C.char, cap C.int64_t, err 
 	}
 	b, e := json.Marshal(protocolJSON{
 		Protocol: g.Protocol.Version, Game: g.Spec.ID(),
-		Deals:    strength.DealRange{Block: g.Block.Name, First: g.Block.First, Count: g.Block.Count},
+		Deals:    bench.DealRange{Block: g.Block.Name, First: g.Block.First, Count: g.Block.Count},
 		MaxSteps: g.MaxSteps, AgentSeed: "deal", Confidence: g.Protocol.Confidence, Dead: dead,
-		Build: strength.ThisBuild(), Machine: strength.ThisMachine(),
+		Build: bench.ThisBuild(), Machine: bench.ThisMachine(),
 	})
 	if e != nil {
 		return fail(e, err, errcap)
@@ -242,7 +242,7 @@ func pg_protocol_row(version *C.char, game *C.char, input *C.char, out *C.char, 
 	if e := dec.Decode(&in); e != nil {
 		return fail(fmt.Errorf("pg_protocol_row: %w", e), err, errcap)
 	}
-	eps := make([]strength.Episode, len(in.Episodes))
+	eps := make([]bench.Episode, len(in.Episodes))
 	for i, x := range in.Episodes {
 		switch x.Outcome {
 		case "won", "lost", "truncated":
@@ -252,7 +252,7 @@ func pg_protocol_row(version *C.char, game *C.char, input *C.char, out *C.char, 
 		if x.Progress < 0 || x.Progress > g.Spec.Cards || x.Steps < 0 {
 			return fail(fmt.Errorf("pg_protocol_row: deal %d: progress %d, steps %d", x.Deal, x.Progress, x.Steps), err, errcap)
 		}
-		eps[i] = strength.Episode{
+		eps[i] = bench.Episode{
 			Game: g.Spec.ID(), Agent: in.Agent, Seed: x.Deal, Won: x.Outcome == "won", Outcome: x.Outcome,
 			Progress: x.Progress, Cards: g.Spec.Cards, Steps: x.Steps, Truncated: x.Outcome == "truncated",
 			Wall: time.Duration(x.WallNs),

@@ -1,6 +1,6 @@
 // Package stats holds the few statistics the reports need: a Wilson score
 // interval for a proportion, a mean with its Student t interval, and the
-// exact McNemar test on paired binary outcomes. Package strength compares
+// exact McNemar test on paired binary outcomes. Package bench compares
 // agents with them; datasets and the patience command use them too. Quantiles and
 // distribution functions come from gonum.org/v1/gonum/stat/distuv.
 //

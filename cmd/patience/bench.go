@@ -13,7 +13,7 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/stats"
-	"github.com/patience-gym/patience/strength"
+	"github.com/patience-gym/patience/bench"
 )
 
 var benchCmd = &command{
@@ -43,13 +43,13 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	stdout, stderr := inv.stdout, inv.stderr
 	fs := inv.flags()
 	gamesFlag := fs.String("games", "all", "the games, comma-separated, or all")
-	agentsFlag := fs.String("agents", strings.Join(strength.DefaultAgents, ","), "the agents with their settings, comma-separated, or all (every agent that can play the games with its defaults): "+joinNames(agents.Names()))
+	agentsFlag := fs.String("agents", strings.Join(bench.DefaultAgents, ","), "the agents with their settings, comma-separated, or all (every agent that can play the games with its defaults): "+joinNames(agents.Names()))
 	deals := fs.Int("deals", 100, "deals per game (every agent plays the same ones)")
-	start := seedFlag{v: strength.DefaultSeedStart}
+	start := seedFlag{v: bench.DefaultSeedStart}
 	fs.Var(&start, "seed-start", "first deal number; agents are seeded with the deal number ("+seedRange+")")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "episodes played at once")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = each game's default)")
-	conf := fs.Float64("confidence", strength.DefaultConfidence, "confidence level of the intervals")
+	conf := fs.Float64("confidence", bench.DefaultConfidence, "confidence level of the intervals")
 	baseline := fs.String("baseline", "random", "the agent the others are compared with")
 	csvPath := fs.String("csv", "", "also write the summary table to this CSV file")
 	jsonPath := fs.String("json", "", "also write the summaries and every episode to this JSON file")
@@ -75,7 +75,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return usagef("--baseline: %v", err)
 	}
-	cfg := strength.Config{
+	cfg := bench.Config{
 		Deals: *deals, SeedStart: start.v, Workers: *workers, MaxSteps: *maxSteps,
 		Confidence: *conf, Baseline: base.Label(),
 	}
@@ -97,7 +97,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 		last = done
 	}
 	began := time.Now()
-	res, err := strength.Run(ctx, cfg)
+	res, err := bench.Run(ctx, cfg)
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -129,7 +129,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 
 // checkBenchConfig finds command-line mistakes before any game is played,
 // so that a long run does not end in an error it could have reported first.
-func checkBenchConfig(cfg strength.Config, csvPath, jsonPath, plotPath string) error {
+func checkBenchConfig(cfg bench.Config, csvPath, jsonPath, plotPath string) error {
 	if cfg.Deals <= 0 {
 		return usagef("--deals must be positive, not %d", cfg.Deals)
 	}
@@ -149,7 +149,7 @@ func checkBenchConfig(cfg strength.Config, csvPath, jsonPath, plotPath string) e
 		return usageError{err}
 	}
 	if plotPath != "" {
-		if _, err := strength.PlotFormat(plotPath); err != nil {
+		if _, err := bench.PlotFormat(plotPath); err != nil {
 			return usagef("--plot: %v", err)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/strength"
+	"github.com/patience-gym/patience/bench"
 )
 
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -54,7 +54,7 @@ func TestBenchWritesTablesAndFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := strength.ReadJSON(jf)
+	res, err := bench.ReadJSON(jf)
 	jf.Close()
 	if err != nil || len(res.Episodes) != 5 || res.SeedStart != 700 {
 		t.Errorf("JSON: %v", err)
@@ -177,13 +177,13 @@ func TestBenchProtocolWritesAndResumes(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	read := func() *strength.ProtocolResult {
+	read := func() *bench.ProtocolResult {
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		r, err := strength.ReadProtocolJSON(f)
+		r, err := bench.ReadProtocolJSON(f)
 		if err != nil {
 			t.Fatal(err)
 		}

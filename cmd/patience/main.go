@@ -58,7 +58,7 @@ func init() {
 	commands = []*command{
 		generateCmd, inspectCmd, replayCmd,
 		listCmd, rulesCmd, playCmd, runCmd, agentsCmd,
-		checkCmd, speedCmd, benchCmd, solveCmd, labelCmd, dealsCmd,
+		checkCmd, speedCmd, benchCmd, solveCmd, labelCmd, dealsCmd, versionCmd,
 	}
 }
 
@@ -102,6 +102,9 @@ func main() {
 
 // run dispatches to a command and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "--version" {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) == 2 {
 			if c := find(args[1]); c != nil {

@@ -108,3 +108,15 @@ func TestPlayTakesMovesUndoAndBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ := runCLI(t, args...)
+		if code != 0 || !strings.HasPrefix(out, "patience 1.0.0 (go") {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
+	if code, _, _ := runCLI(t, "version", "extra"); code != 2 {
+		t.Errorf("version with an argument: exit %d, want 2", code)
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/strength"
+	"github.com/patience-gym/patience/bench"
 )
 
 // protocolFlags are the bench flags a protocol run reads.
@@ -38,7 +38,7 @@ var protocolFixed = []struct{ flag, fixed string }{
 
 // runProtocol is `patience bench --protocol VERSION`.
 func runProtocol(ctx context.Context, inv *invocation, args []string, f protocolFlags) error {
-	p, err := strength.LookupProtocol(f.protocol)
+	p, err := bench.LookupProtocol(f.protocol)
 	if err != nil {
 		return usagef("--protocol: %v", err)
 	}
@@ -50,10 +50,10 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 	if f.workers <= 0 {
 		return usagef("--workers must be positive, not %d", f.workers)
 	}
-	cfg := strength.ProtocolConfig{Protocol: p, Workers: f.workers, Runner: "patience bench",
+	cfg := bench.ProtocolConfig{Protocol: p, Workers: f.workers, Runner: "patience bench",
 		Command: commandLine(append([]string{"patience", "bench"}, args...))}
 	if strings.EqualFold(strings.TrimSpace(f.games), "all") {
-		cfg.Games = strength.ProtocolGames()
+		cfg.Games = bench.ProtocolGames()
 		var pending []string
 		for _, spec := range env.Specs() {
 			if !slices.Contains(cfg.Games, spec) {
@@ -100,7 +100,7 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 		last = done
 	}
 	began := time.Now()
-	res, err := strength.RunProtocol(ctx, cfg)
+	res, err := bench.RunProtocol(ctx, cfg)
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

@@ -1,6 +1,6 @@
 // Package rulebook reads the player's rules of the games, one Markdown page
-// per game (docs/rules/<game>.md, embedded by the module's root package as
-// patience.RulesPages), so that the command line can print them:
+// per game (docs/rules/<game>.md, embedded beside them by package
+// docs/rules as rules.Pages), so that the command line can print them:
 // Text("cromwell") returns docs/rules/cromwell.md.
 //
 // Every page follows one layout, which the package test enforces: a first
@@ -22,18 +22,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/patience-gym/patience"
+	rules "github.com/patience-gym/patience/docs/rules"
 	"github.com/patience-gym/patience/env"
 )
 
 // pages is docs/rules, the directory of the pages.
-var pages = func() fs.FS {
-	sub, err := fs.Sub(patience.RulesPages, "docs/rules")
-	if err != nil {
-		panic("rulebook: " + err.Error()) // cannot happen: the path is a constant
-	}
-	return sub
-}()
+var pages fs.FS = rules.Pages
 
 // indexPage is the file that indexes the pages; it is not a game.
 const indexPage = "README.md"

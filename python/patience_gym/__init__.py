@@ -61,7 +61,7 @@ __all__ = [
     "register_envs",
 ]
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 
 def env_ids(variants: bool = False) -> list[str]:

@@ -1,4 +1,4 @@
-package strength
+package bench
 
 import (
 	"context"
@@ -539,11 +539,11 @@ type journalLine struct {
 func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, error) {
 	p := cfg.Protocol
 	if p.Version == "" {
-		return nil, errors.New("strength: no protocol given")
+		return nil, errors.New("bench: no protocol given")
 	}
 	if len(cfg.Games) == 0 {
 		if cfg.Games = ProtocolGames(); len(cfg.Games) == 0 {
-			return nil, fmt.Errorf("strength: protocol %s: no verdict table ships in this build", p.Version)
+			return nil, fmt.Errorf("bench: protocol %s: no verdict table ships in this build", p.Version)
 		}
 	}
 	if len(cfg.Agents) == 0 {
@@ -559,11 +559,11 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 	total := 0
 	for _, spec := range cfg.Games {
 		if spec.Variant != "" {
-			return nil, fmt.Errorf("strength: protocol %s measures the games' default rules, not the %s variant", p.Version, spec.ID())
+			return nil, fmt.Errorf("bench: protocol %s measures the games' default rules, not the %s variant", p.Version, spec.ID())
 		}
 		g, err := p.Game(spec)
 		if err != nil {
-			return nil, fmt.Errorf("strength: %w", err)
+			return nil, fmt.Errorf("bench: %w", err)
 		}
 		if cfg.deals > 0 {
 			g.Block.Count = min(g.Block.Count, cfg.deals)
@@ -590,14 +590,14 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 	if cfg.Journal != "" {
 		if dir := filepath.Dir(cfg.Journal); dir != "" {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("strength: the journal's directory: %w", err)
+				return nil, fmt.Errorf("bench: the journal's directory: %w", err)
 			}
 		}
 		var lines [][]byte
 		var err error
 		jr, lines, err = journal.Open(cfg.Journal, journalHead{Journal: 1, Protocol: p.Version})
 		if err != nil {
-			return nil, fmt.Errorf("strength: %w", err)
+			return nil, fmt.Errorf("bench: %w", err)
 		}
 		defer jr.Close()
 		rules := map[string]int{}
@@ -607,7 +607,7 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 		for i, l := range lines {
 			var jl journalLine
 			if err := json.Unmarshal(l, &jl); err != nil {
-				return nil, fmt.Errorf("strength: %s: line %d: %w", cfg.Journal, i+2, err)
+				return nil, fmt.Errorf("bench: %s: line %d: %w", cfg.Journal, i+2, err)
 			}
 			if r, ok := rules[jl.Game]; ok && r == jl.Rules && settings[jl.Agent] == jl.Settings {
 				if _, ok := settings[jl.Agent]; ok {
@@ -650,7 +650,7 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 		for _, a := range run.Agents {
 			row, err := g.Row(a, settings[a], clair[a], run.EpisodesOf(g.Spec.ID(), a))
 			if err != nil {
-				return nil, fmt.Errorf("strength: %w", err)
+				return nil, fmt.Errorf("bench: %w", err)
 			}
 			res.Results = append(res.Results, row)
 		}

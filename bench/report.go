@@ -1,4 +1,4 @@
-package strength
+package bench
 
 import (
 	"encoding/csv"

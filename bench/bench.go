@@ -1,4 +1,4 @@
-// Package strength measures the play strength of agents: every agent plays
+// Package bench measures the play strength of agents: every agent plays
 // the same deals of every game, and the results are compared on those
 // deals. The patience bench command is its front end.
 //
@@ -13,7 +13,12 @@
 // whatever the number of workers or the order in which they finish; only
 // wall times differ. It writes itself as markdown tables, CSV, JSON and a
 // chart (see WriteMarkdown, WriteCSV, WriteJSON and WritePlot).
-package strength
+//
+// Evaluation protocol v1 (protocol.go) is a fixed benchmark: each game's
+// 1,000 evaluation deals, the dead deals named, one result file a paper
+// can cite, resumable from its journal (RunProtocol). The C ABI (capi) and
+// Python's patience_gym.evaluate are thin wrappers over it.
+package bench
 
 import (
 	"context"
@@ -307,13 +312,13 @@ type done struct {
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	settings, titles, labels, makers, err := normalize(&cfg)
 	if err != nil {
-		return nil, fmt.Errorf("strength: %w", err)
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	// One Env of each game, which every worker copies once.
 	protos := make([]*env.Env, len(cfg.Games))
 	for i, spec := range cfg.Games {
 		if protos[i], err = env.Make(spec.ID(), env.Options{MaxSteps: cfg.MaxSteps}); err != nil {
-			return nil, fmt.Errorf("strength: %w", err)
+			return nil, fmt.Errorf("bench: %w", err)
 		}
 	}
 	start := time.Now()
@@ -438,12 +443,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	werr := <-waited
 	if failed != nil {
-		return nil, fmt.Errorf("strength: %w", failed)
+		return nil, fmt.Errorf("bench: %w", failed)
 	}
 	if err := werr; err != nil {
 		// The first error is the cause; the ones after it are the
 		// cancellation it triggered.
-		return nil, fmt.Errorf("strength: %w", err)
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	res.Summaries = summarize(res)
 	res.Elapsed = time.Since(start)
