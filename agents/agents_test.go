@@ -8,6 +8,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
+	_ "github.com/patience-gym/patience/solver/all" // the search knowledge the solver uses
 )
 
 // small budgets keep the search agents quick in tests.

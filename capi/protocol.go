@@ -14,9 +14,9 @@ import (
 	"unsafe"
 
 	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/bench"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/bench"
 )
 
 // The verdict tables and the evaluation protocol, for Python's
@@ -165,12 +165,12 @@ func protocolGame(version, game string) (*bench.ProtocolGame, error) {
 
 // protocolJSON is what pg_protocol describes.
 type protocolJSON struct {
-	Protocol   string             `json:"protocol"`
-	Game       string             `json:"game"`
+	Protocol   string          `json:"protocol"`
+	Game       string          `json:"game"`
 	Deals      bench.DealRange `json:"deals"`
-	MaxSteps   int                `json:"max_steps"`
-	AgentSeed  string             `json:"agent_seed"`
-	Confidence float64            `json:"confidence"`
+	MaxSteps   int             `json:"max_steps"`
+	AgentSeed  string          `json:"agent_seed"`
+	Confidence float64         `json:"confidence"`
 	// Dead are the deals with no legal move at the start.
 	Dead []bench.DeadDeal `json:"dead"`
 	// Build and Machine are the core's, for the result file.

@@ -18,7 +18,6 @@ import (
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/internal/journal"
 	"github.com/patience-gym/patience/solver"
-	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge: the tables are the full solver's verdicts
 )
 
 // ChunkSize is the number of consecutive deals a shard takes at a time:

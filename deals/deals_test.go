@@ -12,6 +12,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	_ "github.com/patience-gym/patience/solver/all" // the search knowledge the solver uses
 )
 
 // sameDeals reports whether two deal lists are equal, NaN scores equal.

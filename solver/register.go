@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -67,3 +68,19 @@ func Wrap(g env.Game) env.Game {
 	}
 	return g
 }
+
+// Knows reports whether search knowledge is registered for the game named
+// name (see Register). A program that must give the full solver's verdicts
+// (the verdict tables, the solver's labels) checks it, so that a caller
+// who forgot to import solver/all gets an error rather than the plain
+// search's weaker verdicts.
+func Knows(name string) bool {
+	wrapMu.RLock()
+	defer wrapMu.RUnlock()
+	return wrappers[name] != nil
+}
+
+// ErrNoKnowledge is returned (wrapped) by programs that need a game's
+// search knowledge when none is registered: the program's main package
+// must import github.com/patience-gym/patience/solver/all.
+var ErrNoKnowledge = errors.New("no search knowledge is registered for this game (import github.com/patience-gym/patience/solver/all in the main package)")

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/stats"
 	"github.com/patience-gym/patience/bench"
+	"github.com/patience-gym/patience/stats"
 )
 
 var benchCmd = &command{

@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/agents"
+	"github.com/patience-gym/patience/bench"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/bench"
 )
 
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {

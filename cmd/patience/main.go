@@ -19,7 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	_ "github.com/patience-gym/patience/env/all"
+	_ "github.com/patience-gym/patience/env/all"    // the games
+	_ "github.com/patience-gym/patience/solver/all" // their search knowledge, for the solver and the agents that search
 )
 
 // Exit codes.

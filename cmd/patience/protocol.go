@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/patience-gym/patience/bench"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/bench"
 )
 
 // protocolFlags are the bench flags a protocol run reads.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
-	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge
 )
 
 var solveCmd = &command{

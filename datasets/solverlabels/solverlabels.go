@@ -61,7 +61,6 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/solver"
-	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge
 )
 
 // Version is the version of the labelling procedure and of the rows'

@@ -16,6 +16,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all" // the search knowledge the solver uses
 )
 
 func readRows(t *testing.T, dir string) []Row {
