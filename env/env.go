@@ -35,7 +35,8 @@
 //     words for how a game ended (Class) from env/fourquarters, a variant
 //     of the rules (variant.go) from env/cromwell. Keep the file plan:
 //     <game>.go (the state, the Spec with its action ranges and
-//     observation segments, Deal, Observe, Inventory, Hash, Clone, and the
+//     observation segments, Deal, Observe, Hash, Clone, Inventory (which
+//     the property checker, env/check, counts the cards with), and the
 //     small helpers every file reads), moves.go (Legal, Explain, Apply),
 //     names.go (ActionString, ParseActions), render.go (Render), eval.go
 //     (Evaluate, optional), terms.go (Terms, optional), layout.go (Layout)
@@ -67,8 +68,9 @@
 //     cards of a few deals.
 //  7. Write its rules page, docs/rules/<game>.md; the docs/rules tests
 //     check that its move examples parse.
-//  8. For pictures, implement Layouter in layout.go: where each card a
-//     player sees lies; the render tests check every game that has one.
+//  8. For pictures, implement render.Layouter in layout.go (Layout and
+//     ActionSpots, describing the table with env.Table): where each card
+//     a player sees lies; the render tests check every game that has one.
 //
 // The command line, the datasets, the agents, the benchmark, the pictures,
 // the solver and the Python package then offer the game with nothing more

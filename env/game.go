@@ -34,10 +34,6 @@ type Game interface {
 	Won() bool
 	// Observe writes the observation (Spec().ObsLen cells) into dst.
 	Observe(dst []uint8)
-	// Inventory appends every card of the state with its real face, hidden
-	// or not, including foundations and removed cards, to dst. The checker
-	// uses it to verify that each card exists exactly twice.
-	Inventory(dst []cards.Card) []cards.Card
 	// Hash returns a 64-bit hash of the full state (hidden cards included):
 	// equal states have equal hashes.
 	Hash() uint64

@@ -1,5 +1,5 @@
 // Package render draws the tables of the games: one renderer for all, over
-// the placements each game describes (env.Layouter). A game says where its
+// the placements each game describes (Layouter). A game says where its
 // cards lie, which are face down, its empty slots and its own marks; this
 // package says how they look, as SVG (WriteSVG, GameSVG, Defs for pages of
 // many pictures) or as an RGBA image (Canvas), the same picture in both.

@@ -147,15 +147,15 @@ func NewCanvas(width, height float64, o Options) *Canvas {
 }
 
 // NewGameCanvas returns a canvas for the tables of the named game (which
-// must implement env.Layouter), with the game's fixed picture size.
+// must implement Layouter), with the game's fixed picture size.
 func NewGameCanvas(game string, o Options) (*Canvas, error) {
 	g, err := env.NewGame(game)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	l, ok := env.LayoutOf(g)
+	l, ok := LayoutOf(g)
 	if !ok {
-		return nil, fmt.Errorf("render: %s cannot describe its table (no env.Layouter)", g.Spec().Name)
+		return nil, fmt.Errorf("render: %s cannot describe its table (no Layouter)", g.Spec().Name)
 	}
 	g.Deal(0)
 	var t env.Table
@@ -170,9 +170,9 @@ func GameSize(game string, o Options) (width, height int, err error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("render: %w", err)
 	}
-	l, ok := env.LayoutOf(g)
+	l, ok := LayoutOf(g)
 	if !ok {
-		return 0, 0, fmt.Errorf("render: %s cannot describe its table (no env.Layouter)", g.Spec().Name)
+		return 0, 0, fmt.Errorf("render: %s cannot describe its table (no Layouter)", g.Spec().Name)
 	}
 	g.Deal(0)
 	var t env.Table
@@ -214,9 +214,9 @@ func (c *Canvas) Draw(t *env.Table, hl *Highlight) *image.RGBA {
 
 // DrawGame lays out g's table and draws it (see Draw).
 func (c *Canvas) DrawGame(g env.Game, hl *Highlight) (*image.RGBA, error) {
-	l, ok := env.LayoutOf(g)
+	l, ok := LayoutOf(g)
 	if !ok {
-		return nil, fmt.Errorf("render: %s cannot describe its table (no env.Layouter)", g.Spec().Name)
+		return nil, fmt.Errorf("render: %s cannot describe its table (no Layouter)", g.Spec().Name)
 	}
 	l.Layout(&c.table)
 	return c.Draw(&c.table, hl), nil

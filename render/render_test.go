@@ -108,7 +108,7 @@ func checkLayout(t *testing.T, e *env.Env, tab *env.Table) {
 // checkSpots verifies that every legal action's spots name places of the
 // table, and that a click on a source and on a destination picks one legal
 // action.
-func checkSpots(t *testing.T, e *env.Env, l env.Layouter, tab *env.Table) {
+func checkSpots(t *testing.T, e *env.Env, l render.Layouter, tab *env.Table) {
 	t.Helper()
 	has := func(s env.Spot) bool {
 		for i := range tab.Cards {
@@ -198,9 +198,9 @@ func TestLayoutShowsExactlyWhatThePlayerSees(t *testing.T) {
 			rng := cards.NewRand(5)
 			states := 0
 			play(t, name, games, func(e *env.Env) {
-				l, ok := env.LayoutOf(e.Game())
+				l, ok := render.LayoutOf(e.Game())
 				if !ok {
-					t.Fatalf("%s does not implement env.Layouter", name)
+					t.Fatalf("%s does not implement render.Layouter", name)
 				}
 				l.Layout(&tab)
 				if states == 0 {
@@ -222,7 +222,7 @@ func TestLayoutShowsExactlyWhatThePlayerSees(t *testing.T) {
 				}
 				c := e.Clone()
 				c.Determinize(rng)
-				lc, _ := env.LayoutOf(c.Game())
+				lc, _ := render.LayoutOf(c.Game())
 				lc.Layout(&again)
 				if !reflect.DeepEqual(tab.Cards, again.Cards) || !reflect.DeepEqual(tab.Marks, again.Marks) {
 					t.Fatalf("step %d: the layout changed when the hidden cards were reshuffled", e.Steps())
@@ -249,7 +249,7 @@ func TestSVGWellFormed(t *testing.T) {
 				if n%7 != 1 {
 					return
 				}
-				l, _ := env.LayoutOf(e.Game())
+				l, _ := render.LayoutOf(e.Game())
 				l.Layout(&tab)
 				hl := &render.Highlight{Moved: render.Moved(&prev, &tab, nil), Targets: []int{0}, Selected: []int{1}}
 				var b bytes.Buffer
@@ -353,7 +353,7 @@ func TestMoved(t *testing.T) {
 	e, _ := env.Make("cromwell", env.Options{})
 	e.Reset(7)
 	var before, after env.Table
-	l, _ := env.LayoutOf(e.Game())
+	l, _ := render.LayoutOf(e.Game())
 	l.Layout(&before)
 	if got := render.Moved(&before, &before, nil); len(got) != 0 {
 		t.Fatalf("nothing moved, got %v", got)

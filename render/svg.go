@@ -314,11 +314,11 @@ func WriteSVG(w io.Writer, t *env.Table, hl *Highlight, o Options) error {
 }
 
 // GameSVG writes the picture of game g's table as a standalone SVG
-// document; the game must implement env.Layouter.
+// document; the game must implement Layouter.
 func GameSVG(w io.Writer, g env.Game, o Options) error {
-	l, ok := env.LayoutOf(g)
+	l, ok := LayoutOf(g)
 	if !ok {
-		return fmt.Errorf("render: %s cannot describe its table (no env.Layouter)", g.Spec().Name)
+		return fmt.Errorf("render: %s cannot describe its table (no Layouter)", g.Spec().Name)
 	}
 	var t env.Table
 	l.Layout(&t)

@@ -73,11 +73,11 @@ type Server struct {
 
 // New returns a server playing e from its current position (after Reset or
 // env.FromPosition), which Restart returns to. The game must implement
-// env.Layouter. The server owns e from now on.
+// render.Layouter. The server owns e from now on.
 func New(e *env.Env) (*Server, error) {
-	l, ok := env.LayoutOf(e.Game())
+	l, ok := render.LayoutOf(e.Game())
 	if !ok {
-		return nil, fmt.Errorf("web: %s cannot describe its table (no env.Layouter)", e.Spec().Name)
+		return nil, fmt.Errorf("web: %s cannot describe its table (no render.Layouter)", e.Spec().Name)
 	}
 	s := &Server{e: e, start: e.Clone(), defs: render.NewDefs(render.Options{})}
 	l.Layout(&s.table)
@@ -209,7 +209,7 @@ func (s *Server) snapshot() State {
 	if err := s.defs.Frame(&b, &s.table, &render.Highlight{Moved: s.moved}, true); err == nil {
 		st.SVG = b.String()
 	}
-	l, _ := env.LayoutOf(e.Game())
+	l, _ := render.LayoutOf(e.Game())
 	if !e.Done() {
 		m := e.Mask()
 		for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
@@ -285,7 +285,7 @@ func (s *Server) commit(next *env.Env, pushHistory bool) {
 	s.e = next
 	s.version++
 	s.prev, s.table = s.table, s.prev
-	l, _ := env.LayoutOf(s.e.Game())
+	l, _ := render.LayoutOf(s.e.Game())
 	l.Layout(&s.table)
 	s.moved = render.Moved(&s.prev, &s.table, s.moved[:0])
 }
@@ -346,7 +346,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 // click) stands for: the legal one when there is one, else one the rules
 // refuse (so that Step says why).
 func (s *Server) resolve(from Spot, to *Spot) (int, error) {
-	l, _ := env.LayoutOf(s.e.Game())
+	l, _ := render.LayoutOf(s.e.Game())
 	toPlace := ""
 	if to != nil {
 		toPlace = to.Place

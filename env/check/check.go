@@ -102,6 +102,27 @@ func (c *checker) failf(format string, args ...any) {
 
 func (c *checker) full() bool { return len(c.rep.Failures) >= c.opts.MaxFailures }
 
+// Inventorier is what the checker needs of a game beyond env.Game: every
+// game implements it, and Run refuses one that does not.
+type Inventorier interface {
+	// Inventory appends every card of the state with its real face, hidden
+	// or not, including foundations and removed cards, to dst, so that the
+	// checker can verify that each card exists exactly twice.
+	Inventory(dst []cards.Card) []cards.Card
+}
+
+// inventoried refuses a game that is no Inventorier.
+func inventoried(spec *env.Spec) error {
+	g, err := env.NewGame(spec.ID())
+	if err != nil {
+		return err
+	}
+	if _, ok := g.(Inventorier); !ok {
+		return fmt.Errorf("check: %s has no Inventory method (check.Inventorier): the checker cannot count its cards", spec.ID())
+	}
+	return nil
+}
+
 // Run checks the named game and returns its report; the error is for a game
 // that cannot be made at all, or ctx's when it is cancelled (between two
 // games).
@@ -115,6 +136,9 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	workers := min(max(opts.Workers, 1), opts.Games)
 	spec, err := env.Lookup(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := inventoried(spec); err != nil {
 		return nil, err
 	}
 	first := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
@@ -187,6 +211,9 @@ func Sequence(name string, seed uint64, data []byte, opts Options) (*Report, err
 	}
 	spec, err := env.Lookup(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := inventoried(spec); err != nil {
 		return nil, err
 	}
 	c := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
@@ -333,7 +360,7 @@ func (c *checker) game(seed uint64) error {
 func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uint64, scratch, other *env.Env) {
 	g := e.Game()
 	// Card conservation.
-	c.inv = g.Inventory(c.inv[:0])
+	c.inv = g.(Inventorier).Inventory(c.inv[:0])
 	if len(c.inv) != cards.DeckSize {
 		c.failf("inventory has %d cards, want %d", len(c.inv), cards.DeckSize)
 	}
@@ -438,7 +465,7 @@ func (c *checker) state(e *env.Env, spec *env.Spec, seen, seenObs map[uint64]uin
 	}
 	c.evalTerms(e, scratch, spec)
 	if spec.Hidden {
-		c.inv = dg.Inventory(c.inv[:0])
+		c.inv = dg.(Inventorier).Inventory(c.inv[:0])
 		var dc [cards.NumCodes]int
 		for _, k := range c.inv {
 			dc[k]++

@@ -14,12 +14,10 @@ const (
 	fanStep      = 0.27
 )
 
-var _ env.Layouter = (*Game)(nil)
-
 // fanPlace names fan f (0-based) as moves do: "1".."26".
 func fanPlace(f int) string { return env.PlaceNames[f] }
 
-// Layout describes the table (see env.Layouter): foundations as place "F"
+// Layout describes the table (see render.Layouter): foundations as place "F"
 // (positions 0..7 in the observation's order), fans as places "1".."26"
 // with one placement per card (position = depth from the deepest card),
 // and the swap's state; the first pick of a swap under way is marked
@@ -62,7 +60,7 @@ func (g *Game) Layout(t *env.Table) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): "7>F" from fan 7 to the foundation its top card fits (or
+// render.Layouter): "7>F" from fan 7 to the foundation its top card fits (or
 // the foundations as a whole), "7>12" from fan 7 to fan 12, a swap pick
 // the card itself; "swap" has no card to click.
 func (g *Game) ActionSpots(a int) (from, to env.Spot) {

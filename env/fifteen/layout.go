@@ -19,9 +19,7 @@ const (
 	colStep      = 0.3
 )
 
-var _ env.Layouter = (*Game)(nil)
-
-// Layout describes the table (see env.Layouter): the columns are places
+// Layout describes the table (see render.Layouter): the columns are places
 // "1".."15" (positions from the first-dealt card), the up piles "U" and the
 // down piles "D" (position = suit, in suit order).
 func (g *Game) Layout(t *env.Table) {
@@ -65,7 +63,7 @@ func (g *Game) Layout(t *env.Table) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): from a column to its suit's up or down pile or to another
+// render.Layouter): from a column to its suit's up or down pile or to another
 // column; the emergency rule is chosen by its name only.
 func (g *Game) ActionSpots(a int) (from, to env.Spot) {
 	if a < 0 || a >= NumActions {

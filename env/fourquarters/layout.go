@@ -14,8 +14,6 @@ const (
 	layoutHeight = GridSize
 )
 
-var _ env.Layouter = (*Game)(nil)
-
 // cellNames holds the cells' names, made once.
 var cellNames = func() (s [NumCells]string) {
 	for i := range s {
@@ -38,7 +36,7 @@ func armBox(a int) (c, r, w, h float64) {
 	return 0, 6, ArmLen, 2
 }
 
-// Layout describes the table (see env.Layouter): the cells are places
+// Layout describes the table (see render.Layouter): the cells are places
 // "N1".."W12" (an empty cell is a slot with its name), the stock "stock"
 // (face down) and the removed cards "removed" (a slot counting them).
 func (g *Game) Layout(t *env.Table) {
@@ -74,7 +72,7 @@ func (g *Game) Layout(t *env.Table) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): a pair from its lower cell to its higher one (either card
+// render.Layouter): a pair from its lower cell to its higher one (either card
 // may be clicked first); "close" is a click on the stock.
 func (g *Game) ActionSpots(a int) (from, to env.Spot) {
 	switch {

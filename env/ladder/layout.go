@@ -29,9 +29,7 @@ const (
 	ladderRight  = ladderX + env.CardWidth + railInset // right rail
 )
 
-var _ env.Layouter = (*Game)(nil)
-
-// Layout describes the table (see env.Layouter): rows are places "1".."8"
+// Layout describes the table (see render.Layouter): rows are places "1".."8"
 // (positions from the inner end; a king locked at the inner end is marked
 // Locked), the ladder "L" (its face-down cards, then the face-up one),
 // the waste "W" (its cards below the top face down), the stock "stock" and
@@ -109,7 +107,7 @@ func (g *Game) Layout(t *env.Table) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): a row's move from the row (the last k cards into an empty
+// render.Layouter): a row's move from the row (the last k cards into an empty
 // row: from the innermost card of the k), the waste "W" and the ladder
 // card "L" to a row or to the foundation the card fits; "turn" and
 // "redeal" are a click on the stock.

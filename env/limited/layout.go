@@ -19,12 +19,10 @@ const (
 	colRoom      = 1.95
 )
 
-var _ env.Layouter = (*Game)(nil)
-
 // Place names of the reserve.
 var privPlaces = [Privileged]string{"p1", "p2", "p3", "p4"}
 
-// Layout describes the table (see env.Layouter): the columns are places
+// Layout describes the table (see render.Layouter): the columns are places
 // "1".."12" (positions from the deepest card), the foundations "F", the
 // waste "w" (its cards below the top face down), the stock "stock", the
 // pile of the second deal "pile", the privileged slots "p1".."p4" and the
@@ -119,7 +117,7 @@ func (g *Game) srcSpot(s int) (env.Spot, cards.Card) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): a card move from its source (a column, "w", "p1".."p4",
+// render.Layouter): a card move from its source (a column, "w", "p1".."p4",
 // "5th") to a column or to the foundation its card fits; "turn" and "deal"
 // are a click on the stock, "fifth" a click on the pile.
 func (g *Game) ActionSpots(a int) (from, to env.Spot) {

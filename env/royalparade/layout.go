@@ -20,8 +20,6 @@ const (
 	sideX        = 9.45
 )
 
-var _ env.Layouter = (*Game)(nil)
-
 // Place names, made once.
 var (
 	cellNames = func() (n [NumCells]string) {
@@ -45,7 +43,7 @@ var (
 	}()
 )
 
-// Layout describes the table (see env.Layouter): cells are places
+// Layout describes the table (see render.Layouter): cells are places
 // "r1c1".."r3c8" (a base pile drawn as its top card with the pile's height
 // as its count, Complete when finished; a loose card alone), auxiliary piles
 // "a1".."a8" (every card face up, positions from the bottom), the stock
@@ -108,7 +106,7 @@ func (g *Game) Layout(t *env.Table) {
 }
 
 // ActionSpots says where action a takes a card from and puts it (see
-// env.Layouter): from a cell or an auxiliary pile to a cell; "deal" is a
+// render.Layouter): from a cell or an auxiliary pile to a cell; "deal" is a
 // click on the stock.
 func (g *Game) ActionSpots(a int) (from, to env.Spot) {
 	switch {

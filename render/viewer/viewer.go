@@ -114,9 +114,9 @@ func (r *Recorder) add(e *env.Env, action int, reward float64) {
 	if r.err != nil {
 		return
 	}
-	l, ok := env.LayoutOf(e.Game())
+	l, ok := render.LayoutOf(e.Game())
 	if !ok {
-		r.err = fmt.Errorf("viewer: %s cannot describe its table (no env.Layouter)", e.Spec().Name)
+		r.err = fmt.Errorf("viewer: %s cannot describe its table (no render.Layouter)", e.Spec().Name)
 		return
 	}
 	r.game = e.Spec().Title
