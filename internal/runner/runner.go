@@ -1,0 +1,304 @@
+// Package runner does a piece of work once for each unit of a range (a
+// deal, or a numbered part of a dataset) on a pool of workers, and is the
+// one place where the project's batch commands (the benchmark and
+// protocol v1, the verdict tables, dataset generation, the label datasets,
+// the solver's batch runs) get what such work needs:
+//
+//   - workers, each with state of its own made once (NewWorker), so that a
+//     unit's work allocates only what it must;
+//   - results handed back in the order of the units, whatever order the
+//     workers finish them in (Emit), so that output does not depend on the
+//     number of workers;
+//   - what is finished kept as it finishes (Keep: a line of a Journal, or a
+//     file the work itself wrote), and taken back instead of done again
+//     (Held), so that a run stopped by a crash, Ctrl-C or a killed job goes
+//     on where it stopped and gives what an uninterrupted run gives;
+//   - cancellation: a cancelled context stops the workers within one unit
+//     (the work checks it), and Run returns the context's error;
+//   - progress (Progress), counting the units held from before;
+//   - a shard of the units for one machine of many (Shard), whose
+//     journals a run of the whole merges (Journal's others).
+//
+// Keep, Emit and Progress are called from one goroutine, the one that
+// called Run, one call at a time: they need no locks.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Task is a piece of work over units, and what to do with its results.
+type Task[W, R any] struct {
+	// Units are the units to work on, in the order Emit sees them. They
+	// are the caller's numbers (a deal, a part, an index): Run only hands
+	// them back.
+	Units []int
+	// Workers is the number of units worked on at once (0 means
+	// runtime.GOMAXPROCS(0)); never more workers than units to do are
+	// started.
+	Workers int
+	// NewWorker makes one worker's state; nil gives every worker the zero
+	// W.
+	NewWorker func() (W, error)
+	// Do works on one unit with a worker's state. It returns ctx's error
+	// when ctx is cancelled before it is done.
+	Do func(ctx context.Context, w W, unit int) (R, error)
+	// Held, if set, returns the result of a unit finished by an earlier
+	// run (in a journal, or a file it wrote); such a unit is not done
+	// again.
+	Held func(unit int) (R, bool)
+	// Keep, if set, is called with each unit as it finishes (not the held
+	// ones), in the order they finish: it records the result (a journal
+	// line), so that a later run holds it. An error stops the run.
+	Keep func(unit int, r R) error
+	// Emit, if set, is called with every unit's result, held or done, in
+	// the order of Units: a unit's result is emitted once every unit
+	// before it has been. An error stops the run. When a run stops early,
+	// only the results before the first unit not finished are emitted.
+	Emit func(unit int, r R) error
+	// Progress, if set, is called with the number of units finished (held
+	// ones included) and the total, once after the held units are counted
+	// and after each unit.
+	Progress func(done, total int)
+}
+
+// finished is one unit done by a worker.
+type finished[R any] struct {
+	i int // index in Units
+	r R
+}
+
+// Run works on every unit of t not held, and returns nil when all are
+// finished. It returns the first error Do, NewWorker, Keep or Emit
+// returned (the workers stop at once), or ctx's error when ctx was
+// cancelled first.
+func Run[W, R any](ctx context.Context, t Task[W, R]) error {
+	n := len(t.Units)
+	results := make([]R, n)
+	have := make([]bool, n)
+	done := 0
+	var todo []int // indexes in Units
+	for i, u := range t.Units {
+		if t.Held != nil {
+			if r, ok := t.Held(u); ok {
+				results[i], have[i] = r, true
+				done++
+				continue
+			}
+		}
+		todo = append(todo, i)
+	}
+	if t.Progress != nil {
+		t.Progress(done, n)
+	}
+	emitted := 0
+	emit := func() error {
+		for emitted < n && have[emitted] {
+			if t.Emit != nil {
+				if err := t.Emit(t.Units[emitted], results[emitted]); err != nil {
+					return err
+				}
+			}
+			var zero R
+			results[emitted] = zero // emitted: the runner keeps no copy
+			emitted++
+		}
+		return nil
+	}
+	if err := emit(); err != nil {
+		return err
+	}
+	if len(todo) == 0 {
+		return ctx.Err()
+	}
+	workers := t.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(todo))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	out := make(chan finished[R])
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		failed error // the first worker error
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if failed == nil {
+			failed = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range workers {
+		wg.Go(func() {
+			var w W
+			if t.NewWorker != nil {
+				var err error
+				if w, err = t.NewWorker(); err != nil {
+					fail(err)
+					return
+				}
+			}
+			for i := range jobs {
+				r, err := t.Do(ctx, w, t.Units[i])
+				if err != nil {
+					if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+						fail(err)
+					}
+					return
+				}
+				select {
+				case out <- finished[R]{i, r}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for _, i := range todo {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	var stop error // the first error of Keep or Emit
+	for f := range out {
+		if stop != nil {
+			continue // draining the workers
+		}
+		if t.Keep != nil {
+			if err := t.Keep(t.Units[f.i], f.r); err != nil {
+				stop = err
+				cancel()
+				continue
+			}
+		}
+		results[f.i], have[f.i] = f.r, true
+		done++
+		if t.Progress != nil {
+			t.Progress(done, n)
+		}
+		if err := emit(); err != nil {
+			stop = err
+			cancel()
+		}
+	}
+	switch {
+	case stop != nil:
+		return stop
+	case failed != nil:
+		return failed
+	}
+	if emitted < n {
+		// Every worker ended early: the caller's context was cancelled.
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
+		return errors.New("runner: the workers stopped before every unit was done")
+	}
+	return nil
+}
+
+// Units returns the units first, first+1, ..., first+count-1.
+func Units(first, count int) []int {
+	u := make([]int, count)
+	for i := range u {
+		u[i] = first + i
+	}
+	return u
+}
+
+// Shard is one machine's share of a run that several machines split with
+// no coordination: shard Index of Count (0 ≤ Index < Count). The zero
+// value is the whole run. Each shard keeps its own journal; a run of the
+// whole (no shard) afterwards takes every shard's results from their
+// journals and does only what none of them did, which merges them.
+type Shard struct {
+	Index, Count int
+}
+
+// ParseShard reads "i/n" (shard i of n, 0 ≤ i < n); "" is the whole run.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	is, ns, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(is))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: want i/n, shard i of n (0/4 is the first of four)", s)
+	}
+	sh := Shard{Index: i, Count: n}
+	if n < 1 {
+		return Shard{}, fmt.Errorf("shard %q: the number of shards must be at least 1", s)
+	}
+	return sh, sh.Check()
+}
+
+// Check reports a shard out of range.
+func (s Shard) Check() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
+		return fmt.Errorf("shard %d/%d: want i/n with n ≥ 1 and 0 ≤ i < n", s.Index, s.Count)
+	}
+	return nil
+}
+
+// Whole reports whether s is the whole run (no shard, or 0/1).
+func (s Shard) Whole() bool { return s.Count <= 1 }
+
+// String returns "i/n", or "" for the whole run.
+func (s Shard) String() string {
+	if s.Whole() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Interleaved returns the shard's units of units when each shard takes
+// chunks of chunk consecutive units in turn: shard i takes chunks i, i+n,
+// i+2n, ... So every shard gets a share of every stretch of the units,
+// which matters when some stretches cost more than others.
+func (s Shard) Interleaved(units []int, chunk int) []int {
+	if s.Whole() {
+		return units
+	}
+	chunk = max(chunk, 1)
+	var out []int
+	for k, u := range units {
+		if (k/chunk)%s.Count == s.Index {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Span returns the shard's part [lo, hi) of n units split into Count
+// contiguous spans of nearly equal size.
+func (s Shard) Span(n int) (lo, hi int) {
+	if s.Whole() {
+		return 0, n
+	}
+	return s.Index * n / s.Count, (s.Index + 1) * n / s.Count
+}
