@@ -1,73 +1,28 @@
-// Package labelcsv runs the research commands' work on a range of deals in
-// parallel, writes the header and rows of their CSV files of move labels,
+// Package labelcsv runs the research commands' work on a range of deals
+// (on the product's runner), writes the header and rows of their CSV files of move labels,
 // and finds where a game was lost.
 package labelcsv
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/runner"
 )
 
-// Each calls one for the deals start to start+n-1 on workers goroutines,
-// and each, on the calling goroutine, with every result in the order they
-// finish. The first error of one or each stops the work: no deal is
-// started after it, each is not called again, and Each returns it once
-// every goroutine is done.
+// Each calls one for the deals start to start+n-1 on workers goroutines
+// (the product's runner, internal/runner), and each, on the calling
+// goroutine, with every result in deal order. The first error of one or
+// each stops the work and is returned.
 func Each[T any](start uint64, n, workers int, one func(seed uint64) (T, error), each func(T) error) error {
-	jobs := make(chan uint64)
-	out := make(chan T)
-	stop := make(chan struct{})
-	var first error
-	var once sync.Once
-	fail := func(err error) { once.Do(func() { first = err; close(stop) }) }
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range jobs {
-				r, err := one(seed)
-				if err != nil {
-					fail(err)
-					return
-				}
-				select {
-				case out <- r:
-				case <-stop:
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range n {
-			select {
-			case jobs <- start + uint64(i):
-			case <-stop:
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(out)
-	}()
-	for r := range out {
-		select {
-		case <-stop:
-			continue // drain: the workers are stopping
-		default:
-		}
-		if err := each(r); err != nil {
-			fail(err)
-		}
-	}
-	return first
+	return runner.Run(context.Background(), runner.Task[struct{}, T]{
+		Units: runner.Units(0, n), Workers: max(workers, 1),
+		Do:   func(_ context.Context, _ struct{}, i int) (T, error) { return one(start + uint64(i)) },
+		Emit: func(_ int, r T) error { return each(r) },
+	})
 }
 
 // Header is the header line (with its newline) of a CSV file of moves of
