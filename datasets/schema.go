@@ -21,7 +21,7 @@
 // (FileMeta) with the dataset's Meta, the table, the part and its totals.
 //
 // The other dataset of the patience command, the move labels of patience
-// label, is package datasets/labels; its files are written with this
+// label, is package labels; its files are written with this
 // package's Parquet writer, NewParquetWriter.
 package datasets
 

@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/patience-gym/patience/datasets/labels"
-	"github.com/patience-gym/patience/datasets/solverlabels"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/labels"
+	"github.com/patience-gym/patience/labels/solverlabels"
 )
 
 var labelCmd = &command{

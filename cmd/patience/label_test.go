@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patience-gym/patience/datasets/labels"
+	"github.com/patience-gym/patience/labels"
 )
 
 // TestLabelWritesPartsAndResumes: patience label writes its parts, says

@@ -1,5 +1,8 @@
-// Package labels writes the label datasets of `patience label`: positions
-// labelled with the value of every legal move, the final progress an agent
+// Package labels holds the label datasets of `patience label`: this
+// package's, and the solver's in labels/solverlabels, both written as
+// numbered part files by the runner of parts.go.
+//
+// This package writes positions labelled with the value of every legal move, the final progress an agent
 // reaches when it plays on from the position the move leads to. These are the targets a value network learns from (the
 // trainer's `value --moves`): every move of a position is labelled, the
 // ones the agent would not play too, so the network learns to rank the
@@ -32,7 +35,6 @@ import (
 	"os"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/datasets/parts"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
@@ -139,9 +141,6 @@ type Config struct {
 	OnDeal func()
 }
 
-// Totals counts what a run wrote.
-type Totals = parts.Totals
-
 // Run labels the configured deals into cfg.Out. It stops at the first
 // error or when ctx is cancelled; the parts finished by then stay.
 func Run(ctx context.Context, cfg Config) (Totals, error) {
@@ -188,11 +187,8 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("labels: %w", err)
 	}
 	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	return parts.Run(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) }, nil)
+	return RunParts(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) }, nil)
 }
-
-// PartPath returns the file of part p in dir.
-func PartPath(dir string, p int) string { return parts.Path(dir, p) }
 
 // worker labels parts, one at a time.
 type worker struct {
@@ -227,10 +223,10 @@ func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err
 	first := int64(p) * int64(meta.PartDeals)
 	n := min(int64(meta.PartDeals), meta.Deals-first)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
-	f := parts.File{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs", "before"}, Meta: &meta,
+	f := PartFile{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs", "before"}, Meta: &meta,
 		Same: func(path string) error {
 			var old Meta
-			if err := parts.ReadMeta(path, &old); err != nil {
+			if err := ReadPartMeta(path, &old); err != nil {
 				return err
 			}
 			if old != meta {
@@ -239,7 +235,7 @@ func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err
 			}
 			return nil
 		}}
-	rows, skipped, err = parts.Write(ctx, f, n, func(i int64) ([]Row, error) {
+	rows, skipped, err = WritePart(ctx, f, n, func(i int64) ([]Row, error) {
 		err := w.deal(meta, first+i)
 		return w.rows, err
 	}, w.cfg.OnDeal)
@@ -332,7 +328,7 @@ func (w *worker) deal(meta Meta, i int64) error {
 // ReadMeta returns the metadata of the file at path.
 func ReadMeta(path string) (Meta, error) {
 	var m Meta
-	if err := parts.ReadMeta(path, &m); err != nil {
+	if err := ReadPartMeta(path, &m); err != nil {
 		return m, fmt.Errorf("labels: %w", err)
 	}
 	return m, nil

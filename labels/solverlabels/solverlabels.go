@@ -56,10 +56,10 @@ import (
 	"slices"
 
 	"github.com/patience-gym/patience/agents"
-	"github.com/patience-gym/patience/datasets/parts"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/labels"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -214,7 +214,7 @@ type Config struct {
 
 // Totals counts what a run wrote.
 type Totals struct {
-	parts.Totals
+	labels.Totals
 	// Searches and Nodes count the solver's work.
 	Searches, Nodes int64
 }
@@ -278,13 +278,13 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("solver labels: %w", err)
 	}
 	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	tot.Totals, err = parts.Run(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) },
+	tot.Totals, err = labels.RunParts(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) },
 		func(w *worker) { tot.Searches, tot.Nodes = tot.Searches+w.searches, tot.Nodes+w.nodes })
 	return tot, err
 }
 
 // PartPath returns the file of part p in dir.
-func PartPath(dir string, p int) string { return parts.Path(dir, p) }
+func PartPath(dir string, p int) string { return labels.PartPath(dir, p) }
 
 // label is what the searches say about one position.
 type label struct {
@@ -358,10 +358,10 @@ func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err
 	first := int64(p) * int64(meta.PartDeals)
 	n := min(int64(meta.PartDeals), meta.Deals-first)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
-	f := parts.File{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs"}, Meta: &meta,
+	f := labels.PartFile{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs"}, Meta: &meta,
 		Same: func(path string) error {
 			var old Meta
-			if err := parts.ReadMeta(path, &old); err != nil {
+			if err := labels.ReadPartMeta(path, &old); err != nil {
 				return err
 			}
 			if !old.same(meta) {
@@ -371,7 +371,7 @@ func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err
 			return nil
 		}}
 	w.meta, w.ctx = &meta, ctx
-	rows, skipped, err = parts.Write(ctx, f, n, func(i int64) ([]Row, error) {
+	rows, skipped, err = labels.WritePart(ctx, f, n, func(i int64) ([]Row, error) {
 		err := w.label(first + i)
 		return w.rows, err
 	}, w.cfg.OnDeal)
@@ -925,7 +925,7 @@ func (w *worker) addRow(r Row, e, from *env.Env, l label) int64 {
 // ReadMeta returns the metadata of the file at path.
 func ReadMeta(path string) (Meta, error) {
 	var m Meta
-	if err := parts.ReadMeta(path, &m); err != nil {
+	if err := labels.ReadPartMeta(path, &m); err != nil {
 		return m, fmt.Errorf("solver labels: %w", err)
 	}
 	return m, nil

@@ -1,4 +1,4 @@
-package parts
+package labels
 
 import (
 	"context"
@@ -32,10 +32,10 @@ type fileWorker struct {
 func (w *fileWorker) Part(ctx context.Context, p int) (int64, bool, error) {
 	w.parts = append(w.parts, p)
 	m := meta{Run: w.run, Part: p}
-	f := File{Path: Path(w.dir, p), Version: 1, ByteColumns: []string{"obs"}, Meta: &m,
+	f := PartFile{Path: PartPath(w.dir, p), Version: 1, ByteColumns: []string{"obs"}, Meta: &m,
 		Same: func(path string) error {
 			var old meta
-			if err := ReadMeta(path, &old); err != nil {
+			if err := ReadPartMeta(path, &old); err != nil {
 				return err
 			}
 			if old != m {
@@ -43,7 +43,7 @@ func (w *fileWorker) Part(ctx context.Context, p int) (int64, bool, error) {
 			}
 			return nil
 		}}
-	return Write(ctx, f, int64(p+1), func(i int64) ([]row, error) {
+	return WritePart(ctx, f, int64(p+1), func(i int64) ([]row, error) {
 		return []row{{Deal: i, Obs: []byte{byte(p)}}, {Deal: i, Obs: []byte{byte(i)}}}, nil
 	}, nil)
 }
@@ -62,7 +62,7 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 		return w, nil
 	}
 	done := 0
-	tot, err := Run(context.Background(), 9, 3, newWorker, func(*fileWorker) { done++ })
+	tot, err := RunParts(context.Background(), 9, 3, newWorker, func(*fileWorker) { done++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +83,11 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 			t.Errorf("part %d handed out %d times", p, seen[p])
 		}
 		var m meta
-		if err := ReadMeta(Path(dir, p), &m); err != nil || m != (meta{Run: "a", Part: p}) {
+		if err := ReadPartMeta(PartPath(dir, p), &m); err != nil || m != (meta{Run: "a", Part: p}) {
 			t.Errorf("part %d: metadata %+v, %v", p, m, err)
 		}
 	}
-	tot, err = Run(context.Background(), 9, 2, newWorker, nil)
+	tot, err = RunParts(context.Background(), 9, 2, newWorker, nil)
 	if err != nil || tot != (Totals{Skipped: 9}) {
 		t.Errorf("second run: %+v, %v; want every part skipped", tot, err)
 	}
@@ -97,10 +97,10 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 // run stops the run with an error naming the file.
 func TestRunRefusesAnotherRunsParts(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Run(context.Background(), 2, 1, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "a"}, nil }, nil); err != nil {
+	if _, err := RunParts(context.Background(), 2, 1, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "a"}, nil }, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), 4, 2, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "b"}, nil }, nil)
+	_, err := RunParts(context.Background(), 4, 2, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "b"}, nil }, nil)
 	if err == nil || !strings.Contains(err.Error(), `written by run "a"`) {
 		t.Fatalf("a directory of another run's parts: %v", err)
 	}
@@ -121,12 +121,12 @@ func (w failWorker) Part(ctx context.Context, p int) (int64, bool, error) {
 // returned, and that a worker that cannot be made is an error too.
 func TestRunStopsAtTheFirstError(t *testing.T) {
 	handed := 0
-	tot, err := Run(context.Background(), 100, 1, func() (failWorker, error) { return failWorker{&handed}, nil }, nil)
+	tot, err := RunParts(context.Background(), 100, 1, func() (failWorker, error) { return failWorker{&handed}, nil }, nil)
 	if err == nil || err.Error() != "part 3 failed" || handed != 4 || tot.Parts != 3 {
 		t.Errorf("got %+v, %v after %d parts; want the error after 4 parts, 3 written", tot, err, handed)
 	}
 	done := false
-	_, err = Run(context.Background(), 5, 2, func() (failWorker, error) { return failWorker{}, errors.New("no solver") },
+	_, err = RunParts(context.Background(), 5, 2, func() (failWorker, error) { return failWorker{}, errors.New("no solver") },
 		func(failWorker) { done = true })
 	if err == nil || err.Error() != "no solver" || done {
 		t.Errorf("a worker that cannot be made: %v (done called: %v)", err, done)
@@ -138,8 +138,8 @@ func TestRunStopsAtTheFirstError(t *testing.T) {
 func TestWriteCancelledLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	f := File{Path: Path(dir, 0), Version: 1, Meta: &meta{Run: "a"}, Same: func(string) error { return nil }}
-	_, _, err := Write(ctx, f, 10, func(i int64) ([]row, error) {
+	f := PartFile{Path: PartPath(dir, 0), Version: 1, Meta: &meta{Run: "a"}, Same: func(string) error { return nil }}
+	_, _, err := WritePart(ctx, f, 10, func(i int64) ([]row, error) {
 		if i == 4 {
 			cancel()
 		}
@@ -160,7 +160,7 @@ func TestReadMetaNotAPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m meta
-	if err := ReadMeta(path, &m); err == nil || !strings.Contains(err.Error(), path) {
+	if err := ReadPartMeta(path, &m); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("a file that is not Parquet: %v", err)
 	}
 }

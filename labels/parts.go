@@ -1,15 +1,15 @@
-// Package parts runs the label commands' jobs: a run of deals split into
-// numbered Parquet part files (part-00000.parquet, ...) in one directory,
-// written by several workers at once. Each part is written whole under a
+package labels
+
+// The label commands' jobs (this package's and labels/solverlabels'): a
+// run of deals split into numbered Parquet part files (part-00000.parquet,
+// ...) in one directory, written by several workers at once on the
+// project's runner (internal/runner). Each part is written whole under a
 // temporary name and renamed; a part whose file exists is checked against
 // the run's metadata and skipped, so that a run that stopped goes on where
 // it was, and a directory of another run's parts is refused rather than
-// mixed with this one's.
-//
-// The packages that label positions (datasets/labels and
-// datasets/solverlabels) hold what a deal's rows are; this package holds
-// how parts are handed out, written, resumed and read back.
-package parts
+// mixed with this one's. The labelling packages hold what a deal's rows
+// are; this file holds how parts are handed out, written, resumed and read
+// back.
 
 import (
 	"context"
@@ -18,16 +18,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/patience-gym/patience/datasets"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/internal/runner"
 )
 
-// Path returns the file of part p in dir.
-func Path(dir string, p int) string {
+// PartPath returns the file of part p in dir.
+func PartPath(dir string, p int) string {
 	return filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", p))
 }
 
@@ -40,70 +40,64 @@ type Totals struct {
 	Rows int64
 }
 
-// A Worker writes parts, one at a time, in one goroutine.
-type Worker interface {
+// A PartWorker writes parts, one at a time, in one goroutine.
+type PartWorker interface {
 	// Part writes part p, or skips it (skipped) when its file exists.
 	Part(ctx context.Context, p int) (rows int64, skipped bool, err error)
 }
 
-// Run writes parts 0 to n-1 with the given number of worker goroutines,
-// each with its own Worker from newWorker. It stops at the first error
-// (cancelling the others) or when ctx is cancelled; the parts finished by
-// then stay. When a goroutine ends, done (if not nil) is called with its
-// worker, one goroutine at a time, so that it can add up what the worker
-// counted; it is not called for a worker newWorker failed to make.
-func Run[W Worker](ctx context.Context, n, workers int, newWorker func() (W, error), done func(W)) (Totals, error) {
+// RunParts writes parts 0 to n-1 with the given number of worker
+// goroutines, each with its own PartWorker from newWorker. It stops at the
+// first error (cancelling the others) or when ctx is cancelled; the parts
+// finished by then stay. Once the workers are done, done (if not nil) is
+// called with each worker made, one at a time, so that it can add up what
+// the worker counted.
+func RunParts[W PartWorker](ctx context.Context, n, workers int, newWorker func() (W, error), done func(W)) (Totals, error) {
+	type part struct {
+		rows    int64
+		skipped bool
+	}
 	var (
 		tot  Totals
-		next atomic.Int64
 		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
+		made []W
 	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range max(workers, 1) {
-		wg.Go(func() {
+	err := runner.Run(ctx, runner.Task[W, part]{
+		Units: runner.Units(0, n), Workers: max(workers, 1),
+		NewWorker: func() (W, error) {
 			w, err := newWorker()
-			made := err == nil
-			for err == nil && ctx.Err() == nil {
-				p := int(next.Add(1) - 1)
-				if p >= n {
-					break
-				}
-				var rows int64
-				var skipped bool
-				rows, skipped, err = w.Part(ctx, p)
+			if err == nil {
 				mu.Lock()
-				if skipped {
-					tot.Skipped++
-				} else if err == nil {
-					tot.Parts++
-					tot.Rows += rows
-				}
+				made = append(made, w)
 				mu.Unlock()
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if made && done != nil {
-				done(w)
+			return w, err
+		},
+		Do: func(ctx context.Context, w W, p int) (part, error) {
+			rows, skipped, err := w.Part(ctx, p)
+			return part{rows, skipped}, err
+		},
+		Keep: func(_ int, r part) error {
+			if r.skipped {
+				tot.Skipped++
+			} else {
+				tot.Parts++
+				tot.Rows += r.rows
 			}
-			if err != nil {
-				errs = append(errs, err)
-				cancel()
-			}
-		})
+			return nil
+		},
+	})
+	if done != nil {
+		for _, w := range made {
+			done(w)
+		}
 	}
-	wg.Wait()
-	if len(errs) > 0 {
-		return tot, errs[0]
-	}
-	return tot, ctx.Err()
+	return tot, err
 }
 
-// A File is one part file to write: where it goes, what its metadata is,
-// and how a file already there is judged.
-type File struct {
+// A PartFile is one part file to write: where it goes, what its metadata
+// is, and how a file already there is judged.
+type PartFile struct {
 	// Path is the part's file.
 	Path string
 	// Version is the file format's version (the Parquet writer's
@@ -118,14 +112,14 @@ type File struct {
 	Same func(path string) error
 }
 
-// Write writes the part file f from its deals: deal(i) returns deal i's
+// WritePart writes the part file f from its deals: deal(i) returns deal i's
 // rows (i from 0 to deals-1), which stay the caller's. The file is
 // written under a temporary name and appears only once every deal is in
 // it; ctx is checked before each deal and once more at the end, so a run
 // cancelled mid-part leaves no file. onDeal, when not nil, is called
 // after each deal. If the file exists and f.Same accepts it, nothing is
 // written and skipped is true.
-func Write[R any](ctx context.Context, f File, deals int64, deal func(i int64) ([]R, error), onDeal func()) (rows int64, skipped bool, err error) {
+func WritePart[R any](ctx context.Context, f PartFile, deals int64, deal func(i int64) ([]R, error), onDeal func()) (rows int64, skipped bool, err error) {
 	if _, err := os.Stat(f.Path); err == nil {
 		if err := f.Same(f.Path); err != nil {
 			return 0, false, err
@@ -171,9 +165,9 @@ func Write[R any](ctx context.Context, f File, deals int64, deal func(i int64) (
 	return rows, false, nil
 }
 
-// ReadMeta reads the metadata of the part file at path into m (a pointer
-// to the labelling package's Meta).
-func ReadMeta(path string, m any) error {
+// ReadPartMeta reads the metadata of the part file at path into m (a
+// pointer to the labelling package's Meta).
+func ReadPartMeta(path string, m any) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
