@@ -4,19 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
-	"golang.org/x/sync/errgroup"
+	"github.com/patience-gym/patience/internal/runner"
 )
 
 // DefaultPartSize is the largest automatic part size, in episodes.
@@ -293,14 +290,7 @@ func (p *Plan) Run(ctx context.Context) (*Summary, error) {
 	if p.cfg.OnStart != nil {
 		p.cfg.OnStart(sum.Status)
 	}
-	next := func(yield func(int) bool) {
-		for part := p.First; part < p.End; part++ {
-			if _, ok := disk.done[part]; !ok && !yield(part) {
-				return
-			}
-		}
-	}
-	if err := p.runWorkers(ctx, next, sum); err != nil {
+	if err := p.runWorkers(ctx, disk.done, sum); err != nil {
 		return nil, err
 	}
 	if sum.Info, err = WriteInfo(dir, &p.Meta); err != nil {
@@ -337,45 +327,26 @@ func (p *Plan) clean(dir string) ([]string, error) {
 	return removed, nil
 }
 
-// runWorkers writes the parts next yields with the plan's workers and adds
-// what they wrote to sum. The first error cancels the others.
-func (p *Plan) runWorkers(ctx context.Context, next iter.Seq[int], sum *Summary) error {
-	g, ctx := errgroup.WithContext(ctx)
-	jobs := make(chan int)
-	var mu sync.Mutex
-	for range sum.Workers {
-		g.Go(func() error {
-			w, err := p.newWorker()
-			if err != nil {
-				return err
-			}
-			for part := range jobs {
-				t, err := w.writePart(ctx, part)
-				if err != nil {
-					return err
-				}
-				mu.Lock()
+// runWorkers writes the plan's parts that done does not hold, with the
+// plan's workers (on internal/runner), and adds what they wrote to sum.
+// The first error cancels the others.
+func (p *Plan) runWorkers(ctx context.Context, done map[int]Totals, sum *Summary) error {
+	return runner.Run(ctx, runner.Task[*worker, Totals]{
+		Units: runner.Span(p.First, p.End-p.First), Workers: max(sum.Workers, 1), NewWorker: p.newWorker,
+		Do: func(ctx context.Context, w *worker, part int) (Totals, error) { return w.writePart(ctx, part) },
+		Held: func(part int) (Totals, bool) {
+			_, ok := done[part]
+			return Totals{}, ok
+		},
+		// Emit is in part order, so Wrote is sorted.
+		Emit: func(part int, t Totals, held bool) error {
+			if !held {
 				sum.Written.add(t)
 				sum.Wrote = append(sum.Wrote, part)
-				mu.Unlock()
 			}
 			return nil
-		})
-	}
-	g.Go(func() error {
-		defer close(jobs)
-		for part := range next {
-			select {
-			case jobs <- part:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
+		},
 	})
-	err := g.Wait()
-	slices.Sort(sum.Wrote)
-	return err
 }
 
 // conflict names the generate setting in which another dataset's metadata

@@ -63,7 +63,7 @@ func RunParts[W PartWorker](ctx context.Context, n, workers int, newWorker func(
 		made []W
 	)
 	err := runner.Run(ctx, runner.Task[W, part]{
-		Units: runner.Units(0, n), Workers: max(workers, 1),
+		Units: runner.Span(0, n), Workers: max(workers, 1),
 		NewWorker: func() (W, error) {
 			w, err := newWorker()
 			if err == nil {

@@ -33,18 +33,44 @@ import (
 	"sync"
 )
 
+// Units are the units of a task, in order: a span of consecutive numbers
+// (Span, which costs nothing however long it is) or a list (List).
+type Units struct {
+	list     []int
+	first, n int
+	listed   bool
+}
+
+// Span returns the units first, first+1, ..., first+count-1.
+func Span(first, count int) Units { return Units{first: first, n: max(count, 0)} }
+
+// List returns the units of list, in its order.
+func List(list []int) Units { return Units{list: list, n: len(list), listed: true} }
+
+// Len returns the number of units.
+func (u Units) Len() int { return u.n }
+
+// At returns unit i (0 ≤ i < Len()).
+func (u Units) At(i int) int {
+	if u.listed {
+		return u.list[i]
+	}
+	return u.first + i
+}
+
 // Task is a piece of work over units, and what to do with its results.
 type Task[W, R any] struct {
 	// Units are the units to work on, in the order Emit sees them. They
 	// are the caller's numbers (a deal, a part, an index): Run only hands
-	// them back.
-	Units []int
+	// them back. Run keeps no state per unit beyond the units in flight
+	// and the results waiting for an earlier unit, so a span of a billion
+	// units costs no memory.
+	Units Units
 	// Workers is the number of units worked on at once (0 means
-	// runtime.GOMAXPROCS(0)); never more workers than units to do are
-	// started.
+	// runtime.GOMAXPROCS(0)).
 	Workers int
 	// NewWorker makes one worker's state; nil gives every worker the zero
-	// W.
+	// W. A worker is made when it is first needed.
 	NewWorker func() (W, error)
 	// Do works on one unit with a worker's state. It returns ctx's error
 	// when ctx is cancelled before it is done.
@@ -61,170 +87,161 @@ type Task[W, R any] struct {
 	// the order of Units: a unit's result is emitted once every unit
 	// before it has been. An error stops the run. When a run stops early,
 	// only the results before the first unit not finished are emitted.
-	Emit func(unit int, r R) error
+	Emit func(unit int, r R, held bool) error
 	// Progress, if set, is called with the number of units finished (held
-	// ones included) and the total, once after the held units are counted
-	// and after each unit.
+	// ones included) and the total, after each unit done and after each
+	// stretch of held ones.
 	Progress func(done, total int)
 }
 
-// finished is one unit done by a worker.
+// finished is one unit a worker ended: its index in Units, and its result
+// or error.
 type finished[R any] struct {
-	i int // index in Units
-	r R
+	i   int
+	r   R
+	err error
+}
+
+// waiting is a result waiting to be emitted.
+type waiting[R any] struct {
+	r    R
+	held bool
 }
 
 // Run works on every unit of t not held, and returns nil when all are
 // finished. It returns the first error Do, NewWorker, Keep or Emit
 // returned (the workers stop at once), or ctx's error when ctx was
-// cancelled first.
+// cancelled first. Held, Keep, Emit and Progress are called from the
+// goroutine that called Run, one at a time.
 func Run[W, R any](ctx context.Context, t Task[W, R]) error {
-	n := len(t.Units)
-	results := make([]R, n)
-	have := make([]bool, n)
-	done := 0
-	var todo []int // indexes in Units
-	for i, u := range t.Units {
-		if t.Held != nil {
-			if r, ok := t.Held(u); ok {
-				results[i], have[i] = r, true
-				done++
-				continue
-			}
-		}
-		todo = append(todo, i)
-	}
-	if t.Progress != nil {
-		t.Progress(done, n)
-	}
-	emitted := 0
-	emit := func() error {
-		for emitted < n && have[emitted] {
-			if t.Emit != nil {
-				if err := t.Emit(t.Units[emitted], results[emitted]); err != nil {
-					return err
-				}
-			}
-			var zero R
-			results[emitted] = zero // emitted: the runner keeps no copy
-			emitted++
-		}
-		return nil
-	}
-	if err := emit(); err != nil {
-		return err
-	}
-	if len(todo) == 0 {
-		return ctx.Err()
-	}
+	n := t.Units.Len()
 	workers := t.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(todo))
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
-	out := make(chan finished[R])
+	// At most workers units are in flight, so neither channel is ever
+	// full when it is sent on.
+	jobs := make(chan int, workers)
+	out := make(chan finished[R], workers)
+	var wg sync.WaitGroup
+	defer func() {
+		close(jobs)
+		wg.Wait()
+	}()
+	started := 0
+	start := func() {
+		started++
+		wg.Go(func() {
+			var w W
+			var err error
+			if t.NewWorker != nil {
+				w, err = t.NewWorker()
+			}
+			for i := range jobs {
+				if err != nil {
+					out <- finished[R]{i: i, err: err}
+					continue
+				}
+				r, derr := t.Do(ctx, w, t.Units.At(i))
+				out <- finished[R]{i: i, r: r, err: derr}
+			}
+		})
+	}
+
 	var (
-		wg     sync.WaitGroup
-		mu     sync.Mutex
-		failed error // the first worker error
+		wait     = map[int]waiting[R]{} // finished and not yet emitted, by index
+		emitted  int                    // the units before it are emitted
+		next     int                    // the next unit to hand out or take as held
+		inflight int
+		done     int
+		failed   error // the first error: a unit's, NewWorker's, Keep's or Emit's
 	)
 	fail := func(err error) {
-		mu.Lock()
 		if failed == nil {
 			failed = err
 		}
-		mu.Unlock()
 		cancel()
 	}
-	for range workers {
-		wg.Go(func() {
-			var w W
-			if t.NewWorker != nil {
-				var err error
-				if w, err = t.NewWorker(); err != nil {
+	emit := func() {
+		for failed == nil {
+			r, ok := wait[emitted]
+			if !ok {
+				return
+			}
+			delete(wait, emitted)
+			if t.Emit != nil {
+				if err := t.Emit(t.Units.At(emitted), r.r, r.held); err != nil {
 					fail(err)
 					return
 				}
 			}
-			for i := range jobs {
-				r, err := t.Do(ctx, w, t.Units[i])
-				if err != nil {
-					if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
-						fail(err)
-					}
-					return
-				}
-				select {
-				case out <- finished[R]{i, r}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		})
-	}
-	go func() {
-		defer close(jobs)
-		for _, i := range todo {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
+			emitted++
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(out)
-	}()
-	var stop error // the first error of Keep or Emit
-	for f := range out {
-		if stop != nil {
-			continue // draining the workers
+	}
+	for {
+		// Hand out units while a worker is free, taking the held ones as
+		// they come.
+		held := false
+		for failed == nil && ctx.Err() == nil && next < n && inflight < workers {
+			if t.Held != nil {
+				if r, ok := t.Held(t.Units.At(next)); ok {
+					wait[next] = waiting[R]{r, true}
+					next++
+					done++
+					held = true
+					emit()
+					continue
+				}
+			}
+			if started < workers {
+				start()
+			}
+			jobs <- next
+			next++
+			inflight++
+		}
+		if held && t.Progress != nil {
+			t.Progress(done, n)
+		}
+		if inflight == 0 {
+			break
+		}
+		f := <-out
+		inflight--
+		if f.err != nil {
+			if ctx.Err() == nil || !errors.Is(f.err, ctx.Err()) {
+				fail(f.err)
+			}
+			continue
+		}
+		if failed != nil {
+			continue // stopping after an error: the unit is dropped
 		}
 		if t.Keep != nil {
-			if err := t.Keep(t.Units[f.i], f.r); err != nil {
-				stop = err
-				cancel()
+			if err := t.Keep(t.Units.At(f.i), f.r); err != nil {
+				fail(err)
 				continue
 			}
 		}
-		results[f.i], have[f.i] = f.r, true
+		wait[f.i] = waiting[R]{f.r, false}
 		done++
 		if t.Progress != nil {
 			t.Progress(done, n)
 		}
-		if err := emit(); err != nil {
-			stop = err
-			cancel()
-		}
+		emit()
 	}
-	switch {
-	case stop != nil:
-		return stop
-	case failed != nil:
+	if failed != nil {
 		return failed
 	}
 	if emitted < n {
-		// Every worker ended early: the caller's context was cancelled.
 		if err := context.Cause(ctx); err != nil {
 			return err
 		}
-		return errors.New("runner: the workers stopped before every unit was done")
+		return errors.New("runner: stopped before every unit was done")
 	}
 	return nil
-}
-
-// Units returns the units first, first+1, ..., first+count-1.
-func Units(first, count int) []int {
-	u := make([]int, count)
-	for i := range u {
-		u[i] = first + i
-	}
-	return u
 }
 
 // Shard is one machine's share of a run that several machines split with
@@ -280,18 +297,18 @@ func (s Shard) String() string {
 // chunks of chunk consecutive units in turn: shard i takes chunks i, i+n,
 // i+2n, ... So every shard gets a share of every stretch of the units,
 // which matters when some stretches cost more than others.
-func (s Shard) Interleaved(units []int, chunk int) []int {
+func (s Shard) Interleaved(units Units, chunk int) Units {
 	if s.Whole() {
 		return units
 	}
 	chunk = max(chunk, 1)
 	var out []int
-	for k, u := range units {
+	for k := range units.Len() {
 		if (k/chunk)%s.Count == s.Index {
-			out = append(out, u)
+			out = append(out, units.At(k))
 		}
 	}
-	return out
+	return List(out)
 }
 
 // Span returns the shard's part [lo, hi) of n units split into Count

@@ -19,9 +19,9 @@ import (
 // each stops the work and is returned.
 func Each[T any](start uint64, n, workers int, one func(seed uint64) (T, error), each func(T) error) error {
 	return runner.Run(context.Background(), runner.Task[struct{}, T]{
-		Units: runner.Units(0, n), Workers: max(workers, 1),
+		Units: runner.Span(0, n), Workers: max(workers, 1),
 		Do:   func(_ context.Context, _ struct{}, i int) (T, error) { return one(start + uint64(i)) },
-		Emit: func(_ int, r T) error { return each(r) },
+		Emit: func(_ int, r T, _ bool) error { return each(r) },
 	})
 }
 
