@@ -31,8 +31,8 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/stats"
-	"golang.org/x/sync/errgroup"
 )
 
 // DefaultAgents are the agent strings of the agents measured when
@@ -291,18 +291,11 @@ func normalize(cfg *Config) (settings, titles map[string]string, labels []string
 	return settings, titles, labels, makers, nil
 }
 
-// job is one episode to play; index is its place in Result.Episodes.
+// job is one episode to play.
 type job struct {
-	index int
 	game  int // index in Config.Games
 	agent string
 	seed  uint64
-}
-
-// done is a played job.
-type done struct {
-	index int
-	ep    Episode
 }
 
 // Run plays the benchmark cfg describes and returns its result. It stops
@@ -350,104 +343,49 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
-	// The episodes an earlier run played are taken as they are.
-	have := make([]bool, total)
-	n := 0
-	if cfg.Played != nil {
-		for gi, spec := range cfg.Games {
-			for ai, a := range labels {
-				for d := range nD {
-					i := (gi*nA+ai)*nD + d
-					if ep, ok := cfg.Played(spec.ID(), a, cfg.SeedStart+uint64(d)); ok {
-						res.Episodes[i], have[i] = ep, true
-						n++
-					}
-				}
-			}
-		}
-		if n > 0 && cfg.Progress != nil {
-			cfg.Progress(n, total)
-		}
+	// The units are the episodes in the order they are fed to the
+	// workers, deal by deal, so that every game and agent advances
+	// together and the progress bar's estimate is fair from the start:
+	// unit u is deal u/(games*agents), game and agent u%(games*agents).
+	nG := len(cfg.Games)
+	index := func(u int) (i, gi, ai, d int) {
+		d, k := u/(nG*nA), u%(nG*nA)
+		gi, ai = k/nA, k%nA
+		return (gi*nA+ai)*nD + d, gi, ai, d
 	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	g, ctx := errgroup.WithContext(ctx)
-	jobs := make(chan job)
-	results := make(chan done)
-	for range res.Workers {
-		g.Go(func() error {
-			envs := make([]*env.Env, len(protos)) // this worker's, made when first needed
-			for j := range jobs {
-				if envs[j.game] == nil {
-					envs[j.game] = protos[j.game].Clone()
-				}
-				ep, err := play(ctx, envs[j.game], makers[j.agent], j)
-				if err != nil {
-					return err
-				}
-				select {
-				case results <- done{index: j.index, ep: ep}:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
+	type worker struct{ envs []*env.Env } // this worker's Env of each game, made when first needed
+	err = runner.Run(ctx, runner.Task[*worker, Episode]{
+		Units: runner.Span(0, total), Workers: res.Workers,
+		NewWorker: func() (*worker, error) { return &worker{envs: make([]*env.Env, len(protos))}, nil },
+		Do: func(ctx context.Context, w *worker, u int) (Episode, error) {
+			_, gi, ai, d := index(u)
+			if w.envs[gi] == nil {
+				w.envs[gi] = protos[gi].Clone()
+			}
+			a := labels[ai]
+			return play(ctx, w.envs[gi], makers[a], job{game: gi, agent: a, seed: cfg.SeedStart + uint64(d)})
+		},
+		Held: func(u int) (Episode, bool) {
+			if cfg.Played == nil {
+				return Episode{}, false
+			}
+			_, gi, ai, d := index(u)
+			return cfg.Played(cfg.Games[gi].ID(), labels[ai], cfg.SeedStart+uint64(d))
+		},
+		Keep: func(_ int, ep Episode) error {
+			if cfg.OnEpisode != nil {
+				return cfg.OnEpisode(ep)
 			}
 			return nil
-		})
-	}
-	// Feed the jobs deal by deal, so that every game and agent advances
-	// together and the progress bar's estimate is fair from the start.
-	g.Go(func() error {
-		defer close(jobs)
-		for d := range nD {
-			for gi := range cfg.Games {
-				for ai, a := range labels {
-					j := job{index: (gi*nA+ai)*nD + d, game: gi, agent: a, seed: cfg.SeedStart + uint64(d)}
-					if have[j.index] {
-						continue
-					}
-					select {
-					case jobs <- j:
-					case <-ctx.Done():
-						return ctx.Err()
-					}
-				}
-			}
-		}
-		return nil
+		},
+		Emit: func(u int, ep Episode, _ bool) error {
+			i, _, _, _ := index(u)
+			res.Episodes[i] = ep
+			return nil
+		},
+		Progress: cfg.Progress,
 	})
-	waited := make(chan error, 1)
-	go func() {
-		waited <- g.Wait()
-		close(results)
-	}()
-	// Results are collected here, in one goroutine, so that Progress and
-	// OnEpisode are called in order.
-	var failed error
-	for r := range results {
-		if failed != nil {
-			continue // draining the workers after a failure
-		}
-		if cfg.OnEpisode != nil {
-			if err := cfg.OnEpisode(r.ep); err != nil {
-				failed = err
-				cancel() // the workers stop; their results are drained
-				continue
-			}
-		}
-		res.Episodes[r.index] = r.ep
-		n++
-		if cfg.Progress != nil {
-			cfg.Progress(n, total)
-		}
-	}
-	werr := <-waited
-	if failed != nil {
-		return nil, fmt.Errorf("bench: %w", failed)
-	}
-	if err := werr; err != nil {
-		// The first error is the cause; the ones after it are the
-		// cancellation it triggered.
+	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	res.Summaries = summarize(res)
