@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Golden logits for the Go policy network (agents/model_test.go, TestGoldenLogits).
+"""Golden logits for the Go policy network (policy/net_test.go, TestGoldenLogits).
 
 Reads  golden_inputs.json        observations of one game and the layout to one-hot them
-       (written by: go test ./agents -run TestGoldenLogits -golden-inputs)
+       (written by: go test ./policy -run TestGoldenLogits -golden-inputs)
 Writes golden_policy.safetensors  a small random policy (hidden 16,8), written by the
                                   trainer's own exporter (patience_gym.train.export_model)
        golden_logits.json         its logits on every observation, computed by the
@@ -21,7 +21,7 @@ one-hot vector written with the standard library only (float64), which shares no
 with the trainer.
 
 Needs patience_gym with its train extra (PyTorch, safetensors):
-    make python && .venv/bin/python agents/testdata/golden.py
+    make python && .venv/bin/python policy/testdata/golden.py
 """
 
 import json
@@ -41,7 +41,7 @@ HIDDEN = (16, 8)
 CARD_DIM = 3
 STACKS = ((0, 12, 4),)  # Four Quarters' 48 cells as 12 stacks of 4, for the stacks golden
 SEED = 20240610
-COMMAND = "python agents/testdata/golden.py"
+COMMAND = "python policy/testdata/golden.py"
 
 
 def one_hot(obs, segments, onehot_len):
@@ -158,7 +158,7 @@ def main():
                       ("onehot_len", spec.one_hot_len), ("actions", spec.actions)):
         if inp[key] != have:
             sys.exit(f"golden_inputs.json has {key} {inp[key]}, this build {have}: "
-                     "go test ./agents -run TestGoldenLogits -golden-inputs first")
+                     "go test ./policy -run TestGoldenLogits -golden-inputs first")
 
     # A random network. Every weight is random, the rows of value 0 of the
     # first layer too (the trainer keeps those at zero, and its reader folds

@@ -1,4 +1,4 @@
-package agents
+package policy
 
 import (
 	"bytes"
@@ -29,8 +29,8 @@ func randomCardModel(t testing.TB, spec *env.Spec, d int, hidden []int, seed uin
 		ws = append(ws, fill(widths[i]*widths[i+1], 2/math.Sqrt(float64(min(widths[i], spec.ObsLen*d)))))
 		bs = append(bs, fill(widths[i+1], 0.1))
 	}
-	m, err := NewCardModel(ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
-		Actions: spec.Actions, Hidden: hidden, Encoding: ModelEncodingCards, CardDim: d, InputLen: in, Command: "randomCardModel (test)"},
+	m, err := NewCardModel(Meta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
+		Actions: spec.Actions, Hidden: hidden, Encoding: EncodingCards, CardDim: d, InputLen: in, Command: "randomCardModel (test)"},
 		fill(CardCodes*d, 1), ws, bs)
 	if err != nil {
 		t.Fatal(err)
@@ -96,11 +96,11 @@ func TestCardModelIsTheCardNetwork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := DecodeModel(encode(t, m), "round-trip")
+		back, err := Decode(encode(t, m), "round-trip")
 		if err != nil {
 			t.Fatalf("%s: %v", game, err)
 		}
-		if back.Meta().Encoding != ModelEncodingCards || back.Meta().CardDim != 3 || back.Meta().InputLen != m.Meta().InputLen {
+		if back.Meta().Encoding != EncodingCards || back.Meta().CardDim != 3 || back.Meta().InputLen != m.Meta().InputLen {
 			t.Fatalf("%s: read back as %+v", game, back.Meta())
 		}
 		nb, err := back.NewNet(spec)
@@ -151,7 +151,7 @@ func TestCardModelErrors(t *testing.T) {
 		if bytes.Equal(bad, data) {
 			t.Fatalf("%s: %s not in the file", tc.name, tc.old)
 		}
-		if _, err := DecodeModel(bad, "bad.safetensors"); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Decode(bad, "bad.safetensors"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
 	}

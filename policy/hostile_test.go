@@ -1,4 +1,4 @@
-package agents
+package policy
 
 import (
 	"os"
@@ -30,7 +30,7 @@ func TestHostileHeadersAllocateLittle(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := DecodeModel(data, "hostile")
+		_, err := Decode(data, "hostile")
 		runtime.ReadMemStats(&after)
 		if err == nil {
 			t.Errorf("%s: accepted", c.name)
@@ -48,20 +48,20 @@ func TestHostileHeadersAllocateLittle(t *testing.T) {
 	// A header length larger than the file.
 	huge := rawBytes([]byte(`{}`), nil)
 	huge[0], huge[1], huge[2], huge[3] = 0, 0, 0, 5 // 80 MiB declared in a 10-byte file
-	if _, err := DecodeModel(huge, "hostile"); err == nil || !strings.Contains(err.Error(), "truncated") {
+	if _, err := Decode(huge, "hostile"); err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("a header length beyond the file: %v, want a truncated-file error", err)
 	}
 }
 
 // TestLoadModelRefusesWhatIsNoModel: a directory, a device and a file over
-// MaxModelFile are refused before they are read.
+// MaxFileSize are refused before they are read.
 func TestLoadModelRefusesWhatIsNoModel(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := LoadModel(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a directory: %v", err)
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		if _, err := LoadModel("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("/dev/zero: %v", err)
 		}
 	}
@@ -70,14 +70,14 @@ func TestLoadModelRefusesWhatIsNoModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(MaxModelFile + 1); err != nil { // sparse: no disk used
+	if err := f.Truncate(MaxFileSize + 1); err != nil { // sparse: no disk used
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := LoadModel(big); err == nil || !strings.Contains(err.Error(), "more than a model file may have") {
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "more than a model file may have") {
 		t.Errorf("a file over the limit: %v", err)
 	}
-	if _, err := LoadModel(filepath.Join(dir, "missing.safetensors")); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := Load(filepath.Join(dir, "missing.safetensors")); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a missing file: %v", err)
 	}
 }
