@@ -26,7 +26,7 @@ from .model_meta import (
     ENCODING_CARDS,
     ENCODING_ONEHOT,
     HEAD_VALUE,
-    MAX_LOOKAHEAD_SAMPLES as MAX_LOOKAHEAD_SAMPLES,
+    MAX_LOOKAHEAD_SAMPLES,  # noqa: F401 (kept importable from here, where it was)
     MODEL_FORMAT,
     MODEL_FORMAT_VERSION,
     check_for_game,
@@ -224,10 +224,6 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"key {k!r} appears twice")
         out[k] = v
     return out
-
-
-# MAX_LOOKAHEAD_SAMPLES (from model_meta): the largest lookahead_samples a
-# value file may give (Go's policy.MaxLookaheadSamples).
 
 
 def load_model(
