@@ -5,13 +5,13 @@
 //
 // # Learned policies
 //
-// The policy agent plays with a network read from a policy model file
-// (LoadModel): an MLP over the one-hot observation saved as safetensors,
-// with metadata that names the game, its rules version and sizes. The file
-// contract, which trainers follow, is in docs/models.md; ModelFormat,
-// ModelRequiredKeys and ModelMeta state it in Go. A Net evaluates a model
-// for one game without allocating. mc and uct take a model too (setting
-// model=FILE), as their rollout policy and to rank their candidate moves.
+// The policy agent plays with a network read from a model file: an MLP
+// over the one-hot observation saved as safetensors, with metadata that
+// names the game, its rules version and sizes. Package policy reads the
+// file (policy.Load), evaluates the network (policy.Net) and scores a value
+// file's positions (policy.Scorer); docs/models.md is the file contract,
+// which trainers follow. mc and uct take a model too (setting model=FILE),
+// as their rollout policy and to rank their candidate moves.
 // A model path is a path: {game} stands for the game's name, and a relative
 // path is taken from the working directory. The library knows no default
 // place; a caller names one with Factory.WithModel or, for the policy agent

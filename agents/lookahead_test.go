@@ -2,84 +2,18 @@ package agents
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	fq "github.com/patience-gym/patience/env/fourquarters"
+	"github.com/patience-gym/patience/policy"
 )
 
-// TestLookaheadSamplesFiles: lookahead_samples survives a file; a number
-// outside 1..MaxLookaheadSamples, or the key on a policy network, is an
-// error that names the key; and Check refuses more than one copy for a
-// game without hidden cards, where one copy is the position itself.
-func TestLookaheadSamplesFiles(t *testing.T) {
-	spec := mustSpec(t, "fourquarters")
-	m := randomValueModel(t, spec, nil, 1)
-	m.meta.EvalWeight = float64(spec.Cards)
-	m.meta.LookaheadSamples = 16
-	back, err := DecodeModel(encode(t, m), "t.safetensors")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := back.Meta().LookaheadSamples; got != 16 {
-		t.Fatalf("read back lookahead_samples %d, want 16", got)
-	}
-	if _, ok := back.Meta().Extra[ModelLookaheadSamplesKey]; ok {
-		t.Fatal("lookahead_samples kept as an unknown key too")
-	}
-	if err := back.Check(spec); err != nil {
-		t.Fatalf("Check: %v", err)
-	}
-	for _, c := range []struct{ value, head, want string }{
-		{"0", "value", `metadata lookahead_samples is "0"; want a whole number from 1 to 256`},
-		{"257", "value", `metadata lookahead_samples is "257"; want a whole number from 1 to 256`},
-		{"two", "value", `metadata lookahead_samples is "two"`},
-		{"4", "", "metadata has lookahead_samples but no head=value"},
-	} {
-		md := m.meta.metadata()
-		md[ModelLookaheadSamplesKey] = c.value
-		if c.head == "" {
-			delete(md, "head")
-			delete(md, ModelEvalWeightKey)
-		}
-		if _, err := parseModelMeta(md); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("lookahead_samples %s: %v, want %q", c.value, err, c.want)
-		}
-	}
-	open := mustSpec(t, "cromwell")
-	o := randomValueModel(t, open, nil, 2)
-	o.meta.LookaheadSamples = 1
-	ob, err := DecodeModel(encode(t, o), "open.safetensors")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ob.Check(open); err != nil {
-		t.Errorf("one copy of an open game: %v", err)
-	}
-	o.meta.LookaheadSamples = 4
-	ob, err = DecodeModel(encode(t, o), "open.safetensors")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "model open.safetensors looks ahead on lookahead_samples=4 copies, but cromwell has no hidden cards: its one copy is exact (want lookahead_samples 1 or none)"
-	if err := ob.Check(open); err == nil || err.Error() != want {
-		t.Errorf("Check of 4 copies of an open game: %v, want %q", err, want)
-	}
-}
-
-// TestLookaheadSamplesAverage: in Four Quarters closing up draws hidden
-// cards, so one determinized copy scores it by one draw. At positions
-// where the draw decides whether closing scores above the best pair, the
-// policy agent with one copy closes under some seeds and pairs under
-// others, while with 256 copies it takes the side of the mean, the mean
-// recomputed here over 4,000 draws, under every seed. A move allocates
-// nothing.
 func TestLookaheadSamplesAverage(t *testing.T) {
 	spec := mustSpec(t, "fourquarters")
 	agent := func(k int) Agent {
-		return termsPolicy(t, spec, func(m *ModelMeta) { m.LookaheadSamples = k })
+		return termsPolicy(t, spec, func(m *policy.Meta) { m.LookaheadSamples = k })
 	}
 	one, many := agent(1), agent(256)
 	e, _ := env.Make("fourquarters", env.Options{})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/policy"
 )
 
 // Defaults of the Monte Carlo agents' budgets.
@@ -36,7 +37,7 @@ type rollout struct {
 	leaf *Policy
 	// net, when not nil, is the default policy: moves are drawn from its
 	// masked softmax at the given temperature (0: its argmax).
-	net         *Net
+	net         *policy.Net
 	temperature float64
 	rng         *cards.Rand
 	g           greedy
@@ -263,7 +264,7 @@ func (m *MC) checkLeaf() error {
 }
 
 // UsedModel returns the model guiding the search once prepared, else nil.
-func (m *MC) UsedModel() *Model { return m.guide.model.used() }
+func (m *MC) UsedModel() *policy.Model { return m.guide.model.used() }
 
 // Reset seeds the agent and forgets the positions seen.
 func (m *MC) Reset(seed uint64) {
@@ -323,9 +324,9 @@ func (m *MC) candidates(v View, width int) []int {
 // position, but with no dead-end penalty and no repeat cost, as mc's
 // leafValue scores a lost position by its evaluation.
 func (p *Policy) leafScore(e *env.Env) float64 {
-	n := p.model.net
-	p.readyTerms(n, e)
-	return p.corrected(n, n.Model().Meta().EvalWeight, e.Evaluate(), e)
+	sc := p.scorerFor(p.model.net)
+	sc.From(e)
+	return sc.Score(e, e.Evaluate())
 }
 
 // valueSeed sets a value file's agent's generator apart from mc's own.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // TestMCWithValueFile: with a value file and one candidate (width=1) mc
@@ -19,11 +20,12 @@ import (
 func TestMCWithValueFile(t *testing.T) {
 	for _, game := range []string{"cromwell", "fifteen", "royalparade"} {
 		spec := mustSpec(t, game)
-		m := randomValueModel(t, spec, nil, 11)
-		m.meta.EvalWeight = float64(spec.Cards)
-		if len(spec.Terms) > 0 {
-			m.meta.EvalTerms = map[string]float64{spec.Terms[len(spec.Terms)-1].Name: 0.5}
-		}
+		m := randomValueModel(t, spec, nil, 11, func(m *policy.Meta) {
+			m.EvalWeight = float64(spec.Cards)
+			if len(spec.Terms) > 0 {
+				m.EvalTerms = map[string]float64{spec.Terms[len(spec.Terms)-1].Name: 0.5}
+			}
+		})
 		path := saveModel(t, t.TempDir(), game+".safetensors", m)
 		mc, err := New("mc:width=1,rollouts=2,model=" + path)
 		if err != nil {
@@ -85,9 +87,10 @@ func TestMCWithValueFile(t *testing.T) {
 // model is refused.
 func TestMCLeafModel(t *testing.T) {
 	spec := mustSpec(t, "cromwell")
-	m := randomValueModel(t, spec, []int{4}, 12)
-	m.meta.EvalWeight = float64(spec.Cards)
-	m.meta.EvalTerms = map[string]float64{"builds": 0.25, "next_buried": -0.5}
+	m := randomValueModel(t, spec, []int{4}, 12, func(m *policy.Meta) {
+		m.EvalWeight = float64(spec.Cards)
+		m.EvalTerms = map[string]float64{"builds": 0.25, "next_buried": -0.5}
+	})
 	dir := t.TempDir()
 	path := saveModel(t, dir, "v.safetensors", m)
 	a, err := New("policy:repeats=allow,model=" + path)
@@ -98,9 +101,9 @@ func TestMCLeafModel(t *testing.T) {
 	e, _ := env.Make("cromwell", env.Options{})
 	resetBoth(t, e, a, spec, 3)
 	p.Act(NewView(e)) // loads the net and the term weights
-	n, w := p.model.net, m.meta.EvalWeight
+	sc := p.scorerFor(p.model.net)
 	for step := 0; step < 60 && !e.Done(); step++ {
-		if got, want := p.leafScore(e), p.valueScore(NewView(e), n, w, e); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		if got, want := p.leafScore(e), p.valueScore(NewView(e), sc, e); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
 			t.Fatalf("step %d: leaf score %v, the policy agent's score %v", step, got, want)
 		}
 		e.Advance(e.Mask().Next(0))
@@ -132,8 +135,7 @@ func TestMCLeafModel(t *testing.T) {
 // step limit in a third of The Fifteen's games.
 func TestMCValueFileRemembersForcedPositions(t *testing.T) {
 	spec := mustSpec(t, "fifteen")
-	m := randomValueModel(t, spec, nil, 13)
-	m.meta.EvalWeight = float64(spec.Cards)
+	m := randomValueModel(t, spec, nil, 13, func(m *policy.Meta) { m.EvalWeight = float64(spec.Cards) })
 	path := saveModel(t, t.TempDir(), "f.safetensors", m)
 	a, err := New("mc:width=1,rollouts=1,rollout-steps=5,model=" + path)
 	if err != nil {

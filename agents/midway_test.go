@@ -9,6 +9,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/policy"
 )
 
 // TestHeuristicThroughPicksTheBestSwap: with through=begun, once Cromwell's
@@ -27,12 +28,7 @@ func TestHeuristicThroughPicksTheBestSwap(t *testing.T) {
 	// A value file whose network outputs 0, at an eval weight of the card
 	// count: the policy agent then ranks as the heuristic's evaluation does.
 	spec := mustSpec(t, "cromwell")
-	flat := randomValueModel(t, spec, []int{4}, 3)
-	for _, l := range flat.dense {
-		clear(l.w)
-		clear(l.b)
-	}
-	flat.meta.EvalWeight = float64(spec.Cards)
+	flat := flatValueModel(t, spec, []int{4}, 3, func(m *policy.Meta) { m.EvalWeight = float64(spec.Cards) })
 	file := filepath.Join(t.TempDir(), "flat.safetensors")
 	if err := os.WriteFile(file, encode(t, flat), 0o644); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // modelFile is an agent string's model setting, shared by every agent of
@@ -21,13 +22,13 @@ import (
 type modelFile struct {
 	pattern string
 	mu      sync.Mutex
-	models  map[string]*Model // by game name; "" when pattern has no {game}
+	models  map[string]*policy.Model // by game name; "" when pattern has no {game}
 }
 
 // newModelFile returns the model setting pattern; a pattern that names one
 // file is read now.
 func newModelFile(pattern string) (*modelFile, error) {
-	f := &modelFile{pattern: pattern, models: map[string]*Model{}}
+	f := &modelFile{pattern: pattern, models: map[string]*policy.Model{}}
 	if strings.Contains(pattern, "{game}") {
 		return f, nil
 	}
@@ -39,7 +40,7 @@ func newModelFile(pattern string) (*modelFile, error) {
 
 // forGame returns the model the setting names for the named game, reading
 // the file the first time it is asked for.
-func (f *modelFile) forGame(game string) (*Model, error) {
+func (f *modelFile) forGame(game string) (*policy.Model, error) {
 	key := game
 	if !strings.Contains(f.pattern, "{game}") {
 		key = ""
@@ -83,7 +84,7 @@ func modelPath(pattern, game string) (string, error) {
 }
 
 // readModel reads the model file at path, which must be a regular file.
-func readModel(path string) (*Model, error) {
+func readModel(path string) (*policy.Model, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
@@ -91,7 +92,7 @@ func readModel(path string) (*Model, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("model %s is not a regular file", path)
 	}
-	return LoadModel(path)
+	return policy.Load(path)
 }
 
 // model reads a model setting ({game} stands for the game's name);
@@ -129,7 +130,7 @@ func (s *Settings) model(doc string, required bool) (string, *modelFile) {
 type modelRef struct {
 	file *modelFile
 	spec *env.Spec
-	net  *Net
+	net  *policy.Net
 }
 
 // prepare readies the net for spec's game; it is a pointer comparison when
@@ -157,7 +158,7 @@ func (r *modelRef) prepare(spec *env.Spec) error {
 }
 
 // used returns the model the reference was prepared with, or nil.
-func (r *modelRef) used() *Model {
+func (r *modelRef) used() *policy.Model {
 	if r.net == nil {
 		return nil
 	}

@@ -6,26 +6,27 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/policy"
 )
 
 // ModelUser is implemented by agents that may play with a policy model
 // (policy, and mc and uct with model=FILE). UsedModel returns the model
 // the agent was prepared with (agents.Prepare), or nil when it has none.
 type ModelUser interface {
-	UsedModel() *Model
+	UsedModel() *policy.Model
 }
 
 // UsedModel returns the policy's model once prepared, else nil.
-func (p *Policy) UsedModel() *Model { return p.model.used() }
+func (p *Policy) UsedModel() *policy.Model { return p.model.used() }
 
 // Policy plays with a learned network: one forward pass per move over the
 // one-hot observation, then the legal action with the largest logit
 // (masked argmax) or, with sampling on, an action drawn from the softmax of
 // the legal actions' logits with the agent's seeded generator. It reads
 // only the observation, so it never sees hidden cards. A value network
-// (Model.IsValue) is played by a one-step look-ahead instead: one forward
-// pass per legal move, over the position the move leads to on a
-// determinized copy (see actByValue).
+// (policy.Model.IsValue) is played by a one-step look-ahead instead: one
+// forward pass per legal move, over the position the move leads to on a
+// determinized copy, scored by the file's policy.Scorer (see actByValue).
 type Policy struct {
 	opts    PolicyOptions
 	model   modelRef
@@ -36,23 +37,9 @@ type Policy struct {
 	allowed env.Mask   // the legal moves that do not go back to a seen position
 	scores  []float64  // a value network's score of each legal move
 	deep    []*env.Env // positions inside a move of several actions (completion)
-	// termW are a value file's weights of the evaluation terms of
-	// termSpec's game (eval_terms, in Spec.Terms order; nil for none) and
-	// terms the buffer the terms of a position are read into.
-	termW []float64
-	// openW are the weights of the terms in the opening (nil for a file
-	// without one), openUntil the progress fraction where it ends, and
-	// curW the weights of the position being moved from.
-	openW     []float64
-	openUntil float64
-	curW      []float64
-	// vetoW are the veto's weights of the terms (veto_terms, in Spec.Terms
-	// order; nil for none), vetoB its bias, vetoLogF the log of its floor
-	// and vetoScale the weight of its penalty.
-	vetoW                      []float64
-	vetoB, vetoLogF, vetoScale float64
-	termSpec                   *env.Spec
-	terms                      []float64
+	// scorer is a value file's score of positions, for the net it was
+	// made with (scorerFor).
+	scorer *policy.Scorer
 }
 
 // PolicyOptions are the policy agent's settings.
@@ -131,7 +118,7 @@ func (p *Policy) Reset(seed uint64) { p.rng.Seed(seed); p.seen.clear() }
 func (p *Policy) Prepare(spec *env.Spec) error { return p.model.prepare(spec) }
 
 // Model returns the model the agent plays with, or nil before Prepare.
-func (p *Policy) Model() *Model {
+func (p *Policy) Model() *policy.Model {
 	if p.model.net == nil {
 		return nil
 	}
@@ -188,10 +175,11 @@ func (p *Policy) Act(v View) int {
 // values over the temperature). A move that ends the game is scored by its
 // exact final progress fraction instead, plus winBonus for a win (minus
 // deadPenalty for a loss when the network's link is logsigmoid, whose
-// scores are logs of probabilities, all below 0); a move back to a position of the episode costs repeatedCost per earlier visit
-// unless repeats are allowed. Equal scores go to the lowest id.
+// scores are logs of probabilities, all below 0); a move back to a
+// position of the episode costs repeatedCost per earlier visit unless
+// repeats are allowed. Equal scores go to the lowest id.
 //
-// A network with an eval weight w (ModelMeta.EvalWeight) scores every
+// A network with an eval weight w (policy.Meta.EvalWeight) scores every
 // position, finished or not, by its output plus w times the heuristic's
 // score of it over the game's cards (the evaluation, plus winBonus for a
 // win and minus deadPenalty for a dead end, and repeatedCost per visit of a
@@ -200,10 +188,10 @@ func (p *Policy) Act(v View) int {
 // terms of the position times its weight. Equal scores are broken at
 // random, as the heuristic does.
 //
-// A file with lookahead_samples k (ModelMeta.LookaheadSamples) does all
+// A file with lookahead_samples k (policy.Meta.LookaheadSamples) does all
 // this on k determinized copies and scores each move by the mean of its k
-// scores.
-func (p *Policy) actByValue(v View, n *Net) int {
+// scores (policy.Scorer.LookAhead).
+func (p *Policy) actByValue(v View, n *policy.Net) int {
 	m := v.Mask()
 	if !p.opts.AllowRepeats {
 		p.seen.add(v.key())
@@ -218,19 +206,12 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	if len(p.scores) < v.Spec().Actions {
 		p.scores = make([]float64, v.Spec().Actions)
 	}
-	w := n.Model().Meta().EvalWeight
-	k := max(1, n.Model().Meta().LookaheadSamples)
-	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		p.scores[a] = 0
-	}
-	for range k {
-		v.Sample(p.sample, &p.rng)
-		p.scoreMoves(v, n, w, m)
-	}
+	sc := p.scorerFor(n)
+	sc.LookAhead(v, &p.rng, p.sample, m, p.scores, func(sample *env.Env) { p.scoreMoves(v, sc, sample, m) })
+	w := sc.EvalWeight()
 	best, bs, ties := -1, math.Inf(-1), 0
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		s := p.scores[a] / float64(k)
-		p.scores[a] = s
+		s := p.scores[a]
 		switch {
 		case best < 0 || s > bs:
 			best, bs, ties = a, s, 1
@@ -265,39 +246,50 @@ func (p *Policy) actByValue(v View, n *Net) int {
 	return best
 }
 
+// scorerFor returns the scorer of the value file n evaluates, made once
+// for each net (a net is made for one game).
+func (p *Policy) scorerFor(n *policy.Net) *policy.Scorer {
+	if p.scorer == nil || p.scorer.Net() != n {
+		p.scorer = policy.NewScorer(n)
+	}
+	return p.scorer
+}
+
 // scoreMoves adds to p.scores the score of every legal move of m played
-// on p.sample, the position determinized once.
-func (p *Policy) scoreMoves(v View, n *Net, w float64, m *env.Mask) {
-	p.readyTerms(n, p.sample)
+// on sample, the position determinized once, with the term weights of
+// that position.
+func (p *Policy) scoreMoves(v View, sc *policy.Scorer, sample *env.Env, m *env.Mask) {
+	sc.From(sample)
 	// Inside a move of several actions, a child that does not finish the
 	// move is judged by its best completion (see Through).
-	through := p.opts.Through.at(p.sample)
+	through := p.opts.Through.at(sample)
 	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
-		p.child.CopyFrom(p.sample)
+		p.child.CopyFrom(sample)
 		if err := p.child.Try(a); err != nil {
 			p.scores[a] = math.Inf(-1) // cannot happen: a is in the mask
 			continue
 		}
 		if through && midway(p.child.Game()) {
-			p.scores[a] += bestCompletion(p.child, &p.deep, 0, func(e *env.Env) float64 { return p.valueScore(v, n, w, e) })
+			p.scores[a] += bestCompletion(p.child, &p.deep, 0, func(e *env.Env) float64 { return p.valueScore(v, sc, e) })
 		} else {
-			p.scores[a] += p.valueScore(v, n, w, p.child)
+			p.scores[a] += p.valueScore(v, sc, p.child)
 		}
 	}
 }
 
 // valueScore is a value network's score of the position child a move
 // leads to (see actByValue), with the cost of a repeated position.
-func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
+func (p *Policy) valueScore(v View, sc *policy.Scorer, child *env.Env) float64 {
 	var s float64
+	w := sc.EvalWeight()
 	switch {
 	case w != 0:
-		s = p.corrected(n, w, score(child), child)
+		s = sc.Score(child, score(child))
 	case child.Outcome() == env.Won:
 		s = child.ProgressFraction() + winBonus
 	case child.Outcome() == env.Running:
-		s = n.Score(child.Observation())
-	case n.Model().Meta().ValueLink == ModelLinkLogSigmoid:
+		s = sc.Value(child.Observation())
+	case sc.LogLink():
 		// A lost game's chance of a win is 0, whose log is below every
 		// running position's score; among dead ends, the most progress.
 		s = child.ProgressFraction() - deadPenalty
@@ -317,58 +309,8 @@ func (p *Policy) valueScore(v View, n *Net, w float64, child *env.Env) float64 {
 	return s
 }
 
-// readyTerms readies the weights of the evaluation terms of the game
-// that n's file holds (eval_terms), and the buffer the terms are read
-// into (once while the game stays the same), and picks the weights the
-// moves from position from are scored with: the opening's while from has
-// placed less of the cards than the opening's end.
-func (p *Policy) readyTerms(n *Net, from *env.Env) {
-	if spec := from.Spec(); p.termSpec != spec {
-		p.termSpec = spec
-		p.termW, p.openW = n.Model().termWeights(spec)
-		p.vetoW = n.Model().vetoWeights(spec)
-		mm := n.Model().Meta()
-		p.vetoB, p.vetoLogF, p.vetoScale = mm.VetoBias, math.Log(mm.VetoFloor), mm.VetoWeight
-		p.openUntil = mm.OpeningProgress
-		p.terms = make([]float64, len(spec.Terms))
-	}
-	p.curW = p.termW
-	if p.openW != nil && from.ProgressFraction() < p.openUntil {
-		p.curW = p.openW
-	}
-}
-
-// corrected is a value file's score of position e when the file has an
-// eval weight w: the network's output, plus w times ev (e's evaluation,
-// with or without its win bonus and dead-end penalty) over the cards, plus
-// each of e's evaluation terms times its weight (readyTerms first, for
-// the position moved from).
-func (p *Policy) corrected(n *Net, w, ev float64, e *env.Env) float64 {
-	s := n.Score(e.Observation()) + w*ev/float64(e.Spec().Cards)
-	if (p.curW != nil || p.vetoW != nil) && e.Terms(p.terms) {
-		for i, tw := range p.curW {
-			s += tw * p.terms[i]
-		}
-		if p.vetoW != nil && e.Outcome() == env.Running {
-			s += p.veto()
-		}
-	}
-	return s
-}
-
-// veto is the veto's penalty of the position whose terms p.terms holds:
-// its weight times min(0, log σ(z) − log f), z the veto's logit and f its
-// floor (see ModelVetoTermsKey).
-func (p *Policy) veto() float64 {
-	z := p.vetoB
-	for i, vw := range p.vetoW {
-		z += vw * p.terms[i]
-	}
-	return p.vetoScale * min(0, logSigmoid(z)-p.vetoLogF)
-}
-
 // choose takes the masked argmax of the network's logits, or samples.
-func (p *Policy) choose(n *Net, m *env.Mask) int {
+func (p *Policy) choose(n *policy.Net, m *env.Mask) int {
 	if p.opts.Sample {
 		return n.Sample(m, p.opts.Temperature, &p.rng)
 	}
@@ -454,7 +396,7 @@ func (g *guide) prepare(spec *env.Spec) error {
 		return err
 	}
 	if m := g.model.net.Model(); m.IsValue() && !g.values {
-		return fmt.Errorf("%s is a value network (head=%s): uct takes a policy network; mc and the policy agent play a value network", m.name(), ModelHeadValue)
+		return fmt.Errorf("%s is a value network (head=%s): uct takes a policy network; mc and the policy agent play a value network", m, policy.HeadValue)
 	}
 	if len(g.logp) < spec.Actions {
 		g.logp = make([]float64, spec.Actions)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // modelDir holds a small random model for every game, written by TestMain:
@@ -210,11 +211,11 @@ func TestPolicyErrors(t *testing.T) {
 // relative ones taken from the working directory (tests run in agents/)
 // and never from the repository's root.
 func TestModelPath(t *testing.T) {
-	got, err := modelPath("testdata/golden_{game}.safetensors", "policy")
-	if here, _ := filepath.Abs("testdata/golden_policy.safetensors"); err != nil || got != here {
+	got, err := modelPath("../policy/testdata/golden_{game}.safetensors", "policy")
+	if here, _ := filepath.Abs("../policy/testdata/golden_policy.safetensors"); err != nil || got != here {
 		t.Errorf("from here: %q, %v", got, err)
 	}
-	if _, err := modelPath("agents/testdata/golden_policy.safetensors", "x"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := modelPath("policy/testdata/golden_policy.safetensors", "x"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a path from the repository root was found from agents/: %v", err)
 	}
 	if _, err := modelPath("", "x"); err == nil {
@@ -237,7 +238,7 @@ func TestFactoryReadsItsModelOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var models []*Model
+		var models []*policy.Model
 		for range 3 {
 			a := f.New()
 			if err := Prepare(a, spec); err != nil {

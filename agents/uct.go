@@ -6,6 +6,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/policy"
 )
 
 // UCT is Monte Carlo tree search with UCB1 over determinized copies: every
@@ -115,7 +116,7 @@ func (u *UCT) Settings() string {
 func (u *UCT) Prepare(spec *env.Spec) error { return u.guide.prepare(spec) }
 
 // UsedModel returns the model guiding the search once prepared, else nil.
-func (u *UCT) UsedModel() *Model { return u.guide.model.used() }
+func (u *UCT) UsedModel() *policy.Model { return u.guide.model.used() }
 
 // Reset seeds the agent and forgets the positions seen.
 func (u *UCT) Reset(seed uint64) {

@@ -9,70 +9,9 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
-// randomValueModel returns a value network (head=value) for spec with
-// random weights.
-func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model {
-	t.Helper()
-	m, err := newRandomNetwork(spec, hidden, seed, ModelHeadValue)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// TestValueModelRoundTrip: a value network keeps its head through a file,
-// has one output, and that output is the reference forward pass, with a
-// hidden layer, with none (a linear file, whose first layer is the output:
-// the one-unit path of Logits) and with a hidden layer one unit wide.
-func TestValueModelRoundTrip(t *testing.T) {
-	for _, hidden := range [][]int{{7}, nil, {1}} {
-		for _, game := range env.Names() {
-			spec := mustSpec(t, game)
-			m := randomValueModel(t, spec, hidden, 3)
-			back, err := DecodeModel(encode(t, m), "value.safetensors")
-			if err != nil {
-				t.Fatalf("%s %v: %v", game, hidden, err)
-			}
-			if !back.IsValue() || back.Meta().Head != ModelHeadValue {
-				t.Fatalf("%s %v: read back as head %q", game, hidden, back.Meta().Head)
-			}
-			n, err := back.NewNet(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obs, _ := observations(t, game, 5, 4)
-			for _, o := range obs {
-				want := denseLogits(back, spec, o)
-				if got := n.Logits(o); len(got) != 1 || !closeTo(float64(n.Value(o)), want[0]) {
-					t.Fatalf("%s %v: value output %v, want [%v]", game, hidden, got, want[0])
-				}
-			}
-			if allocs := testing.AllocsPerRun(20, func() { n.Logits(obs[0]) }); allocs != 0 {
-				t.Errorf("%s %v: Logits allocates %v times", game, hidden, allocs)
-			}
-		}
-	}
-}
-
-// TestBadValueFiles: an unknown head, and a value head whose last layer has
-// a row per action, are errors that say what is wrong.
-func TestBadValueFiles(t *testing.T) {
-	spec := mustSpec(t, "fifteen")
-	m := randomModel(t, spec, []int{4}, 1)
-	m.meta.Head = "q"
-	if _, err := DecodeModel(encode(t, m), "q.safetensors"); err == nil || !strings.Contains(err.Error(), `metadata head is "q"`) {
-		t.Errorf("head q: %v", err)
-	}
-	m.meta.Head = ModelHeadValue // a policy's layers under a value head
-	_, err := DecodeModel(encode(t, m), "v.safetensors")
-	if err == nil || !strings.Contains(err.Error(), "tensor layers.1.weight has shape [511 4], want [1 4] ([1 (a value head), previous hidden])") {
-		t.Errorf("value head over a policy's layers: %v", err)
-	}
-}
-
-// resetBoth deals seed in e and readies agent a for it.
 func resetBoth(t *testing.T, e *env.Env, a Agent, spec *env.Spec, seed uint64) {
 	t.Helper()
 	e.Reset(seed)
@@ -82,15 +21,13 @@ func resetBoth(t *testing.T, e *env.Env, a Agent, spec *env.Spec, seed uint64) {
 	}
 }
 
-// repeatingAgent returns the policy agent of the value file at path with
-// repeats allowed, and a net of the same file to recompute its choices.
-func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
+func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *policy.Net) {
 	t.Helper()
 	a, err := New("policy:repeats=allow,model=" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadModel(path)
+	m, err := policy.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,25 +38,14 @@ func repeatingAgent(t *testing.T, spec *env.Spec, path string) (Agent, *Net) {
 	return a, n
 }
 
-// TestValuePolicyPlaysBestChild: in the open games, with a value network, the policy agent
-// plays the move whose position the network values most (a finished
-// game by its exact progress, a win above all), the lowest id among
-// equals, as recomputed here move by move on clones. Inside a move of
-// several actions (Cromwell's swap, once begun), a move that does not
-// finish it is worth the best of the positions that do.
-//
-// With value_link logsigmoid the scores are log σ(output), and a lost game
-// scores its progress minus deadPenalty: below every running position, so
-// that the agent never walks into a dead end while another move is open.
 func TestValuePolicyPlaysBestChild(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ game, link string }{ // open games: the agent's copy is the position itself
-		{"fifteen", ""}, {"cromwell", ""}, {"fifteen", ModelLinkLogSigmoid}, {"cromwell", ModelLinkLogSigmoid},
+		{"fifteen", ""}, {"cromwell", ""}, {"fifteen", policy.LinkLogSigmoid}, {"cromwell", policy.LinkLogSigmoid},
 	} {
 		game, link := c.game, c.link
 		spec := mustSpec(t, game)
-		m := randomValueModel(t, spec, []int{16}, 9)
-		m.meta.ValueLink = link
+		m := randomValueModel(t, spec, []int{16}, 9, func(mm *policy.Meta) { mm.ValueLink = link })
 		path := saveModel(t, dir, game+link+".safetensors", m)
 		a, n := repeatingAgent(t, spec, path)
 		e, _ := env.Make(game, env.Options{MaxSteps: 120})
@@ -174,14 +100,11 @@ func TestValuePolicyPlaysBestChild(t *testing.T) {
 	}
 }
 
-// TestValuePolicyLegalReproducibleAndLean: in every game (hidden ones
-// too) the value agent plays only legal moves, the same game for the same
-// seed, with and without sampling, and a move allocates nothing.
 func TestValuePolicyLegalReproducibleAndLean(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range env.Names() {
 		spec := mustSpec(t, game)
-		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{8}, 2))
+		path := saveModel(t, dir, game+".safetensors", randomValueModel(t, spec, []int{8}, 2, nil))
 		e, _ := env.Make(game, env.Options{MaxSteps: 150})
 		for _, sample := range []string{"0", "1"} {
 			agent := "policy:sample=" + sample + ",temperature=0.05,model=" + path
@@ -219,11 +142,9 @@ func TestValuePolicyLegalReproducibleAndLean(t *testing.T) {
 	}
 }
 
-// TestSearchRefusesValueModel: uct takes a policy network; a value file is
-// refused before any move, with a message that says so. mc takes it.
 func TestSearchRefusesValueModel(t *testing.T) {
 	spec := mustSpec(t, "fifteen")
-	path := saveModel(t, t.TempDir(), "v.safetensors", randomValueModel(t, spec, nil, 1))
+	path := saveModel(t, t.TempDir(), "v.safetensors", randomValueModel(t, spec, nil, 1, nil))
 	a, err := New("uct:model=" + path)
 	if err != nil {
 		t.Fatal(err)
@@ -240,41 +161,7 @@ func TestSearchRefusesValueModel(t *testing.T) {
 	}
 }
 
-// TestEvalWeightFiles: eval_weight survives a file, and a bad one (not a
-// number, or on a policy network) is an error that names the key.
-func TestEvalWeightFiles(t *testing.T) {
-	spec := mustSpec(t, "limited")
-	m := randomValueModel(t, spec, []int{4}, 1)
-	m.meta.EvalWeight = 12.5
-	back, err := DecodeModel(encode(t, m), "v.safetensors")
-	if err != nil || back.Meta().EvalWeight != 12.5 {
-		t.Fatalf("read back eval weight %v, %v", back.Meta().EvalWeight, err)
-	}
-	if _, ok := back.Meta().Extra[ModelEvalWeightKey]; ok {
-		t.Fatal("eval_weight kept as an unknown key too")
-	}
-	for _, c := range []struct {
-		head, weight, want string
-	}{
-		{ModelHeadValue, "lots", `metadata eval_weight is "lots"; want a finite number`},
-		{ModelHeadValue, "NaN", `metadata eval_weight is "NaN"`},
-		{"", "2", "metadata has eval_weight but no head=value"},
-	} {
-		md := m.meta.metadata()
-		md[ModelEvalWeightKey] = c.weight
-		if c.head == "" {
-			delete(md, "head")
-		}
-		if _, err := parseModelMeta(md); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("eval_weight %q, head %q: %v, want %q", c.weight, c.head, err, c.want)
-		}
-	}
-}
-
-// evalWeightScore is what a network with eval weight w gives the position
-// c reached by a move: its output plus w times the evaluation over the
-// cards, with a win above all and a dead end below all at any weight.
-func evalWeightScore(n *Net, w float64, c *env.Env) float64 {
+func evalWeightScore(n *policy.Net, w float64, c *env.Env) float64 {
 	ev := c.Evaluate()
 	switch c.Outcome() {
 	case env.Won:
@@ -285,30 +172,16 @@ func evalWeightScore(n *Net, w float64, c *env.Env) float64 {
 	return float64(n.Value(c.Observation())) + w*ev/float64(c.Spec().Cards)
 }
 
-// TestEvalWeightPolicyPlaysBestScore: with an eval weight, the policy agent
-// plays a move of the best score (output plus weighted evaluation),
-// recomputed here on clones. With a network whose output is constant it
-// plays as the heuristic ranks (a move of the best one-step score), and it
-// breaks the heuristic's many ties at random, not always at the lowest id.
-// With a huge weight it plays as the heuristic ranks, and the network only
-// breaks the ties.
 func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 	dir := t.TempDir()
 	for _, game := range []string{"fifteen", "cromwell"} { // open games: the agent's copy is the position itself
 		spec := mustSpec(t, game)
-		random := randomValueModel(t, spec, []int{16}, 5)
-		random.meta.EvalWeight = 3 * float64(spec.Cards)
-		flat := randomValueModel(t, spec, []int{16}, 6)
-		for _, l := range flat.dense {
-			clear(l.w)
-			clear(l.b)
-		}
-		flat.meta.EvalWeight = 1
-		tiebreak := randomValueModel(t, spec, []int{16}, 7)
-		tiebreak.meta.EvalWeight = 1e9
+		random := randomValueModel(t, spec, []int{16}, 5, func(m *policy.Meta) { m.EvalWeight = 3 * float64(spec.Cards) })
+		flat := flatValueModel(t, spec, []int{16}, 6, func(m *policy.Meta) { m.EvalWeight = 1 })
+		tiebreak := randomValueModel(t, spec, []int{16}, 7, func(m *policy.Meta) { m.EvalWeight = 1e9 })
 		for _, c := range []struct {
 			name string
-			m    *Model
+			m    *policy.Model
 		}{{"random", random}, {"flat", flat}, {"tiebreak", tiebreak}} {
 			a, n := repeatingAgent(t, spec, saveModel(t, dir, game+c.name+".safetensors", c.m))
 			m := n.Model()
@@ -369,19 +242,12 @@ func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
 	}
 }
 
-// TestEvalWeightAvoidsRepeats: whatever the eval weight, a move back to a
-// position of the episode weighs as much against the evaluation as for the
-// heuristic, so the agent takes one only when every legal move goes back.
 func TestEvalWeightAvoidsRepeats(t *testing.T) {
 	dir := t.TempDir()
 	spec := mustSpec(t, "cromwell") // moves can be undone
 	for _, w := range []float64{1, 1e9} {
-		m := randomValueModel(t, spec, []int{16}, 11)
-		for _, l := range m.dense { // the heuristic's own ranking, scaled by w
-			clear(l.w)
-			clear(l.b)
-		}
-		m.meta.EvalWeight = w
+		// The heuristic's own ranking, scaled by w.
+		m := flatValueModel(t, spec, []int{16}, 11, func(m *policy.Meta) { m.EvalWeight = w })
 		path := saveModel(t, dir, "c.safetensors", m)
 		a, err := New("policy:model=" + path)
 		if err != nil {
@@ -412,10 +278,6 @@ func TestEvalWeightAvoidsRepeats(t *testing.T) {
 	}
 }
 
-// TestCommittedModels: every model under models/ is named after its game,
-// at most 2 MB, says the command that made it, and plays a legal game of
-// its game as the policy agent's model (the patience command's default
-// one).
 func TestCommittedModels(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "models", "*.safetensors"))
 	if err != nil {
@@ -427,7 +289,7 @@ func TestCommittedModels(t *testing.T) {
 		if err != nil || st.Size() > 2<<20 {
 			t.Fatalf("%s: %v, %d bytes (at most 2 MB)", path, err, st.Size())
 		}
-		m, err := LoadModel(path)
+		m, err := policy.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // writeModel writes a one-layer policy model for game whose weights are
@@ -25,7 +25,7 @@ func writeModel(t *testing.T, dir, game string, w float32) (string, string) {
 	for i := range weights {
 		weights[i] = w * float32(i%5)
 	}
-	m, err := agents.NewModel(agents.ModelMeta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen,
+	m, err := policy.NewModel(policy.Meta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen,
 		OneHotLen: spec.OneHotLen(), Actions: spec.Actions, Command: "datasets test"}, [][]float32{weights}, [][]float32{make([]float32, spec.Actions)})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 // goldenModel is the small random Four Quarters policy of the agents tests,
 // named relative to the working directory of the tests, cmd/patience.
-const goldenModel = "../../agents/testdata/golden_policy.safetensors"
+const goldenModel = "../../policy/testdata/golden_policy.safetensors"
 
 // TestPolicyAgentInRunBenchGenerate: --agent policy with --model (or the
 // model setting) plays in run, bench and generate.

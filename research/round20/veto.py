@@ -19,7 +19,9 @@ the training deals and the fifth held out (deal mod 5 = 0) it prints:
 
 With --out FILE it writes a copy of --file whose veto (veto_terms,
 veto_bias, veto_floor, veto_weight; see docs/models.md) is the logistic
-classifier fitted to every deal, in the terms' own units. Only positions
+classifier fitted to every deal, in the terms' own units; the agents no
+longer play a veto and refuse such a file (docs/models.md, retired keys):
+play it with patience built at commit 6e2897d. Only positions
 with moves of both kinds are labelled, so the veto's cost where every move
 keeps the win is not seen here: play shows it. Needs torch and pandas.
 

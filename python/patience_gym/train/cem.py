@@ -48,7 +48,8 @@ from numpy.typing import NDArray
 from .._lib import GameSpec, game_spec
 from .curve import Curve, progress
 from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, reference_levels
-from .model_file import MAX_LOOKAHEAD_SAMPLES, check_safetensors, export_model
+from .model_file import check_safetensors, export_model
+from .model_meta import MAX_LOOKAHEAD_SAMPLES
 from .net import PolicyNet
 
 __all__ = ["FEATURES", "CEMConfig", "cem", "init_parameters", "linear_model", "parameter_names", "segment_features"]

@@ -2,6 +2,8 @@
 the Go ``policy`` agent plays, written by ``export_model`` and read back by
 ``load_model``. A policy file has one output per action; a value file
 (metadata ``head: value``) one, the expected final progress of the position.
+The metadata is read by model_meta.py, as the Go reader reads it; the test
+vectors under ``policy/testdata/vectors`` check that both readers agree.
 """
 
 from __future__ import annotations
@@ -13,13 +15,24 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
 from .._lib import GameSpec, game_spec
-from .net import CARD_CODES, DTYPES, PolicyNet, card_input_len, format_stacks, parse_stacks
+from .model_meta import (
+    ENCODING_CARDS,
+    ENCODING_ONEHOT,
+    HEAD_VALUE,
+    MAX_LOOKAHEAD_SAMPLES,  # noqa: F401 (kept importable from here, where it was)
+    MODEL_FORMAT,
+    MODEL_FORMAT_VERSION,
+    check_for_game,
+    parse_metadata,
+)
+from .net import CARD_CODES, DTYPES, PolicyNet, card_input_len, format_stacks
 
 __all__ = [
     "ENCODING_CARDS",
@@ -35,16 +48,13 @@ __all__ = [
     "model_file_bytes",
 ]
 
-MODEL_FORMAT = "patience-policy"
-MODEL_FORMAT_VERSION = "1"
-ENCODING_ONEHOT = "onehot"
-"""obs_encoding of a network whose first layer has a row per one-hot input."""
-HEAD_VALUE = "value"
-"""head of a value network: one output, the expected final progress fraction
-of the position observed (a policy file has no head key)."""
-ENCODING_CARDS = "card-embedding"
-"""obs_encoding of a network whose first layer sees each card cell through a
-shared card embedding (metadata card_dim, input_len; tensor cards.weight)."""
+# MODEL_FORMAT, MODEL_FORMAT_VERSION: the format and version keys' values.
+# ENCODING_ONEHOT: obs_encoding of a network whose first layer has a row per
+# one-hot input; ENCODING_CARDS: of one whose first layer sees each card cell
+# through a shared card embedding (metadata card_dim, input_len; tensor
+# cards.weight). HEAD_VALUE: head of a value network, one output, the
+# expected final progress fraction of the position observed (a policy file
+# has no head key). All from model_meta.
 
 _ST_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}
 _ST_SIZES = {"F32": 4, "F16": 2, "BF16": 2}
@@ -158,8 +168,12 @@ def check_safetensors(path: str | Path) -> dict[str, str]:
         if n > size - 8:
             raise ModelError(f"{bad}truncated: the header declares {n} bytes, the file holds {size - 8} after its length")
         raw = f.read(n)
+    if raw[:1] != b"{":
+        raise ModelError(f"{bad}the header is not JSON: it is not a JSON object (it does not start with {{)")
+    if not raw.rstrip(b" ").endswith(b"}"):
+        raise ModelError(f"{bad}the header is not JSON: data after the header object (only space padding is allowed)")
     try:
-        header = json.loads(raw)
+        header = json.loads(raw, object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError) as e:
         raise ModelError(f"{bad}the header is not JSON: {e}") from None
     if not isinstance(header, dict):
@@ -189,19 +203,27 @@ def check_safetensors(path: str | Path) -> dict[str, str]:
             raise ModelError(f"{where}: shape {shape} of {dt} needs {need} bytes, its data_offsets give {offs[1] - offs[0]}")
         spans.append((offs[0], offs[1], name))
     spans.sort()
-    for (_, end, a), (begin, _, b) in itertools.pairwise(spans):
-        if begin < end:
-            raise ModelError(f"{bad}tensors {a!r} and {b!r} overlap")
+    at = 0
+    for begin, end, name in spans:
+        if begin < at:
+            raise ModelError(f"{bad}tensor {name!r} overlaps the tensor before it (bytes {begin}-{end})")
+        if begin > at:
+            raise ModelError(f"{bad}{begin - at} bytes of data before tensor {name!r} belong to no tensor")
+        at = end
+    if at != data:
+        raise ModelError(f"{bad}{data - at} bytes after the last tensor belong to no tensor")
     return meta
 
 
-MAX_LOOKAHEAD_SAMPLES = 256
-"""The largest lookahead_samples a value file may give (the Go agents'
-agents.MaxLookaheadSamples): the policy agent scores each move by its mean
-over that many copies of the position with the hidden cards reshuffled."""
-
-_REQUIRED = ("format", "format_version", "game", "rules_version", "obs_len", "obs_encoding",
-             "onehot_len", "actions", "hidden", "activation", "command")
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's keys, refusing one that appears twice (the Go reader
+    and the reference implementation refuse it too)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"key {k!r} appears twice")
+        out[k] = v
+    return out
 
 
 def load_model(
@@ -222,73 +244,24 @@ def load_model(
             tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open is not a dict)
     except Exception as e:  # safetensors raises its own error types
         raise ModelError(f"model {path}: not a readable safetensors file: {e}") from e
-    missing = [k for k in _REQUIRED if k not in meta]
-    if missing:
-        raise ModelError(f"model {path}: metadata lacks the required keys {', '.join(missing)}")
-    if meta["format"] != MODEL_FORMAT or meta["format_version"] != MODEL_FORMAT_VERSION:
-        raise ModelError(
-            f"model {path}: format {meta['format']!r} version {meta['format_version']!r}, "
-            f"want {MODEL_FORMAT!r} version {MODEL_FORMAT_VERSION}"
-        )
-    if meta["obs_encoding"] not in (ENCODING_ONEHOT, ENCODING_CARDS) or meta["activation"] != "relu":
-        raise ModelError(f"model {path}: encoding {meta['obs_encoding']!r} and activation {meta['activation']!r}, "
-                         f"want {ENCODING_ONEHOT} or {ENCODING_CARDS}, and relu")
-    head = meta.get("head", "")
-    if head not in ("", HEAD_VALUE):
-        raise ModelError(f"model {path}: head {head!r}; this build reads {HEAD_VALUE!r} (or no head: a policy)")
-    if "value_link" in meta and (meta["value_link"] != "logsigmoid" or head != HEAD_VALUE):
-        raise ModelError(f"model {path}: value_link {meta['value_link']!r}: this build reads 'logsigmoid', on a value network")
-    if "value_floor" in meta:
-        try:
-            floor = float(meta["value_floor"])
-        except ValueError:
-            floor = math.nan
-        if not 0 < floor < 1 or meta.get("value_link") != "logsigmoid":
-            raise ModelError(f"model {path}: value_floor {meta['value_floor']!r}: want a probability above 0 and below 1, "
-                             "with value_link logsigmoid")
-    if "lookahead_samples" in meta:
-        k = meta["lookahead_samples"]
-        if not (k.isascii() and k.isdigit() and 1 <= int(k) <= MAX_LOOKAHEAD_SAMPLES) or head != HEAD_VALUE:
-            raise ModelError(f"model {path}: lookahead_samples {k!r}: want a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES}, "
-                             "on a value network")
-    card_dim = 0
-    if meta["obs_encoding"] == ENCODING_CARDS:
-        try:
-            card_dim = int(meta.get("card_dim", ""))
-        except ValueError:
-            card_dim = 0
-        if card_dim <= 0:
-            raise ModelError(
-                f"model {path}: a {ENCODING_CARDS} model needs metadata card_dim, a whole number above 0 (got {meta.get('card_dim')!r})"
-            )
     try:
-        spec = game_spec(meta["game"])
+        parsed = parse_metadata(meta)
+    except ValueError as e:
+        raise ModelError(f"model {path}: {e}") from None
+    try:
+        spec = game_spec(parsed["game"])
     except ValueError as e:
         raise ModelError(f"model {path}: {e}") from e
     if game is not None and game_spec(game).name != spec.name:
         raise ModelError(f"model {path} was trained for {spec.name}, not {game_spec(game).name}")
-    if int(meta.get("lookahead_samples", "1")) > 1 and not spec.hidden:
-        raise ModelError(f"model {path} looks ahead on lookahead_samples={meta['lookahead_samples']} copies, but {spec.name} "
-                         "has no hidden cards: its one copy is exact")
-    if meta["rules_version"] != str(spec.rules_version):
-        raise ModelError(
-            f"model {path} was trained under {spec.name} rules version {meta['rules_version']}; "
-            f"this build plays rules version {spec.rules_version}"
-        )
-    for key, want in (("obs_len", spec.obs_len), ("onehot_len", spec.one_hot_len), ("actions", spec.actions)):
-        if meta[key] != str(want):
-            raise ModelError(f"model {path}: {key} is {meta[key]}, but {spec.name} has {want}")
     try:
-        hidden = tuple(int(h) for h in meta["hidden"].split(",")) if meta["hidden"] else ()
-    except ValueError:
-        raise ModelError(f"model {path}: hidden {meta['hidden']!r} is not a list of widths") from None
-    if any(h <= 0 for h in hidden):
-        raise ModelError(f"model {path}: hidden {meta['hidden']!r} holds a width below 1")
-    if card_dim and not hidden:
-        raise ModelError(f"model {path}: a {ENCODING_CARDS} model needs a hidden layer")
+        check_for_game(parsed, spec)
+    except ValueError as e:
+        msg = str(e)
+        raise ModelError(f"model {path}{' ' if msg.startswith(('was ', 'looks ', 'weighs ')) else ': '}{msg}") from None
+    head, card_dim, hidden = parsed["head"], parsed["card_dim"], tuple(parsed["hidden"])
+    stacks = tuple((o, c, h) for o, c, h in parsed["stacks"])
     first = card_input_len(spec, card_dim) if card_dim else spec.one_hot_len
-    if card_dim and meta.get("input_len") != str(first):
-        raise ModelError(f"model {path}: input_len is {meta.get('input_len')!r}, but {spec.name} with card_dim {card_dim} has {first}")
     outputs = 1 if head == HEAD_VALUE else spec.actions
     widths = [first, *hidden, outputs]
     want_names = {f"layers.{i}.{n}" for i in range(len(widths) - 1) for n in ("weight", "bias")}
@@ -298,15 +271,6 @@ def load_model(
         raise ModelError(
             f"model {path}: tensors {sorted(tensors)}, want exactly {sorted(want_names)} (hidden {meta['hidden']!r})"
         )
-    try:
-        stacks = parse_stacks(meta["stacks"]) if "stacks" in meta else ()
-    except ValueError as e:
-        raise ModelError(f"model {path}: {e}") from None
-    for off, cnt, h in stacks:
-        if not any(seg.card and seg.offset <= off and off + cnt * h <= seg.offset + seg.len for seg in spec.segments):
-            raise ModelError(f"model {path}: stacks {off}:{cnt}:{h} do not lie within one of {spec.name}'s card segments")
-    if meta.get("stacks_sorted", "0") not in ("0", "1") or ("stacks_sorted" in meta and not stacks):
-        raise ModelError(f"model {path}: stacks_sorted {meta.get('stacks_sorted')!r} wants 0 or 1, and a stacks key")
     # Every shape is checked before the network is made: its widths come
     # from the metadata, and only tensors the file holds may size it.
     layers: list[tuple[torch.Tensor, torch.Tensor]] = []
@@ -326,7 +290,7 @@ def load_model(
     if card_dim and tuple(tensors["cards.weight"].shape) != (CARD_CODES, card_dim):
         raise ModelError(f"model {path}: cards.weight has shape {list(tensors['cards.weight'].shape)}, want {[CARD_CODES, card_dim]}")
     net = PolicyNet(spec, hidden, outputs, card_dim=card_dim, stacks=stacks,
-                    sort_stacks=meta.get("stacks_sorted") == "1").to(dtype)
+                    sort_stacks=parsed["stacks_sorted"]).to(dtype)
     with torch.no_grad():
         if card_dim:
             emb = tensors["cards.weight"]

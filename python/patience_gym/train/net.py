@@ -65,7 +65,7 @@ def format_stacks(groups: Sequence[StackGroup]) -> str:
 
 def arrange_stacks(obs: np.ndarray, groups: Sequence[StackGroup], sort: bool) -> np.ndarray:
     """Byte observations (N, obs_len) as a network with stack groups reads
-    them (docs/models.md; agents.ArrangeStacks in Go): every stack turned
+    them (docs/models.md; policy.ArrangeStacks in Go): every stack turned
     over, its last non-empty cell first and empty cells after, and with
     sort the stacks of each group in ascending lexicographic order of
     their turned cells. Other cells are copied."""

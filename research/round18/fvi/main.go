@@ -33,6 +33,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/policy"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
 )
 
@@ -75,8 +76,8 @@ func (c *config) run() error {
 	if len(spec.Terms) == 0 {
 		return fmt.Errorf("%s's evaluation has no named terms to weigh", c.game)
 	}
-	if c.n < 1 || c.iterations < 1 || c.samples < 1 || c.samples > agents.MaxLookaheadSamples {
-		return fmt.Errorf("want -n and -iterations of at least 1 and -samples from 1 to %d", agents.MaxLookaheadSamples)
+	if c.n < 1 || c.iterations < 1 || c.samples < 1 || c.samples > policy.MaxLookaheadSamples {
+		return fmt.Errorf("want -n and -iterations of at least 1 and -samples from 1 to %d", policy.MaxLookaheadSamples)
 	}
 	if !spec.Hidden && c.samples != 1 {
 		return fmt.Errorf("%s has no hidden cards: -samples must be 1", c.game)
@@ -184,9 +185,9 @@ func (c *config) write(spec *env.Spec, path string, w []float64, first uint64, r
 	for i, t := range spec.Terms {
 		corr[t.Name] = math.Round((w[i]-t.Weight)*1e6) / 1e6
 	}
-	meta := agents.ModelMeta{
+	meta := policy.Meta{
 		Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
-		Actions: spec.Actions, Head: agents.ModelHeadValue, EvalWeight: float64(spec.Cards), EvalTerms: corr,
+		Actions: spec.Actions, Head: policy.HeadValue, EvalWeight: float64(spec.Cards), EvalTerms: corr,
 		Command: c.command,
 		Notes:   "fitted value iteration: the evaluation's terms weighed by a ridge regression of the final progress on them, over the positions of the policy agent's games",
 	}
@@ -205,7 +206,7 @@ func (c *config) write(spec *env.Spec, path string, w []float64, first uint64, r
 		b, _ := json.Marshal(map[string]any{"first": first, "deals": c.n, "positions": rows})
 		meta.Extra["training_deals"] = string(b)
 	}
-	m, err := agents.NewModel(meta, [][]float32{make([]float32, spec.OneHotLen())}, [][]float32{{0}})
+	m, err := policy.NewModel(meta, [][]float32{make([]float32, spec.OneHotLen())}, [][]float32{{0}})
 	if err != nil {
 		return err
 	}

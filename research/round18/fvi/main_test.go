@@ -8,6 +8,7 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // TestRunWritesPlayableFiles: two rounds on a few deals write the first
@@ -22,7 +23,7 @@ func TestRunWritesPlayableFiles(t *testing.T) {
 	}
 	spec, _ := env.Lookup("fourquarters")
 	for i, path := range []string{out + ".round1", out} {
-		m, err := agents.LoadModel(path)
+		m, err := policy.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

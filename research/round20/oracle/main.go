@@ -21,6 +21,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/policy"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
@@ -55,7 +56,7 @@ type outcome struct {
 }
 
 func run(game, model string, start uint64, n, fixes int, nodes int64, workers int) error {
-	m, err := agents.LoadModel(model)
+	m, err := policy.Load(model)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/policy"
 )
 
 // TestCorrections: with no correction a deal ends as the agent plays it
@@ -13,7 +14,7 @@ import (
 // a game replayed with its corrections never meets an illegal one.
 func TestCorrections(t *testing.T) {
 	const file = "../../../models/fifteen.safetensors"
-	m, err := agents.LoadModel(file)
+	m, err := policy.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}

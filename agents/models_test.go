@@ -1,0 +1,120 @@
+package agents
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/policy"
+)
+
+// The models the agents' tests play with: random networks built in memory
+// and written to files (package policy tests the files themselves).
+
+// newRandomNetwork draws a policy (head "") or a value network (head
+// policy.HeadValue) for spec, with weights large enough that ReLUs cut and
+// outputs differ; flat zeroes every layer after the first, so that the
+// output is 0 wherever the position; edit, if not nil, sets metadata.
+func newRandomNetwork(spec *env.Spec, hidden []int, seed uint64, head string, flat bool, edit func(*policy.Meta)) (*policy.Model, error) {
+	rng := cards.NewRand(seed)
+	out := spec.Actions
+	if head == policy.HeadValue {
+		out = 1
+	}
+	widths := append(append([]int{spec.OneHotLen()}, hidden...), out)
+	var ws, bs [][]float32
+	for i := range len(widths) - 1 {
+		in, out := widths[i], widths[i+1]
+		scale := 2 / math.Sqrt(float64(min(in, spec.ObsLen)))
+		w := make([]float32, in*out)
+		for j := range w {
+			w[j] = float32((rng.Float64()*2 - 1) * scale)
+		}
+		b := make([]float32, out)
+		for j := range b {
+			b[j] = float32(rng.Float64()*0.2 - 0.1)
+		}
+		if flat && i > 0 {
+			clear(w)
+			clear(b)
+		}
+		ws, bs = append(ws, w), append(bs, b)
+	}
+	meta := policy.Meta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
+		Actions: spec.Actions, Hidden: hidden, Head: head, Command: "randomModel (test)"}
+	if edit != nil {
+		edit(&meta)
+	}
+	return policy.NewModel(meta, ws, bs)
+}
+
+// newRandomModel returns a random policy network for spec.
+func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*policy.Model, error) {
+	return newRandomNetwork(spec, hidden, seed, "", false, nil)
+}
+
+// randomModel returns a random policy network for spec.
+func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *policy.Model {
+	t.Helper()
+	m, err := newRandomModel(spec, hidden, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// randomValueModel returns a random value network (head=value) for spec,
+// its metadata set by edit (if not nil).
+func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, edit func(*policy.Meta)) *policy.Model {
+	t.Helper()
+	m, err := newRandomNetwork(spec, hidden, seed, policy.HeadValue, false, edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// flatValueModel returns a value network for spec whose output is 0
+// everywhere, its metadata set by edit (if not nil): with eval_weight, the
+// heuristic's ranking scaled by the weight.
+func flatValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, edit func(*policy.Meta)) *policy.Model {
+	t.Helper()
+	m, err := newRandomNetwork(spec, hidden, seed, policy.HeadValue, true, edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// encode returns m as a file's bytes.
+func encode(t testing.TB, m *policy.Model) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// saveModel writes m to a file in dir and returns its path.
+func saveModel(t testing.TB, dir, name string, m *policy.Model) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, encode(t, m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func mustSpec(t testing.TB, game string) *env.Spec {
+	t.Helper()
+	spec, err := env.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
