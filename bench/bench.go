@@ -86,6 +86,12 @@ type Config struct {
 	// those Played returned), from one goroutine, in the order they
 	// finish; an error it returns stops the run with that error.
 	OnEpisode func(Episode) error
+
+	// shard, when not the whole run, plays only the deals of the shard's
+	// chunks of shardChunk deals (a protocol shard, whose episodes go to
+	// its journal); the Result then has no summaries.
+	shard      runner.Shard
+	shardChunk int
 }
 
 // Episode is one deal played by one agent.
@@ -354,8 +360,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return (gi*nA+ai)*nD + d, gi, ai, d
 	}
 	type worker struct{ envs []*env.Env } // this worker's Env of each game, made when first needed
+	units := runner.Span(0, total)
+	if !cfg.shard.Whole() {
+		// The shard's deals, each with every game and agent.
+		units = cfg.shard.Interleaved(units, max(cfg.shardChunk, 1)*nG*nA)
+	}
 	err = runner.Run(ctx, runner.Task[*worker, Episode]{
-		Units: runner.Span(0, total), Workers: res.Workers,
+		Units: units, Workers: res.Workers,
 		NewWorker: func() (*worker, error) { return &worker{envs: make([]*env.Env, len(protos))}, nil },
 		Do: func(ctx context.Context, w *worker, u int) (Episode, error) {
 			_, gi, ai, d := index(u)
@@ -388,7 +399,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	res.Summaries = summarize(res)
+	if cfg.shard.Whole() {
+		res.Summaries = summarize(res)
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
-	"github.com/patience-gym/patience/internal/journal"
+	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/stats"
 )
 
@@ -385,8 +386,12 @@ type ProtocolResult struct {
 	Confidence float64 `json:"confidence"`
 	// ElapsedS is the wall time of the run (of the last one, for a run
 	// resumed from a journal).
-	ElapsedS float64       `json:"elapsed_s"`
-	Results  []ProtocolRow `json:"results"`
+	ElapsedS float64 `json:"elapsed_s"`
+	// Shard is "i/n" for a run of one shard (ProtocolConfig.Shard), which
+	// has no rows: its episodes are in its journal, for the run of the
+	// whole to merge. It is never written to a result file.
+	Shard   string        `json:"-"`
+	Results []ProtocolRow `json:"results"`
 }
 
 // WriteJSON writes the result: the fields one a line, then each row of
@@ -508,8 +513,19 @@ type ProtocolConfig struct {
 	// Journal, when not "", is a file each episode is added to as it
 	// finishes; a run with the same journal skips the episodes it holds
 	// (of the same game, rules version, agent and settings), so an
-	// interrupted run goes on where it stopped.
+	// interrupted run goes on where it stopped. Its name should end in
+	// ".journal.jsonl" (the shards' journals are named after it; see
+	// Shard).
 	Journal string
+	// Shard and Shards select one machine's share of the episodes when
+	// several machines split a run (Shards 0 or 1: the whole run): shard
+	// i of n plays the deals of every n-th chunk of ShardChunk deals, into
+	// its own journal, STEM.shard-I-of-N.journal.jsonl for a Journal
+	// STEM.journal.jsonl, and returns a result with no rows (Shard set).
+	// A run of the whole with the same Journal then takes every shard's
+	// episodes from their journals, plays what none of them did, and
+	// returns the result (the merge).
+	Shard, Shards int
 	// Progress, if not nil, is called after each episode with the number
 	// done (of all games) and the total.
 	Progress func(done, total int)
@@ -519,6 +535,37 @@ type ProtocolConfig struct {
 	// deals, when positive, plays only the first deals of the block
 	// (tests).
 	deals int
+}
+
+// ShardChunk is the number of consecutive deals a protocol shard takes at
+// a time: shard i of n takes chunks i, i+n, i+2n, ... of each game's
+// block, so every shard gets a share of the slow deals and the quick.
+const ShardChunk = 50
+
+// protocolJournalExt is the ending of a protocol journal's name.
+const protocolJournalExt = ".journal.jsonl"
+
+// RemoveJournals removes a finished run's journal and its shards'
+// journals: the result file holds what they held. A file already gone is
+// no error.
+func RemoveJournals(journal string) error {
+	stem := strings.TrimSuffix(journal, protocolJournalExt)
+	names, _ := filepath.Glob(runner.ShardGlob(stem, protocolJournalExt))
+	var errs []error
+	for _, name := range append([]string{journal}, names...) {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("removing the finished run's journal: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ShardJournal returns the journal of shard (i of n) of a run whose
+// whole journal is journal: STEM.shard-I-of-N.journal.jsonl for
+// STEM.journal.jsonl (see ProtocolConfig.Shard); journal itself for the
+// whole run.
+func ShardJournal(journal string, i, n int) string {
+	return runner.ShardPath(strings.TrimSuffix(journal, protocolJournalExt), protocolJournalExt, runner.Shard{Index: i, Count: n})
 }
 
 // journalHead is the first line of a protocol journal.
@@ -534,8 +581,13 @@ type journalLine struct {
 	Settings string `json:"settings"`
 }
 
+// maxBlock bounds a protocol block's deals, for the journal's unit numbers.
+const maxBlock = 1 << 24
+
 // RunProtocol measures the agents on the games under the protocol, game by
-// game, and returns the result.
+// game, and returns the result; for a shard (cfg.Shard), it plays the
+// shard's episodes into the shard's journal and returns a result with no
+// rows.
 func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, error) {
 	p := cfg.Protocol
 	if p.Version == "" {
@@ -580,41 +632,64 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 		clair[f.Label()] = agents.IsClairvoyant(a)
 	}
 
-	// The journal: the episodes it holds, by game, agent and deal.
-	type key struct {
-		game, agent string
-		seed        uint64
+	shard := runner.Shard{Index: cfg.Shard, Count: cfg.Shards}
+	if err := shard.Check(); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
 	}
-	played := map[key]Episode{}
-	var jr *journal.Journal
+	if !shard.Whole() && cfg.Journal == "" {
+		return nil, errors.New("bench: a shard of a protocol run needs a journal, which the run of the whole merges")
+	}
+
+	// The journal: the episodes it holds (and, in a run of the whole,
+	// those of the shards' journals), by game, agent and deal, each a
+	// unit numbered game by game, agent by agent, deal by deal.
+	gameIndex, agentIndex := map[string]int{}, map[string]int{}
+	for i, g := range games {
+		gameIndex[g.Spec.ID()] = i
+	}
+	for i, f := range cfg.Agents {
+		agentIndex[f.Label()] = i
+	}
+	unit := func(game, agent string, seed uint64) (int, bool) {
+		gi, ok1 := gameIndex[game]
+		ai, ok2 := agentIndex[agent]
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		b := games[gi].Block
+		if seed < b.First || seed-b.First >= uint64(b.Count) {
+			return 0, false
+		}
+		return (gi*len(cfg.Agents)+ai)*maxBlock + int(seed-b.First), true
+	}
+	var jr *runner.Journal[journalLine]
 	if cfg.Journal != "" {
-		if dir := filepath.Dir(cfg.Journal); dir != "" {
+		path, others := cfg.Journal, ""
+		if shard.Whole() {
+			others = runner.ShardGlob(strings.TrimSuffix(cfg.Journal, protocolJournalExt), protocolJournalExt)
+		} else {
+			path = ShardJournal(cfg.Journal, shard.Index, shard.Count)
+		}
+		if dir := filepath.Dir(path); dir != "" {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return nil, fmt.Errorf("bench: the journal's directory: %w", err)
 			}
 		}
-		var lines [][]byte
 		var err error
-		jr, lines, err = journal.Open(cfg.Journal, journalHead{Journal: 1, Protocol: p.Version})
+		jr, err = runner.OpenJournal(path, journalHead{Journal: 1, Protocol: p.Version}, others, func(jl journalLine) (int, bool) {
+			gi, ok := gameIndex[jl.Game]
+			if !ok || games[gi].Spec.RulesVersion != jl.Rules || settings[jl.Agent] != jl.Settings {
+				return 0, false
+			}
+			if _, ok := settings[jl.Agent]; !ok {
+				return 0, false
+			}
+			return unit(jl.Game, jl.Agent, jl.Seed)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		defer jr.Close()
-		rules := map[string]int{}
-		for _, g := range games {
-			rules[g.Spec.ID()] = g.Spec.RulesVersion
-		}
-		for i, l := range lines {
-			var jl journalLine
-			if err := json.Unmarshal(l, &jl); err != nil {
-				return nil, fmt.Errorf("bench: %s: line %d: %w", cfg.Journal, i+2, err)
-			}
-			if r, ok := rules[jl.Game]; ok && r == jl.Rules && settings[jl.Agent] == jl.Settings {
-				if _, ok := settings[jl.Agent]; ok {
-					played[key{jl.Game, jl.Agent, jl.Seed}] = jl.Episode
-				}
-			}
-		}
 	}
 
 	res := &ProtocolResult{
@@ -627,10 +702,17 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 		rc := Config{
 			Games: []*env.Spec{g.Spec}, Agents: cfg.Agents, Deals: g.Block.Count, SeedStart: g.Block.First,
 			Workers: cfg.Workers, MaxSteps: g.MaxSteps, Confidence: p.Confidence,
-			Played: func(game, agent string, seed uint64) (Episode, bool) {
-				ep, ok := played[key{game, agent, seed}]
-				return ep, ok
-			},
+			shard: shard, shardChunk: ShardChunk,
+		}
+		if jr != nil {
+			rc.Played = func(game, agent string, seed uint64) (Episode, bool) {
+				u, ok := unit(game, agent, seed)
+				if !ok {
+					return Episode{}, false
+				}
+				jl, ok := jr.Held(u)
+				return jl.Episode, ok
+			}
 		}
 		if cfg.Progress != nil {
 			base := before
@@ -647,6 +729,10 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 			return nil, err
 		}
 		res.Workers = max(res.Workers, run.Workers)
+		before += g.Block.Count * len(cfg.Agents)
+		if !shard.Whole() {
+			continue // a shard's episodes are in its journal
+		}
 		for _, a := range run.Agents {
 			row, err := g.Row(a, settings[a], clair[a], run.EpisodesOf(g.Spec.ID(), a))
 			if err != nil {
@@ -654,8 +740,8 @@ func RunProtocol(ctx context.Context, cfg ProtocolConfig) (*ProtocolResult, erro
 			}
 			res.Results = append(res.Results, row)
 		}
-		before += g.Block.Count * len(cfg.Agents)
 	}
+	res.Shard = shard.String()
 	res.ElapsedS = math.Round(time.Since(start).Seconds()*10) / 10
 	res.Date = time.Now().UTC().Format(time.RFC3339)
 	return res, nil

@@ -3,8 +3,10 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,11 +197,8 @@ func TestProtocolJournalResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range whole.Results {
-		a, b := resumed.Results[i], whole.Results[i]
-		if a.Outcomes != b.Outcomes || fmt.Sprint(a.Progress) != fmt.Sprint(b.Progress) || a.MeanSteps != b.MeanSteps {
-			t.Errorf("%s: resumed %s %v, uninterrupted %s %v", a.Agent, a.Outcomes, a.Progress, b.Outcomes, b.Progress)
-		}
+	if got, want := protocolRowsWithoutTimes(t, resumed), protocolRowsWithoutTimes(t, whole); got != want {
+		t.Errorf("the resumed run's rows differ from an uninterrupted run's:\n%s\nwant\n%s", got, want)
 	}
 	// Another agent's settings do not take the journal's episodes.
 	cfg.Journal, cfg.Agents = path, protocolAgents(t, "mc:rollouts=1")
@@ -241,5 +240,82 @@ func TestProtocolRefusals(t *testing.T) {
 	}
 	if _, err := RunProtocol(context.Background(), ProtocolConfig{Protocol: V1, Games: []*env.Spec{variant}}); err == nil || !strings.Contains(err.Error(), "variant") {
 		t.Errorf("protocol v1 on a variant: %v", err)
+	}
+}
+
+// protocolRowsWithoutTimes returns the result's rows as JSON with the wall times
+// left out: what must not depend on how the run was split.
+func protocolRowsWithoutTimes(t *testing.T, res *ProtocolResult) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range res.Results {
+		r.MsPerGame = 0
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestProtocolShardsMerge: three machines' shards, each into its own
+// journal, then the run of the whole beside them, which plays nothing and
+// writes the rows an unsplit run writes; the journals are removed after.
+func TestProtocolShardsMerge(t *testing.T) {
+	spec := limitedSpec(t)
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "v1.json.journal.jsonl")
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 2, deals: 130}
+	whole, err := RunProtocol(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Journal = journal
+	for i := range 3 {
+		c := cfg
+		c.Shard, c.Shards = i, 3
+		res, err := RunProtocol(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Shard != fmt.Sprintf("%d/3", i) || len(res.Results) != 0 {
+			t.Fatalf("shard %d: result %q with %d rows", i, res.Shard, len(res.Results))
+		}
+		if _, err := os.Stat(ShardJournal(journal, i, 3)); err != nil {
+			t.Fatalf("shard %d wrote no journal: %v", i, err)
+		}
+	}
+	played := -1
+	cfg.Progress = func(done, total int) {
+		if played < 0 {
+			played = total - done // what the merge had left to play after its first stretch of held episodes
+		}
+	}
+	merged, err := RunProtocol(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played != 0 {
+		t.Errorf("the merge played %d episodes itself; the shards had played them all", played)
+	}
+	if got, want := protocolRowsWithoutTimes(t, merged), protocolRowsWithoutTimes(t, whole); got != want {
+		t.Errorf("the merged rows differ from an unsplit run's:\n%s\nwant\n%s", got, want)
+	}
+	if err := RemoveJournals(journal); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Errorf("journals left after RemoveJournals: %v", left)
+	}
+	// A shard needs a journal, and a shard must be in range.
+	cfg.Journal, cfg.Shard, cfg.Shards = "", 0, 2
+	if _, err := RunProtocol(context.Background(), cfg); err == nil {
+		t.Error("a shard without a journal was accepted")
+	}
+	cfg.Journal, cfg.Shard, cfg.Shards = journal, 2, 2
+	if _, err := RunProtocol(context.Background(), cfg); err == nil {
+		t.Error("shard 2/2 was accepted")
 	}
 }

@@ -37,7 +37,9 @@ An agent may be listed with settings, and one agent with several: --agents "mc:r
 the deal number, 95 % intervals; it adds the wins among the deals the table says won. The flags that would
 change those (--deals, --seed-start, --max-steps, --confidence) are refused. --json FILE writes the
 protocol's result file; the episodes go to FILE.journal.jsonl as they finish, and the same command run
-again after an interruption goes on from there.`
+again after an interruption goes on from there. --shard i/n splits a protocol run among machines: each
+plays every n-th chunk of 50 deals into FILE.shard-I-of-N.journal.jsonl; copy the journals beside FILE
+and run the command without --shard to merge them into the result file.`
 
 func runBench(ctx context.Context, inv *invocation, args []string) error {
 	stdout, stderr := inv.stdout, inv.stderr
@@ -56,6 +58,8 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
 	model := fs.String("model", "", "the model file of the policy agents listed without one (policy:model=FILE); {game} stands for the game's name")
 	protocol := fs.String("protocol", "", "measure under an evaluation protocol (v1): it fixes the deals, the step limits, the agents' seeds and the intervals; writes --json as the protocol's result file, and resumes from FILE.journal.jsonl")
+	shard := shardFlag{0, 1}
+	fs.Var(&shard, "shard", "with --protocol and --json FILE: play only share i of n of the deals (0-based: 0/4 .. 3/4), into FILE.shard-I-of-N.journal.jsonl; the same command without --shard, with those journals beside FILE, merges them")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -68,8 +72,11 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		return runProtocol(ctx, inv, args, protocolFlags{
 			protocol: *protocol, games: *gamesFlag, agents: *agentsFlag, model: *model, workers: *workers,
-			json: *jsonPath, set: set,
+			json: *jsonPath, set: set, shard: shard,
 		})
+	}
+	if shard.n > 1 {
+		return usagef("--shard splits a protocol run (--protocol v1 --json FILE): a plain bench keeps no journal to merge")
 	}
 	base, err := agents.Parse(*baseline)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/runner"
 )
 
 // flags is a command's flag set with its usage text.
@@ -295,3 +296,18 @@ func makeEnv(pos []string, maxSteps int) (*env.Env, error) {
 }
 
 func joinNames(names []string) string { return strings.Join(names, ", ") }
+
+// shardFlag is --shard i/n: this machine's share of a run that several
+// split (internal/runner's Shard).
+type shardFlag struct{ i, n int }
+
+func (s *shardFlag) String() string { return fmt.Sprintf("%d/%d", s.i, s.n) }
+
+func (s *shardFlag) Set(v string) error {
+	sh, err := runner.ParseShard(strings.TrimSpace(v))
+	if err != nil || sh.Whole() && sh.Count != 1 {
+		return fmt.Errorf("invalid shard %q: want i/n with 0 <= i < n, as 0/4", v)
+	}
+	s.i, s.n = sh.Index, max(sh.Count, 1)
+	return nil
+}

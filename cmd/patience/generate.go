@@ -7,8 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -26,22 +24,6 @@ into parts of --part-size episodes; --shard i/n writes a deterministic share of 
 split one dataset with no coordination. A rerun skips finished parts and removes the temporary files a
 killed run left. With no flags: 200 episodes of cromwell by the random agent into data/cromwell-random.`,
 	run: runGenerate,
-}
-
-// shardFlag is --shard i/n.
-type shardFlag struct{ i, n int }
-
-func (s *shardFlag) String() string { return fmt.Sprintf("%d/%d", s.i, s.n) }
-
-func (s *shardFlag) Set(v string) error {
-	a, b, ok := strings.Cut(strings.TrimSpace(v), "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n <= 0 || i < 0 || i >= n {
-		return fmt.Errorf("invalid shard %q: want i/n with 0 <= i < n, as 0/4", v)
-	}
-	s.i, s.n = i, n
-	return nil
 }
 
 func runGenerate(ctx context.Context, inv *invocation, args []string) error {

@@ -20,6 +20,7 @@ import (
 type protocolFlags struct {
 	protocol, games, agents, model, json string
 	workers                              int
+	shard                                shardFlag
 	// set holds the names of the flags given on the command line.
 	set map[string]bool
 }
@@ -88,6 +89,12 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 		}
 		cfg.Journal = f.json + ".journal.jsonl"
 	}
+	if f.shard.n > 1 {
+		if f.json == "" {
+			return usagef("--shard needs --json FILE: a shard's episodes go to its journal beside FILE, for the run without --shard to merge")
+		}
+		cfg.Shard, cfg.Shards = f.shard.i, f.shard.n
+	}
 	total := 0
 	for _, spec := range cfg.Games {
 		g, _ := p.Game(spec)
@@ -106,11 +113,16 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 		if errors.Is(err, context.Canceled) {
 			kept := "nothing written"
 			if cfg.Journal != "" {
-				kept = "the episodes played are in " + cfg.Journal + ": the same command goes on from there"
+				kept = "the episodes played are in " + bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards) + ": the same command goes on from there"
 			}
 			return fmt.Errorf("interrupted after %s (%d of %d games played); %s: %w", time.Since(began).Round(time.Second), last, total, kept, err)
 		}
 		return err
+	}
+	if res.Shard != "" {
+		fmt.Fprintf(inv.stdout, "Shard %s: its episodes are in %s (%s). When every shard is done, put their journals beside %s and run the command without --shard: it merges them into %s.\n",
+			res.Shard, bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards), time.Since(began).Round(100*time.Millisecond), f.json, f.json)
+		return nil
 	}
 	fmt.Fprintf(inv.stdout, "Command: `%s`\n\n", cfg.Command)
 	if err := res.WriteMarkdown(inv.stdout); err != nil {
@@ -122,8 +134,8 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 		if err := res.SaveJSON(f.json); err != nil {
 			return err
 		}
-		if err := os.Remove(cfg.Journal); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("removing the finished run's journal: %w", err)
+		if err := bench.RemoveJournals(cfg.Journal); err != nil {
+			return err
 		}
 		fmt.Fprintf(inv.stdout, "Wrote %s.\n", f.json)
 	}
