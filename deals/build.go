@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
@@ -17,6 +16,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/internal/journal"
+	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -53,8 +53,8 @@ type Config struct {
 	Command string
 	// OnStart, if set, is called once before any deal is worked on.
 	OnStart func(Status)
-	// OnDeal, if set, is called after each deal this run finishes, from
-	// the workers, one call at a time.
+	// OnDeal, if set, is called after each deal this run finishes, one
+	// call at a time, from the goroutine that called Build.
 	OnDeal func(Record)
 }
 
@@ -405,68 +405,36 @@ func Build(ctx context.Context, cfg Config) (*Summary, error) {
 	return sum, nil
 }
 
-// work runs the deals todo on the workers, adding each to the journal and
-// to done.
+// work runs the deals todo on the workers (internal/runner), adding each
+// to the journal and to done as it finishes.
 func (p *plan) work(ctx context.Context, todo []uint64, j *journal.Journal, done map[uint64]Record, sum *Summary) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu      sync.Mutex
-		next    int
-		failure error
-		wg      sync.WaitGroup
-	)
-	fail := func(err error) {
-		if failure == nil {
-			failure = err
-			cancel()
-		}
+	units := make([]int, len(todo))
+	for i, s := range todo {
+		units[i] = int(s) // deal numbers are below 2^63
 	}
-	workers := make([]*worker, sum.Workers)
-	for i := range workers {
-		w, err := p.newWorker()
-		if err != nil {
-			return err
-		}
-		workers[i] = w
+	type result struct {
+		r    Record
+		note string
 	}
-	for _, w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(todo) || ctx.Err() != nil {
-					return
-				}
-				r, note, err := w.deal(ctx, todo[i])
-				mu.Lock()
-				if err == nil {
-					err = j.Add(toJSON(r, note))
-				}
-				if err != nil {
-					fail(err)
-					mu.Unlock()
-					return
-				}
-				done[r.Deal.Seed] = r
-				sum.Worked++
-				sum.CPU.add(r.CPU)
-				if p.cfg.OnDeal != nil {
-					p.cfg.OnDeal(r)
-				}
-				mu.Unlock()
+	return runner.Run(ctx, runner.Task[*worker, result]{
+		Units: runner.List(units), Workers: sum.Workers, NewWorker: p.newWorker,
+		Do: func(ctx context.Context, w *worker, seed int) (result, error) {
+			r, note, err := w.deal(ctx, uint64(seed))
+			return result{r, note}, err
+		},
+		Keep: func(_ int, res result) error {
+			if err := j.Add(toJSON(res.r, res.note)); err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	if failure != nil && !errors.Is(failure, context.Canceled) {
-		return failure
-	}
-	return ctx.Err()
+			done[res.r.Deal.Seed] = res.r
+			sum.Worked++
+			sum.CPU.add(res.r.CPU)
+			if p.cfg.OnDeal != nil {
+				p.cfg.OnDeal(res.r)
+			}
+			return nil
+		},
+	})
 }
 
 func (t *Timing) add(o Timing) {
