@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/batch"
 )
 
 var solveCmd = &command{
@@ -49,6 +51,8 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
+	shard := shardFlag{0, 1}
+	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -87,46 +91,71 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		return usageError{err}
 	}
 
-	run := solveRun{
-		game: g, spec: spec, seedStart: start.v, deals: *deals,
-		workers: min(*workers, *deals), opts: opts, budget: b.String(),
+	cfg := batch.Config{
+		Game: g, SeedStart: start.v, Deals: *deals, Workers: min(*workers, *deals), Options: opts,
+		Budget: b.String(), Shard: shard.i, Shards: shard.n,
 	}
-	limitMemory(run.workers, *memory)
 	if *jsonPath != "" {
-		head := journalHead{Game: spec.ID(), Rules: spec.Rules(), Budget: b.String(), TableBits: opts.TableBits}
-		j, kept, err := openJournal(journalPath(*jsonPath), head)
-		if err != nil {
-			return err
-		}
-		run.journal, run.kept = j, kept
+		cfg.Journal = *jsonPath + ".partial"
+	} else if shard.n > 1 {
+		return usagef("--shard needs --json F: a shard's deals go to its journal beside F, for the run without --shard to merge")
 	}
-	fmt.Fprintf(stdout, "Command: `%s`\n", commandLine(append([]string{"patience", "solve"}, args...)))
+	limitMemory(cfg.Workers, *memory)
+	command := commandLine(append([]string{"patience", "solve"}, args...))
+	fmt.Fprintf(stdout, "Command: `%s`\n", command)
 	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal, %s\n",
-		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, count(run.workers, "worker"))
+		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, count(cfg.Workers, "worker"))
+	if shard.n > 1 {
+		fmt.Fprintf(stdout, "Shard %d/%d: every %s chunk of %d deals, into %s.\n", shard.i, shard.n, ordinal(shard.n), batch.ShardChunk, batch.ShardJournal(cfg.Journal, shard.i, shard.n))
+	}
 	if spec.Hidden {
 		fmt.Fprintln(stdout, "Clairvoyant: the solver sees the hidden cards, so every figure is an upper bound on what a player can win.")
 	}
-	if n := run.keptInRange(); n > 0 {
-		fmt.Fprintf(stdout, "Resuming: %s decided by an earlier run of this command, taken from %s.\n", count(n, "deal"), run.journal.path)
+	bar := newProgress(stderr, "solve "+spec.ID(), int64(*deals))
+	var solved, unsolvable, unknown, held int
+	bar.extra = func() string {
+		return fmt.Sprintf("solved %d  unsolvable %d  unknown %d", solved, unsolvable, unknown)
 	}
-	results, elapsed, err := run.solve(ctx, stdout, stderr, *show)
-	interrupted := ctx.Err() != nil
-	if run.journal != nil {
-		if cerr := run.journal.close(); err == nil {
-			err = cerr
+	last := 0
+	cfg.Progress = func(done, total int) {
+		bar.total = int64(total)
+		bar.add(done - last)
+		last = done
+	}
+	cfg.OnDeal = func(d batch.Deal, fromJournal bool) {
+		switch d.Verdict {
+		case "solved":
+			solved++
+		case "unsolvable":
+			unsolvable++
+		default:
+			unknown++
 		}
+		if fromJournal {
+			held++
+			if held == 1 {
+				fmt.Fprintf(stdout, "Resuming: deals decided by an earlier run of this command are taken from its journal (%s).\n", cfg.Journal)
+			}
+		}
+		writeDeal(stdout, &d, spec, *show)
 	}
-	if err != nil {
+	res, err := batch.Run(ctx, cfg)
+	bar.done()
+	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil
+	if err != nil && !interrupted {
 		return err
 	}
-	sum := summarize(results, elapsed)
+	if held > 0 {
+		fmt.Fprintf(stdout, "Resumed: %s taken from the journals.\n", count(held, "deal"))
+	}
+	sum := batch.Summarize(res.Deals, res.Elapsed)
 	if interrupted {
 		fmt.Fprintf(stdout, "\nInterrupted: %d of %d deals decided or run out of budget; the summary covers them.\n", sum.Deals, *deals)
 	}
-	sum.write(stdout, spec)
+	writeSummary(stdout, sum, spec)
 	failed := false
 	if *verify {
-		n, errs := verifyLines(g, results)
+		n, errs := batch.Verify(g, res.Deals)
 		for _, e := range errs {
 			fmt.Fprintln(stdout, e)
 		}
@@ -137,21 +166,44 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 			fmt.Fprintf(stdout, "Verify: all %d winning lines replay to a win through a fresh environment.\n", n)
 		}
 	}
-	if *jsonPath != "" {
-		if err := run.saveJSON(*jsonPath, results, sum, interrupted, commandLine(append([]string{"patience", "solve"}, args...))); err != nil {
-			return err
+	switch {
+	case *jsonPath == "":
+	case shard.n > 1:
+		fmt.Fprintf(stdout, "Shard %d/%d: its deals are in %s. When every shard is done, put their journals beside %s and run the command without --shard: it merges them into %s.\n",
+			shard.i, shard.n, batch.ShardJournal(cfg.Journal, shard.i, shard.n), *jsonPath, *jsonPath)
+	default:
+		if err := batch.NewFile(cfg, res, sum, interrupted, command).Save(*jsonPath); err != nil {
+			return fmt.Errorf("--json: %w", err)
 		}
 		fmt.Fprintf(stdout, "Wrote %s.\n", *jsonPath)
 		if interrupted {
-			fmt.Fprintf(stdout, "%s keeps the %s decided so far: run the same command again to go on from there.\n", run.journal.path, count(run.journal.deals, "deal"))
-		} else if err := os.Remove(run.journal.path); err != nil {
-			return fmt.Errorf("solve journal: %w", err)
+			fmt.Fprintf(stdout, "%s keeps the %s decided so far: run the same command again to go on from there.\n", cfg.Journal, count(len(res.Deals), "deal"))
+		} else if err := batch.RemoveJournals(cfg.Journal); err != nil {
+			return err
 		}
+	}
+	if interrupted {
+		return err
 	}
 	if failed {
 		return errFailed
 	}
 	return nil
+}
+
+// ordinal returns "n-th" for n (2nd, 3rd, 4th, ...).
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // budget is a per-deal budget: nodes or time.

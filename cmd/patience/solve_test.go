@@ -13,6 +13,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/batch"
 )
 
 func TestSolveReportsVerifiesAndWritesJSON(t *testing.T) {
@@ -40,7 +41,7 @@ func TestSolveReportsVerifiesAndWritesJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc solveJSON
+	var doc batch.File
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -187,44 +188,25 @@ func TestParseBudget(t *testing.T) {
 	}
 }
 
-// TestSolveInterrupted: a cancelled run (Ctrl-C) returns what finished and
-// prints a summary of it.
-func TestSolveInterrupted(t *testing.T) {
-	g, _ := env.NewGame("fifteen")
-	spec := g.Spec()
-	run := solveRun{game: g, spec: spec, seedStart: 0, deals: 50, workers: 2, opts: solver.Options{Nodes: 1000, TableBits: 12}}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	var out, errb bytes.Buffer
-	res, _, err := run.solve(ctx, &out, &errb, false)
-	if err != nil || len(res) != 0 {
-		t.Fatalf("%d results, %v", len(res), err)
-	}
-	summarize(res, 0).write(&out, spec)
+// TestSolveNoDealFinished: the summary of a run interrupted before any
+// deal finished says so.
+func TestSolveNoDealFinished(t *testing.T) {
+	var out bytes.Buffer
+	spec, _ := env.Lookup("fifteen")
+	writeSummary(&out, batch.Summarize(nil, 0), spec)
 	if !strings.Contains(out.String(), "No deal finished") {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
 
-func TestSummaryCountsUnknownBothWays(t *testing.T) {
-	res := []dealResult{{Verdict: "solved", Seconds: 1}, {Verdict: "unknown", Seconds: 3}, {Verdict: "unsolvable", Seconds: 2}, {Verdict: "solved", Seconds: 4}}
-	s := summarize(res, time.Second)
-	if s.Solved != 2 || s.Unknown != 1 || s.Unsolvable != 1 || s.Winnable != 0.5 || !(s.Low < 0.5 && s.High > 0.75) {
-		t.Errorf("%+v", s)
-	}
-	if s.MedianSeconds != 2 || s.P95Seconds != 4 {
-		t.Errorf("median %v, p95 %v", s.MedianSeconds, s.P95Seconds)
-	}
-}
-
-// TestSolveResumesFromItsJournal: a run killed part way leaves its decided
+// TestSolveResumesFromItsJournal: a run stopped part way leaves its decided
 // deals in F.partial (the last line perhaps cut short); the same command
 // run again takes them from there, solves only the rest, verifies every
 // line, writes what a run in one go writes, and removes the journal.
 func TestSolveResumesFromItsJournal(t *testing.T) {
 	dir := t.TempDir()
 	args := func(json string) []string {
-		return []string{"solve", "fifteen", "--deals", "4", "--budget", "20k", "--json", filepath.Join(dir, json), "--verify"}
+		return []string{"solve", "fifteen", "--deals", "6", "--budget", "20k", "--workers", "1", "--json", filepath.Join(dir, json), "--verify"}
 	}
 	if code, out, errs := runCLI(t, args("a.json")...); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -233,39 +215,34 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 		t.Error("a finished run left its journal")
 	}
 
-	// The journal of a run killed after deals 1 and 3, in the middle of a line.
-	spec, _ := env.Lookup("fifteen")
-	head := journalHead{Game: "fifteen", Rules: spec.Rules(), Budget: "20k nodes", TableBits: tableBits(64)}
-	j, kept, err := openJournal(filepath.Join(dir, "b.json.partial"), head)
-	if err != nil || len(kept) != 0 {
-		t.Fatalf("new journal: %v, %d kept", err, len(kept))
-	}
+	// A run stopped after three deals, with a line cut short after them.
 	g, _ := env.NewGame("fifteen")
-	run := solveRun{game: g, spec: spec, deals: 4, opts: solver.Options{Nodes: 20000, TableBits: tableBits(64)}}
-	s, _ := solver.New(run.opts)
-	for _, seed := range []uint64{1, 3} { // the two won at this budget
-		d := run.one(context.Background(), s, g, seed)
-		d.Seconds = 99 // marks the deals taken from the journal
-		if err := j.add(d); err != nil {
-			t.Fatal(err)
-		}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	cfg := batch.Config{Game: g, Deals: 6, Workers: 1, Options: solver.Options{Nodes: 20000, TableBits: tableBits(64)},
+		Budget: "20k nodes", Journal: filepath.Join(dir, "b.json.partial"),
+		OnDeal: func(batch.Deal, bool) {
+			if n++; n == 3 {
+				cancel()
+			}
+		}}
+	if _, err := batch.Run(ctx, cfg); err == nil {
+		t.Fatal("the stopped run returned no error")
 	}
-	j.close()
-	cut, err := os.OpenFile(filepath.Join(dir, "b.json.partial"), os.O_WRONLY|os.O_APPEND, 0)
+	cut, err := os.OpenFile(cfg.Journal, os.O_WRONLY|os.O_APPEND, 0)
 	if err == nil {
-		_, err = cut.WriteString(`{"seed":2,"verd`)
+		_, err = cut.WriteString(`{"seed":4,"verd`)
 		cut.Close()
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	code, out, errs := runCLI(t, args("b.json")...)
-	if code != 0 || !strings.Contains(out, "Resuming: 2 deals decided by an earlier run") || !strings.Contains(out, "Verify: all 2 winning lines replay") {
+	if code != 0 || !strings.Contains(out, "Resumed: 3 deals taken from the journals") || !strings.Contains(out, "Verify: all ") {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
-	read := func(name string) solveJSON {
-		var doc solveJSON
+	read := func(name string) batch.File {
+		var doc batch.File
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err == nil {
 			err = json.Unmarshal(data, &doc)
@@ -276,16 +253,13 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 		return doc
 	}
 	a, b := read("a.json"), read("b.json")
-	if len(a.Results) != 4 || len(b.Results) != 4 || a.Summary.Solved != b.Summary.Solved {
+	if len(a.Results) != 6 || len(b.Results) != 6 || a.Summary.Solved != b.Summary.Solved {
 		t.Fatalf("results: %d and %d, solved %d and %d", len(a.Results), len(b.Results), a.Summary.Solved, b.Summary.Solved)
 	}
 	for i := range a.Results {
 		x, y := a.Results[i], b.Results[i]
 		if x.Seed != y.Seed || x.Verdict != y.Verdict || x.Nodes != y.Nodes || strings.Join(x.Line, " ") != strings.Join(y.Line, " ") {
 			t.Errorf("deal %d: %s in %d nodes in one go, %s in %d nodes resumed", x.Seed, x.Verdict, x.Nodes, y.Verdict, y.Nodes)
-		}
-		if kept := x.Seed == 1 || x.Seed == 3; kept != (y.Seconds == 99) {
-			t.Errorf("deal %d: taken from the journal %v, solved again %v", x.Seed, kept, y.Seconds != 99)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b.json.partial")); err == nil {
@@ -296,16 +270,71 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "d.json.partial"), []byte(`{"patience_solve_jour`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errs := runCLI(t, args("d.json")...); code != 0 || strings.Contains(out, "Resuming") {
+	if code, out, errs := runCLI(t, args("d.json")...); code != 0 || strings.Contains(out, "Resumed:") {
 		t.Errorf("a journal cut in its head: exit %d, %s\n%s", code, errs, out)
 	}
 
 	// Another budget does not take the journal's deals.
-	j, _, _ = openJournal(filepath.Join(dir, "c.json.partial"), head)
-	j.close()
+	cfg.Journal, cfg.OnDeal, cfg.Deals = filepath.Join(dir, "c.json.partial"), nil, 1
+	if _, err := batch.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	code, _, errs = runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "30k", "--json", filepath.Join(dir, "c.json"))
 	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, "budget 20k nodes") {
 		t.Errorf("a journal of another budget: exit %d, %s", code, errs)
+	}
+}
+
+// TestSolveShardsMerge: two shards on the command line, then the command
+// without --shard, which decides nothing itself and writes what one run
+// writes.
+func TestSolveShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"solve", "limited", "--deals", "120", "--seed-start", "500000", "--budget", "3k", "--workers", "2"}
+	if code, out, errs := runCLI(t, append(base, "--json", filepath.Join(dir, "one.json"))...); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	merged := filepath.Join(dir, "merged.json")
+	for _, sh := range []string{"0/2", "1/2"} {
+		code, out, errs := runCLI(t, append(base, "--json", merged, "--shard", sh)...)
+		if code != 0 || !strings.Contains(out, "Shard "+sh+": its deals are in ") {
+			t.Fatalf("shard %s: exit %d: %s\n%s", sh, code, errs, out)
+		}
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Fatal("a shard wrote the result file")
+	}
+	code, out, errs := runCLI(t, append(base, "--json", merged)...)
+	if code != 0 || !strings.Contains(out, "Resumed: 120 deals taken from the journals") {
+		t.Fatalf("the merge: exit %d: %s\n%s", code, errs, out)
+	}
+	var a, b batch.File
+	for _, f := range []struct {
+		name string
+		doc  *batch.File
+	}{{"one.json", &a}, {"merged.json", &b}} {
+		data, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err == nil {
+			err = json.Unmarshal(data, f.doc)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(a.Results) != 120 || len(b.Results) != 120 {
+		t.Fatalf("%d and %d results", len(a.Results), len(b.Results))
+	}
+	for i := range a.Results {
+		x, y := a.Results[i], b.Results[i]
+		if x.Seed != y.Seed || x.Verdict != y.Verdict || x.Nodes != y.Nodes || strings.Join(x.Line, " ") != strings.Join(y.Line, " ") {
+			t.Errorf("deal %d: %s in %d nodes in one run, %s in %d merged", x.Seed, x.Verdict, x.Nodes, y.Verdict, y.Nodes)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.partial")); len(left) != 0 {
+		t.Errorf("journals left after the merge: %v", left)
+	}
+	if code, _, errs := runCLI(t, "solve", "limited", "--deals", "3", "--shard", "0/2"); code != 2 || !strings.Contains(errs, "--shard needs --json") {
+		t.Errorf("a shard without --json: exit %d, %s", code, errs)
 	}
 }
 
@@ -317,7 +346,7 @@ func TestSolveInterruptedKeepsItsJournal(t *testing.T) {
 	cancel()
 	var out, errb bytes.Buffer
 	run(ctx, []string{"solve", "fifteen", "--deals", "5", "--budget", "5k", "--json", path}, strings.NewReader(""), &out, &errb)
-	if _, err := os.Stat(journalPath(path)); err != nil || !strings.Contains(out.String(), "run the same command again to go on from there") {
+	if _, err := os.Stat(path + ".partial"); err != nil || !strings.Contains(out.String(), "run the same command again to go on from there") {
 		t.Errorf("journal: %v; output:\n%s", err, out.String())
 	}
 }

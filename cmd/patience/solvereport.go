@@ -1,24 +1,18 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/internal/atomicfile"
-	"github.com/patience-gym/patience/stats"
+	"github.com/patience-gym/patience/solver/batch"
 )
 
 // writeDeal prints one deal's verdict line (and its winning line with show).
-func writeDeal(w io.Writer, d *dealResult, spec *env.Spec, show bool) {
+func writeDeal(w io.Writer, d *batch.Deal, spec *env.Spec, show bool) {
 	took := fmt.Sprintf("%s nodes, %.2f s", formatThousands(d.Nodes), d.Seconds)
 	switch d.Verdict {
 	case "solved":
@@ -60,74 +54,8 @@ func formatThousands(n int64) string {
 	return sb.String()
 }
 
-// solveSummaryStats sums up a run.
-type solveSummaryStats struct {
-	Deals      int     `json:"deals"`
-	Solved     int     `json:"solved"`
-	Unsolvable int     `json:"unsolvable"`
-	Unknown    int     `json:"unknown"`
-	Winnable   float64 `json:"winnable"`
-	// Low and High are the ends of the 95 % interval of the winnable share
-	// counting the unknown deals as lost (Low) and as won (High).
-	Low            float64 `json:"winnable_low"`
-	High           float64 `json:"winnable_high"`
-	NodesPerSecond float64 `json:"nodes_per_second"`
-	MedianSeconds  float64 `json:"median_seconds"`
-	P95Seconds     float64 `json:"p95_seconds"`
-	MeanNodes      float64 `json:"mean_nodes"`
-	SolveSeconds   float64 `json:"solve_seconds"`
-	WallSeconds    float64 `json:"wall_seconds"`
-	MeanMoves      float64 `json:"mean_moves"`
-}
-
-func summarize(results []dealResult, wall time.Duration) solveSummaryStats {
-	s := solveSummaryStats{Deals: len(results), WallSeconds: wall.Seconds()}
-	var nodes int64
-	var secs []float64
-	moves := 0
-	for _, d := range results {
-		switch d.Verdict {
-		case "solved":
-			s.Solved++
-			moves += d.Moves
-		case "unsolvable":
-			s.Unsolvable++
-		default:
-			s.Unknown++
-		}
-		nodes += d.Nodes
-		secs = append(secs, d.Seconds)
-		s.SolveSeconds += d.Seconds
-	}
-	if s.Deals == 0 {
-		return s
-	}
-	s.Winnable = float64(s.Solved) / float64(s.Deals)
-	s.Low = stats.Wilson(s.Solved, s.Deals, 0.95).CI.Lo
-	s.High = stats.Wilson(s.Solved+s.Unknown, s.Deals, 0.95).CI.Hi
-	if s.SolveSeconds > 0 {
-		s.NodesPerSecond = float64(nodes) / s.SolveSeconds
-	}
-	slices.Sort(secs)
-	s.MedianSeconds = quantile(secs, 0.5)
-	s.P95Seconds = quantile(secs, 0.95)
-	s.MeanNodes = float64(nodes) / float64(s.Deals)
-	if s.Solved > 0 {
-		s.MeanMoves = float64(moves) / float64(s.Solved)
-	}
-	return s
-}
-
-// quantile returns the q-quantile of sorted xs (nearest rank).
-func quantile(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	i := int(math.Ceil(q*float64(len(xs)))) - 1
-	return xs[max(0, min(i, len(xs)-1))]
-}
-
-func (s solveSummaryStats) write(w io.Writer, spec *env.Spec) {
+// writeSummary prints a run's summary.
+func writeSummary(w io.Writer, s batch.Summary, spec *env.Spec) {
 	if s.Deals == 0 {
 		fmt.Fprintln(w, "\nNo deal finished.")
 		return
@@ -147,73 +75,4 @@ func (s solveSummaryStats) write(w io.Writer, spec *env.Spec) {
 		fmt.Fprintf(w, "; winning lines of %.1f moves on average", s.MeanMoves)
 	}
 	fmt.Fprintf(w, "\nElapsed: %s\n", (time.Duration(s.WallSeconds * float64(time.Second))).Round(100*time.Millisecond))
-}
-
-// solveJSON is what --json writes.
-type solveJSON struct {
-	Command     string            `json:"command"`
-	Game        string            `json:"game"`
-	Variant     string            `json:"variant,omitempty"`
-	Rules       string            `json:"rules"`
-	Clairvoyant bool              `json:"clairvoyant"`
-	SeedStart   uint64            `json:"seed_start"`
-	Deals       int               `json:"deals_asked"`
-	Budget      string            `json:"budget"`
-	Workers     int               `json:"workers"`
-	Interrupted bool              `json:"interrupted,omitempty"`
-	GoVersion   string            `json:"go_version"`
-	CPUs        int               `json:"cpus"`
-	Summary     solveSummaryStats `json:"summary"`
-	Results     []dealResult      `json:"results"`
-}
-
-// marshalSolveJSON lays the document out for people and diffs: the fields
-// indented, each deal's result on one line.
-func marshalSolveJSON(doc solveJSON) ([]byte, error) {
-	results := doc.Results
-	doc.Results = nil
-	var head bytes.Buffer
-	enc := json.NewEncoder(&head)
-	enc.SetEscapeHTML(false) // move names hold ">"
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	// Replace the empty results with one line per deal.
-	h := bytes.TrimSuffix(head.Bytes(), []byte("\n}\n"))
-	h = bytes.TrimSuffix(h, []byte(",\n  \"results\": null"))
-	var b bytes.Buffer
-	b.Write(h)
-	b.WriteString(",\n  \"results\": [")
-	line := json.NewEncoder(&b)
-	line.SetEscapeHTML(false)
-	for i, r := range results {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n    ")
-		if err := line.Encode(r); err != nil {
-			return nil, err
-		}
-		b.Truncate(b.Len() - 1) // Encode ends with a newline
-	}
-	b.WriteString("\n  ]\n}\n")
-	return b.Bytes(), nil
-}
-
-// saveJSON writes the run to path atomically.
-func (r *solveRun) saveJSON(path string, results []dealResult, sum solveSummaryStats, interrupted bool, cmd string) error {
-	doc := solveJSON{
-		Command: cmd, Game: r.spec.Name, Variant: r.spec.Variant, Rules: r.spec.Rules(), Clairvoyant: r.spec.Hidden,
-		SeedStart: r.seedStart, Deals: r.deals, Budget: r.budget, Workers: r.workers, Interrupted: interrupted,
-		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Summary: sum, Results: results,
-	}
-	data, err := marshalSolveJSON(doc)
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, data); err != nil {
-		return fmt.Errorf("--json: %w", err)
-	}
-	return nil
 }

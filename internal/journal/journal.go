@@ -91,9 +91,24 @@ func sameHead(path string, line []byte, head any) error {
 	if bytes.Equal(line, want) {
 		return nil
 	}
-	return fmt.Errorf("%s: %w: it holds %s, this run %s; delete it to start again, or pick another directory",
-		path, ErrOtherRun, line, want)
+	return &OtherRunError{Path: path, Head: string(line), Want: string(want)}
 }
+
+// OtherRunError is the error for a journal whose head differs from the
+// run's; it wraps ErrOtherRun.
+type OtherRunError struct {
+	// Path is the journal's file; Head its head line, Want the run's.
+	Path, Head, Want string
+}
+
+// Error says which journal and both heads.
+func (e *OtherRunError) Error() string {
+	return fmt.Sprintf("%s: %v: it holds %s, this run %s; delete it to start again, or pick another directory",
+		e.Path, ErrOtherRun, e.Head, e.Want)
+}
+
+// Unwrap returns ErrOtherRun.
+func (e *OtherRunError) Unwrap() error { return ErrOtherRun }
 
 // Open opens the journal at path for appending, or starts it with head,
 // and returns the lines it already holds (see Read). A last line cut short
