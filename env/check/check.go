@@ -22,7 +22,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
-	"golang.org/x/sync/errgroup"
+	"github.com/patience-gym/patience/internal/runner"
 )
 
 // Options tune a check.
@@ -145,43 +145,41 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err := first.names(); err != nil {
 		return nil, err
 	}
+	// The games run on the project's runner, each worker with a checker
+	// (and a report) of its own; the first worker's is first's.
 	var (
 		mu   sync.Mutex
-		done int
+		reps []*Report
 	)
-	progress := func() {
-		if opts.Progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		opts.Progress(done)
-	}
-	reps := make([]*Report, workers)
-	g, ctx := errgroup.WithContext(ctx)
-	for w := range workers {
-		lo, hi := w*opts.Games/workers, (w+1)*opts.Games/workers
-		c := first
-		if w > 0 {
-			c = &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
-		}
-		reps[w] = c.rep
-		c.ctx = ctx
-		g.Go(func() error {
-			for i := lo; i < hi && !c.full(); i++ {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if err := c.game(opts.SeedStart + uint64(i)); err != nil {
-					return err
-				}
-				progress()
+	err = runner.Run(ctx, runner.Task[*checker, struct{}]{
+		Units: runner.Span(0, opts.Games), Workers: workers,
+		NewWorker: func() (*checker, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			c := first
+			if len(reps) > 0 {
+				c = &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+			c.ctx = ctx
+			reps = append(reps, c.rep)
+			return c, nil
+		},
+		Do: func(ctx context.Context, c *checker, i int) (struct{}, error) {
+			if c.full() {
+				return struct{}{}, nil
+			}
+			if err := ctx.Err(); err != nil {
+				return struct{}{}, err
+			}
+			return struct{}{}, c.game(opts.SeedStart + uint64(i))
+		},
+		Progress: func(done, _ int) {
+			if opts.Progress != nil {
+				opts.Progress(done)
+			}
+		},
+	})
+	if err != nil {
 		return nil, err
 	}
 	total := &Report{Game: spec.ID()}
