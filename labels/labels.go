@@ -133,6 +133,11 @@ type Config struct {
 	RolloutSeed uint64
 	// PartDeals is the number of deals per file (0: 50).
 	PartDeals int
+	// Shard and Shards select this machine's share of the part files (the
+	// contiguous span [Shard*parts/Shards, (Shard+1)*parts/Shards); Shards
+	// 0 or 1: every part). The shards' parts go into directories merged by
+	// copying them into one: every file says what it holds.
+	Shard, Shards int
 	// Out is the output directory; Workers the parallel workers (files do
 	// not depend on it).
 	Out     string
@@ -187,7 +192,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("labels: %w", err)
 	}
 	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	return RunParts(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) }, nil)
+	return RunParts(ctx, n, cfg.Shard, cfg.Shards, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) }, nil)
 }
 
 // worker labels parts, one at a time.

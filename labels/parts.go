@@ -46,13 +46,19 @@ type PartWorker interface {
 	Part(ctx context.Context, p int) (rows int64, skipped bool, err error)
 }
 
-// RunParts writes parts 0 to n-1 with the given number of worker
-// goroutines, each with its own PartWorker from newWorker. It stops at the
+// RunParts writes this shard's parts of parts 0 to n-1 (shard of shards:
+// the contiguous span [shard*n/shards, (shard+1)*n/shards); shards 0 or 1
+// is every part) with the given number of worker goroutines, each with its own PartWorker from newWorker. It stops at the
 // first error (cancelling the others) or when ctx is cancelled; the parts
 // finished by then stay. Once the workers are done, done (if not nil) is
 // called with each worker made, one at a time, so that it can add up what
 // the worker counted.
-func RunParts[W PartWorker](ctx context.Context, n, workers int, newWorker func() (W, error), done func(W)) (Totals, error) {
+func RunParts[W PartWorker](ctx context.Context, n, shard, shards, workers int, newWorker func() (W, error), done func(W)) (Totals, error) {
+	sh := runner.Shard{Index: shard, Count: shards}
+	if err := sh.Check(); err != nil {
+		return Totals{}, fmt.Errorf("labels: %w", err)
+	}
+	lo, hi := sh.Span(n)
 	type part struct {
 		rows    int64
 		skipped bool
@@ -63,7 +69,7 @@ func RunParts[W PartWorker](ctx context.Context, n, workers int, newWorker func(
 		made []W
 	)
 	err := runner.Run(ctx, runner.Task[W, part]{
-		Units: runner.Span(0, n), Workers: max(workers, 1),
+		Units: runner.Span(lo, hi-lo), Workers: max(workers, 1),
 		NewWorker: func() (W, error) {
 			w, err := newWorker()
 			if err == nil {

@@ -62,7 +62,7 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 		return w, nil
 	}
 	done := 0
-	tot, err := RunParts(context.Background(), 9, 3, newWorker, func(*fileWorker) { done++ })
+	tot, err := RunParts(context.Background(), 9, 0, 1, 3, newWorker, func(*fileWorker) { done++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 			t.Errorf("part %d: metadata %+v, %v", p, m, err)
 		}
 	}
-	tot, err = RunParts(context.Background(), 9, 2, newWorker, nil)
+	tot, err = RunParts(context.Background(), 9, 0, 1, 2, newWorker, nil)
 	if err != nil || tot != (Totals{Skipped: 9}) {
 		t.Errorf("second run: %+v, %v; want every part skipped", tot, err)
 	}
@@ -97,10 +97,10 @@ func TestRunWritesEveryPartOnce(t *testing.T) {
 // run stops the run with an error naming the file.
 func TestRunRefusesAnotherRunsParts(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := RunParts(context.Background(), 2, 1, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "a"}, nil }, nil); err != nil {
+	if _, err := RunParts(context.Background(), 2, 0, 1, 1, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "a"}, nil }, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := RunParts(context.Background(), 4, 2, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "b"}, nil }, nil)
+	_, err := RunParts(context.Background(), 4, 0, 1, 2, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "b"}, nil }, nil)
 	if err == nil || !strings.Contains(err.Error(), `written by run "a"`) {
 		t.Fatalf("a directory of another run's parts: %v", err)
 	}
@@ -121,12 +121,12 @@ func (w failWorker) Part(ctx context.Context, p int) (int64, bool, error) {
 // returned, and that a worker that cannot be made is an error too.
 func TestRunStopsAtTheFirstError(t *testing.T) {
 	handed := 0
-	tot, err := RunParts(context.Background(), 100, 1, func() (failWorker, error) { return failWorker{&handed}, nil }, nil)
+	tot, err := RunParts(context.Background(), 100, 0, 1, 1, func() (failWorker, error) { return failWorker{&handed}, nil }, nil)
 	if err == nil || err.Error() != "part 3 failed" || handed != 4 || tot.Parts != 3 {
 		t.Errorf("got %+v, %v after %d parts; want the error after 4 parts, 3 written", tot, err, handed)
 	}
 	done := false
-	_, err = RunParts(context.Background(), 5, 2, func() (failWorker, error) { return failWorker{}, errors.New("no solver") },
+	_, err = RunParts(context.Background(), 5, 0, 1, 2, func() (failWorker, error) { return failWorker{}, errors.New("no solver") },
 		func(failWorker) { done = true })
 	if err == nil || err.Error() != "no solver" || done {
 		t.Errorf("a worker that cannot be made: %v (done called: %v)", err, done)

@@ -27,7 +27,7 @@ terminal, eval (the game's evaluation after the move, over its cards: what the h
 and value. python -m patience_gym.train value --moves DIR trains a value network on them.
 With --rollouts 0 no continuation is played and the label is the evaluation after the move (the final
 progress where it ends the game): rows to learn the agent's own choices from (train value --choice).
-A rerun skips finished parts. Tune on deals below 1000000: the ones above are the measuring range.
+A rerun skips finished parts; --shard i/n writes one machine's share of them. Tune on deals below 1000000: the ones above are the measuring range.
 
 With --solver NODES the labels are the solver's verdicts instead, at a budget of NODES nodes a search
 (500k, 2M): the agents of --agent (comma-separated) play the deals in turn, with a random legal move
@@ -67,6 +67,8 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	siblingPositions := fs.Int("sibling-positions", 2, "with --solver: winnable positions of each game, besides the critical one, whose every child is labelled")
 	linePositions := fs.Int("line-positions", 8, "with --solver: positions of a winning line from the start labelled, per deal")
 	completions := fs.Int("completions", 32, "with --solver: where a position whose children are labelled is inside a move of several actions (Cromwell's swap), the ways to finish it labelled: the best by the evaluation, and a quarter as many others")
+	shard := shardFlag{0, 1}
+	fs.Var(&shard, "shard", "write only share i of n of the part files (0-based: 0/4 .. 3/4); copy the shards' parts into one directory to merge them")
 	tableBits := fs.Int("table-bits", 21, "with --solver: log2 of each worker's transposition table entries (16 bytes each)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -83,7 +85,7 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 		return runSolverLabel(ctx, inv, args, spec, solverLabelFlags{agents: *agentName, model: *model, budget: *solverBudget,
 			deals: *deals, seedStart: seedStart.v, explore: *explore, worlds: *worlds, path: *pathPositions,
 			siblings: *siblingPositions, line: *linePositions, completions: *completions, tableBits: *tableBits, partDeals: *partDeals, out: *out,
-			workers: *workers, maxSteps: *maxSteps})
+			workers: *workers, maxSteps: *maxSteps, shard: shard})
 	}
 	agent, err := parseAgent(*agentName, *model)
 	if err != nil {
@@ -110,10 +112,10 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	if dir == "" {
 		dir = filepath.Join("data", spec.Name+"-moves-"+agent.Name())
 	}
-	bar := newProgress(inv.stderr, "label "+spec.Name, *deals)
+	bar := newProgress(inv.stderr, "label "+spec.Name, shardDeals(*deals, int64(*partDeals), shard))
 	start := time.Now()
 	tot, err := labels.Run(ctx, labels.Config{Game: spec, MaxSteps: *maxSteps, Agent: agent, SeedStart: seedStart.v,
-		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, NoRollouts: *rollouts == 0, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, OnDeal: func() { bar.add(1) }})
+		Deals: *deals, PerDeal: *perDeal, Rollouts: *rollouts, NoRollouts: *rollouts == 0, RolloutSteps: *rolloutSteps, RolloutSeed: rolloutSeed.v, PartDeals: *partDeals, Out: dir, Workers: *workers, Shard: shard.i, Shards: shard.n, OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -138,6 +140,7 @@ type solverLabelFlags struct {
 	explore                                   float64
 	worlds, path, siblings, line, tableBits   int
 	partDeals, workers, maxSteps, completions int
+	shard                                     shardFlag
 }
 
 // runSolverLabel runs `patience label --solver`.
@@ -178,12 +181,12 @@ func runSolverLabel(ctx context.Context, inv *invocation, args []string, spec *e
 	if dir == "" {
 		dir = filepath.Join("data", spec.Name+"-solver-labels")
 	}
-	bar := newProgress(inv.stderr, "label "+spec.Name, f.deals)
+	bar := newProgress(inv.stderr, "label "+spec.Name, shardDeals(f.deals, int64(f.partDeals), f.shard))
 	start := time.Now()
 	tot, err := solverlabels.Run(ctx, solverlabels.Config{Game: spec, MaxSteps: f.maxSteps, Agents: list, Explore: f.explore,
 		SeedStart: f.seedStart, Deals: f.deals, Nodes: b.nodes, TableBits: f.tableBits, Worlds: f.worlds,
 		PathPositions: f.path, SiblingPositions: f.siblings, LinePositions: f.line, Completions: f.completions, PartDeals: f.partDeals,
-		Command: commandLine(append([]string{"patience", "label"}, args...)), Out: dir, Workers: f.workers,
+		Command: commandLine(append([]string{"patience", "label"}, args...)), Out: dir, Workers: f.workers, Shard: f.shard.i, Shards: f.shard.n,
 		OnDeal: func() { bar.add(1) }})
 	bar.done()
 	if err != nil {
@@ -199,4 +202,16 @@ func runSolverLabel(ctx context.Context, inv *invocation, args []string, spec *e
 	}
 	fmt.Fprintf(inv.stdout, "\n%s\n", dir)
 	return nil
+}
+
+// shardDeals returns the number of deals in shard's part files, of a run
+// of deals in parts of partDeals (0: every deal, when partDeals is not
+// set yet).
+func shardDeals(deals, partDeals int64, shard shardFlag) int64 {
+	if shard.n <= 1 || partDeals <= 0 {
+		return deals
+	}
+	parts := (deals + partDeals - 1) / partDeals
+	lo, hi := int64(shard.i)*parts/int64(shard.n), int64(shard.i+1)*parts/int64(shard.n)
+	return min(hi*partDeals, deals) - min(lo*partDeals, deals)
 }

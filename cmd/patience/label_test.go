@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,5 +43,31 @@ func TestLabelWritesPartsAndResumes(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// TestLabelShardsMerge: two shards' part files, copied into one directory,
+// are the parts one run writes, byte for byte.
+func TestLabelShardsMerge(t *testing.T) {
+	root := t.TempDir()
+	base := []string{"label", "limited", "--deals", "7", "--per-deal", "2", "--part-deals", "2", "--rollouts", "1",
+		"--rollout-steps", "5", "--seed-start", "10"}
+	if code, out, errs := runCLI(t, append(base, "--out", filepath.Join(root, "one"))...); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, sh := range []string{"0/2", "1/2"} {
+		if code, out, errs := runCLI(t, append(base, "--out", filepath.Join(root, "shard"), "--shard", sh)...); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s\n%s", sh, code, errs, out)
+		}
+	}
+	for p := range 4 {
+		a, err1 := os.ReadFile(labels.PartPath(filepath.Join(root, "one"), p))
+		b, err2 := os.ReadFile(labels.PartPath(filepath.Join(root, "shard"), p))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("part %d: one run's and the shards' differ (%v, %v)", p, err1, err2)
+		}
+	}
+	if shardDeals(7, 2, shardFlag{1, 2}) != 3 || shardDeals(7, 2, shardFlag{0, 2}) != 4 {
+		t.Errorf("shardDeals: %d and %d deals, want 4 and 3", shardDeals(7, 2, shardFlag{0, 2}), shardDeals(7, 2, shardFlag{1, 2}))
 	}
 }

@@ -202,6 +202,11 @@ type Config struct {
 	Completions int
 	// PartDeals is the number of deals per file (0: 20).
 	PartDeals int
+	// Shard and Shards select this machine's share of the part files (the
+	// contiguous span [Shard*parts/Shards, (Shard+1)*parts/Shards); Shards
+	// 0 or 1: every part). The shards' parts go into directories merged by
+	// copying them into one: every file says what it holds.
+	Shard, Shards int
 	// Command is recorded in the metadata.
 	Command string
 	// Out is the output directory; Workers the parallel workers (files do
@@ -278,7 +283,7 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 		return tot, fmt.Errorf("solver labels: %w", err)
 	}
 	n := int((cfg.Deals + int64(cfg.PartDeals) - 1) / int64(cfg.PartDeals))
-	tot.Totals, err = labels.RunParts(ctx, n, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) },
+	tot.Totals, err = labels.RunParts(ctx, n, cfg.Shard, cfg.Shards, cfg.Workers, func() (*worker, error) { return newWorker(&cfg, proto, meta) },
 		func(w *worker) { tot.Searches, tot.Nodes = tot.Searches+w.searches, tot.Nodes+w.nodes })
 	return tot, err
 }
