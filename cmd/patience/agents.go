@@ -16,12 +16,8 @@ NAME:key=value,key=value, as in --agent mc:rollouts=8,width=4 or --agents "mc:ro
 }
 
 func runAgents(ctx context.Context, inv *invocation, args []string) error {
-	pos, err := parse(inv.flags(), args)
-	if err != nil {
+	if err := parseNone(inv, inv.flags(), args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("agents takes no arguments")
 	}
 	for _, name := range agents.Names() {
 		f, err := agents.Parse(name)

@@ -60,12 +60,8 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	protocol := fs.String("protocol", "", "measure under an evaluation protocol (v1): it fixes the deals, the step limits, the agents' seeds and the intervals; writes --json as the protocol's result file, and resumes from FILE.journal.jsonl")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --protocol and --json FILE: play only share i of n of the deals (0-based: 0/4 .. 3/4), into FILE.shard-I-of-N.journal.jsonl; the same command without --shard, with those journals beside FILE, merges them")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(inv, fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (bench takes options only)", pos)
 	}
 	if *protocol != "" {
 		set := map[string]bool{}

@@ -23,11 +23,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) error {
 	var start seedFlag
 	fs.Var(&start, "seed-start", "first deal number")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	which, err := oneArg(pos, "GAME (a game, games separated by commas, or all)")
+	which, err := parseOne(fs, args, "GAME (a game, games separated by commas, or all)")
 	if err != nil {
 		return err
 	}

@@ -119,6 +119,28 @@ func optionalArg(pos []string, dst *string) error {
 	return nil
 }
 
+// parseNone parses the command line of a command that takes options only.
+func parseNone(inv *invocation, fs *flags, args []string) error {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (%s takes options only)", pos, inv.cmd.name)
+	}
+	return nil
+}
+
+// parseOne parses the command line of a command that takes one
+// positional argument, what, and returns it.
+func parseOne(fs *flags, args []string, what string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
+	return oneArg(pos, what)
+}
+
 // oneArg returns the single positional argument or a usage error naming it.
 func oneArg(pos []string, what string) (string, error) {
 	switch len(pos) {

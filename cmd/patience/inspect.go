@@ -27,11 +27,7 @@ is an error; for a damaged or unfinished dataset it prints the generate command 
 
 func runInspect(ctx context.Context, inv *invocation, args []string) error {
 	fs := inv.flags()
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := oneArg(pos, "PATH (a dataset directory or a .parquet file)")
+	path, err := parseOne(fs, args, "PATH (a dataset directory or a .parquet file)")
 	if err != nil {
 		return err
 	}

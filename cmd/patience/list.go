@@ -16,12 +16,8 @@ var listCmd = &command{
 }
 
 func runList(ctx context.Context, inv *invocation, args []string) error {
-	pos, err := parse(inv.flags(), args)
-	if err != nil {
+	if err := parseNone(inv, inv.flags(), args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("list takes no arguments")
 	}
 	tw := tabwriter.NewWriter(inv.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tTITLE\tACTIONS\tOBS LEN\tHIDDEN\tRULES\tSTEP LIMIT\tABOUT")

@@ -26,11 +26,7 @@ func runReplay(ctx context.Context, inv *invocation, args []string) error {
 	k := fs.Int64("episode", -1, "the episode_index to replay (default: the first episode of PATH)")
 	quiet := fs.Bool("quiet", false, "do not render the steps; report only the differences and the result")
 	html := fs.String("html", "", "also write the episode to this HTML file (a viewer with the table at every step)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := oneArg(pos, "PATH (a dataset directory or a .parquet file)")
+	path, err := parseOne(fs, args, "PATH (a dataset directory or a .parquet file)")
 	if err != nil {
 		return err
 	}

@@ -53,11 +53,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	name, err := oneArg(pos, "GAME")
+	name, err := parseOne(fs, args, "GAME")
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,9 @@ var versionCmd = &command{
 }
 
 func runVersion(ctx context.Context, inv *invocation, args []string) error {
-	pos, err := parse(inv.flags(), args)
-	if err != nil {
+	if err := parseNone(inv, inv.flags(), args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("version takes no arguments")
-	}
-	_, err = fmt.Fprintf(inv.stdout, "patience %s (%s, %s/%s)\n", version.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	_, err := fmt.Fprintf(inv.stdout, "patience %s (%s, %s/%s)\n", version.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return err
 }
