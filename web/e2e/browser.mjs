@@ -36,3 +36,22 @@ export function check(cond, what) {
   if (!cond) throw new Error("FAILED: " + what);
   console.log("ok   " + what);
 }
+
+// session opens the browser with open(allowed), runs body with its page,
+// checks that no request was refused and nothing went wrong on the page,
+// closes the browser and ends the process: exit code 0 when every check
+// passed, 1 at the first that failed (its message on standard error).
+export async function session(allowed, body) {
+  const { browser, page, problems } = await open(allowed);
+  let code = 0;
+  try {
+    await body(page);
+    check(problems.length === 0, "no network request outside the page under test and no error: " + problems.join("; "));
+  } catch (err) {
+    console.error(err.message);
+    code = 1;
+  } finally {
+    await browser.close();
+  }
+  process.exit(code);
+}

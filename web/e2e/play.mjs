@@ -1,24 +1,21 @@
 // Usage: node play.mjs URL SCREENSHOT.png
 // Plays the hand-built Cromwell ending of web/webtest by clicks: a short
 // winning line, with illegal clicks on the way that the server refuses.
-import { open, check } from "./browser.mjs";
+import { session, check } from "./browser.mjs";
 
 const [url, shot] = process.argv.slice(2);
 const origin = new URL(url).origin;
-const { browser, page, problems } = await open((u) => u.startsWith(origin + "/"));
-let code = 0;
+await session((u) => u.startsWith(origin + "/"), async (page) => {
+  const card = (place, pos) => `#board g.pl[data-place="${place}"][data-pos="${pos}"]`;
+  // Click a card near its top left corner: the index stays visible there
+  // when later cards of its fan cover the rest.
+  const click = (place, pos) => page.click(card(place, pos), { position: { x: 8, y: 6 } });
+  const body = (key) => page.evaluate((k) => document.body.dataset[k], key);
+  const lit = (place, pos) => page.evaluate((s) => document.querySelector(s).classList.contains("target"), card(place, pos));
+  const version = async (v) => page.waitForFunction((w) => document.body.dataset.version === w, String(v), { timeout: 10000 });
+  const refusedCount = async (n) => page.waitForFunction((w) => document.body.dataset.refused === w, String(n), { timeout: 10000 });
+  const message = () => page.evaluate(() => document.getElementById("message").textContent);
 
-const card = (place, pos) => `#board g.pl[data-place="${place}"][data-pos="${pos}"]`;
-// Click a card near its top left corner: the index stays visible there
-// when later cards of its fan cover the rest.
-const click = (place, pos) => page.click(card(place, pos), { position: { x: 8, y: 6 } });
-const body = (key) => page.evaluate((k) => document.body.dataset[k], key);
-const lit = (place, pos) => page.evaluate((s) => document.querySelector(s).classList.contains("target"), card(place, pos));
-const version = async (v) => page.waitForFunction((w) => document.body.dataset.version === w, String(v), { timeout: 10000 });
-const refusedCount = async (n) => page.waitForFunction((w) => document.body.dataset.refused === w, String(n), { timeout: 10000 });
-const message = () => page.evaluate(() => document.getElementById("message").textContent);
-
-try {
   await page.goto(url);
   await version(0);
   check((await page.locator("#board g.pl").count()) > 0, "the table is drawn with clickable cards");
@@ -69,11 +66,4 @@ try {
   await page.click('#moves button.move[data-id="0"]');
   await version(7);
   check(true, "a move played from the list of legal moves");
-  check(problems.length === 0, "no request outside the server and no error: " + problems.join("; "));
-} catch (err) {
-  console.error(err.message);
-  code = 1;
-} finally {
-  await browser.close();
-}
-process.exit(code);
+});

@@ -2,13 +2,11 @@
 // Opens the HTML viewer offline, visits every step with the slider, tries
 // the arrow keys and play/pause, and takes a screenshot.
 import { pathToFileURL } from "node:url";
-import { open, check } from "./browser.mjs";
+import { session, check } from "./browser.mjs";
 
 const [file, shot] = process.argv.slice(2);
 const url = pathToFileURL(file).href;
-const { browser, page, problems } = await open((u) => u === url);
-let code = 0;
-try {
+await session((u) => u === url, async (page) => {
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.step === "0", null, { timeout: 20000 });
   const count = await page.evaluate(() => window.viewer.count);
@@ -40,11 +38,4 @@ try {
   await page.locator("#slider").fill(String(Math.min(count - 1, 12)));
   await page.screenshot({ path: shot, fullPage: true });
   check(true, "screenshot " + shot);
-  check(problems.length === 0, "no network request and no error: " + problems.join("; "));
-} catch (err) {
-  console.error(err.message);
-  code = 1;
-} finally {
-  await browser.close();
-}
-process.exit(code);
+});
