@@ -307,6 +307,56 @@ func (g *ProtocolGame) Row(agent, settings string, clairvoyant bool, eps []Episo
 	return r, nil
 }
 
+// Reverdict returns r, a row of an earlier result of this game, with what
+// it says of the verdict table (its counts, the winnable deals, the wins
+// among them, on unknown deals and on lost ones) taken again from this
+// build's table; the episodes' outcomes stay as they were played. A
+// table's decided verdicts never change (docs/stability.md), but a
+// stronger solver decides deals an earlier one left open, so the wins
+// among the winnable deals of a row made before are counted again against
+// the newer table. The row must be of the same game, rules and deals.
+func (g *ProtocolGame) Reverdict(r ProtocolRow) (ProtocolRow, error) {
+	switch {
+	case r.Game != g.Spec.ID() || r.RulesVersion != g.Spec.RulesVersion:
+		return r, fmt.Errorf("protocol %s: a row of %s rules v%d, not %s v%d", g.Protocol.Version, r.Game, r.RulesVersion, g.Spec.ID(), g.Spec.RulesVersion)
+	case r.Deals.First != g.Block.First || r.Deals.Count != g.Block.Count || len(r.Outcomes) != g.Block.Count:
+		return r, fmt.Errorf("protocol %s, %s: the row holds %d outcomes of deals %d.., not the block's %d from %d",
+			g.Protocol.Version, r.Game, len(r.Outcomes), r.Deals.First, g.Block.Count, g.Block.First)
+	}
+	t := g.Table.Meta
+	var c deals.Counts
+	r.WinsWinnable, r.WinsLost, r.WinsUnknown = 0, 0, 0
+	for i, v := range g.Verdicts {
+		won := r.Outcomes[i] == 'W'
+		switch v {
+		case deals.Won:
+			c.Won++
+			if won {
+				r.WinsWinnable++
+			}
+		case deals.Lost:
+			c.Lost++
+			if won {
+				r.WinsLost++
+			}
+		default:
+			c.Unknown++
+			if won {
+				r.WinsUnknown++
+			}
+		}
+	}
+	r.Table = TableSummary{Won: c.Won, Lost: c.Lost, Unknown: c.Unknown, Nodes: t.Settings.Nodes,
+		Worlds: t.Settings.Worlds, WorldNodes: t.Settings.WorldNodes, Clairvoyant: t.Clairvoyant}
+	r.Winnable = c.Won
+	ww := stats.Wilson(r.WinsWinnable, r.Winnable, g.Protocol.Confidence)
+	r.WinnableRate, r.WinnableLo, r.WinnableHi = jfloat(ww.P), jfloat(ww.CI.Lo), jfloat(ww.CI.Hi)
+	if r.Winnable == 0 {
+		r.WinnableLo, r.WinnableHi = jfloat(math.NaN()), jfloat(math.NaN())
+	}
+	return r, nil
+}
+
 // Build is the build of patience that made a result.
 type Build struct {
 	// Version is the module's version ("(devel)" for a build from a
@@ -387,6 +437,11 @@ type ProtocolResult struct {
 	// ElapsedS is the wall time of the run (of the last one, for a run
 	// resumed from a journal).
 	ElapsedS float64 `json:"elapsed_s"`
+	// Reverdicted, when set, says when and by which build the rows'
+	// verdict-table columns were taken again from a newer table
+	// (ProtocolGame.Reverdict); the episodes are those played by the run
+	// Command names.
+	Reverdicted string `json:"reverdicted,omitempty"`
 	// Shard is "i/n" for a run of one shard (ProtocolConfig.Shard), which
 	// has no rows: its episodes are in its journal, for the run of the
 	// whole to merge. It is never written to a result file.

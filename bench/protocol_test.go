@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,5 +318,60 @@ func TestProtocolShardsMerge(t *testing.T) {
 	cfg.Journal, cfg.Shard, cfg.Shards = journal, 2, 2
 	if _, err := RunProtocol(context.Background(), cfg); err == nil {
 		t.Error("shard 2/2 was accepted")
+	}
+}
+
+// TestReverdictCountsTheWinnableAgain: a row taken again against the same
+// table is the same row; against a table that decided one of its unknown
+// deals as won, that deal counts among the winnable ones, and a win there
+// is a win among them.
+func TestReverdictCountsTheWinnableAgain(t *testing.T) {
+	spec := limitedSpec(t)
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "heuristic"), Workers: 2, deals: 200}
+	res, err := RunProtocol(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := res.Results[0]
+	g, err := V1.Game(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Block.Count = 200
+	g.Verdicts = g.Verdicts[:200]
+	same, err := g.Reverdict(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(row)
+	b, _ := json.Marshal(same)
+	if string(a) != string(b) {
+		t.Fatalf("against the same table the row changed:\n%s\n%s", a, b)
+	}
+	// An unknown deal the heuristic won, decided as won by a newer table.
+	k := -1
+	for i, v := range g.Verdicts {
+		if v == deals.Unknown && row.Outcomes[i] == 'W' {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Skip("the heuristic won no unknown deal among the first 200")
+	}
+	g.Verdicts = slices.Clone(g.Verdicts)
+	g.Verdicts[k] = deals.Won
+	newer, err := g.Reverdict(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if newer.Winnable != row.Winnable+1 || newer.WinsWinnable != row.WinsWinnable+1 || newer.WinsUnknown != row.WinsUnknown-1 ||
+		newer.Table.Won != row.Table.Won+1 || newer.Table.Unknown != row.Table.Unknown-1 || newer.Wins != row.Wins || newer.Outcomes != row.Outcomes {
+		t.Errorf("after deciding deal %d: %+v\nbefore: %+v", k, newer, row)
+	}
+	other := row
+	other.Game = "ladder"
+	if _, err := g.Reverdict(other); err == nil {
+		t.Error("a row of another game was taken")
 	}
 }

@@ -58,10 +58,21 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	plotPath := fs.String("plot", "", "also draw win % and mean progress with their intervals to this chart (.png, .svg or .pdf)")
 	model := fs.String("model", "", "the model file of the policy agents listed without one (policy:model=FILE); {game} stands for the game's name")
 	protocol := fs.String("protocol", "", "measure under an evaluation protocol (v1): it fixes the deals, the step limits, the agents' seeds and the intervals; writes --json as the protocol's result file, and resumes from FILE.journal.jsonl")
+	reverdict := fs.Bool("reverdict", false, "with --protocol: take the verdict-table columns of the result files given as arguments again from this build's tables (a stronger solver decided more deals), the episodes as they were played; rewrites each FILE.json and its FILE.md")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --protocol and --json FILE: play only share i of n of the deals (0-based: 0/4 .. 3/4), into FILE.shard-I-of-N.journal.jsonl; the same command without --shard, with those journals beside FILE, merges them")
-	if err := parseNone(inv, fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
+	}
+	if *reverdict {
+		if *protocol == "" || len(pos) == 0 {
+			return usagef("--reverdict takes --protocol VERSION and the result files to take again, as arguments")
+		}
+		return runReverdict(inv, *protocol, pos)
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (bench takes options only)", pos)
 	}
 	if *protocol != "" {
 		set := map[string]bool{}

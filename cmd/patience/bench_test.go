@@ -223,3 +223,41 @@ func TestBenchProtocolWritesAndResumes(t *testing.T) {
 		t.Errorf("mean steps %v after resuming from one-step episodes, %v before", again.MeanSteps, row.MeanSteps)
 	}
 }
+
+// TestReverdictRewritesTheColumns: --reverdict takes a committed result's
+// verdict columns again from this build's tables (the same tables: the
+// same rows) and rewrites the file and its markdown; without --protocol
+// or files it is a usage error.
+func TestReverdictRewritesTheColumns(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "results", "protocol-v1", "limited-heuristic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "limited-heuristic.json")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "bench", "--protocol", "v1", "--reverdict", path)
+	if code != 0 || !strings.Contains(out, "0 of 1 rows changed") {
+		t.Fatalf("exit %d: %s\n%s", code, out, errs)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := bench.ReadProtocolJSON(f)
+	if err != nil || res.Reverdicted == "" || res.Results[0].Wins != 108 || res.Results[0].WinsWinnable != 107 {
+		t.Errorf("the rewritten file: %+v, %v", res, err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "limited-heuristic.md"))
+	if err != nil || !strings.Contains(string(md), "107/585") || !strings.Contains(string(md), "Reverdicted: ") {
+		t.Errorf("the markdown: %v\n%s", err, md)
+	}
+	for _, args := range [][]string{{"bench", "--reverdict", path}, {"bench", "--protocol", "v1", "--reverdict"}} {
+		if code, _, _ := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

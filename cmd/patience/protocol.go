@@ -14,6 +14,8 @@ import (
 	"github.com/patience-gym/patience/bench"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/internal/version"
 )
 
 // protocolFlags are the bench flags a protocol run reads.
@@ -148,4 +150,64 @@ func specNames(specs []*env.Spec) string {
 		out = append(out, s.ID())
 	}
 	return strings.Join(out, ", ")
+}
+
+// runReverdict is `patience bench --protocol VERSION --reverdict FILE...`:
+// each result file's verdict-table columns taken again from this build's
+// tables, the episodes left as they were played.
+func runReverdict(inv *invocation, protocol string, files []string) error {
+	p, err := bench.LookupProtocol(protocol)
+	if err != nil {
+		return usagef("--protocol: %v", err)
+	}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		res, err := bench.ReadProtocolJSON(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if res.Protocol != p.Version {
+			return fmt.Errorf("%s: a result of protocol %s, not %s", path, res.Protocol, p.Version)
+		}
+		changed := 0
+		for i, row := range res.Results {
+			spec, err := env.Lookup(row.Game)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			g, err := p.Game(spec)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			again, err := g.Reverdict(row)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if again.Table != row.Table || again.WinsWinnable != row.WinsWinnable {
+				changed++
+			}
+			res.Results[i] = again
+		}
+		b := bench.ThisBuild()
+		res.Reverdicted = strings.TrimSpace(fmt.Sprintf("%s by patience %s %s", time.Now().UTC().Format(time.RFC3339), version.Version, b.Commit)) + ", with its verdict tables"
+		if err := res.SaveJSON(path); err != nil {
+			return err
+		}
+		md := strings.TrimSuffix(path, filepath.Ext(path)) + ".md"
+		var out strings.Builder
+		fmt.Fprintf(&out, "Command: `%s`\n\n", res.Command)
+		if err := res.WriteMarkdown(&out); err != nil {
+			return err
+		}
+		fmt.Fprintf(&out, "\nReverdicted: %s.\n", res.Reverdicted)
+		if err := atomicfile.WriteFile(md, []byte(out.String())); err != nil {
+			return err
+		}
+		fmt.Fprintf(inv.stdout, "%s: %d of %d rows changed; wrote %s and %s.\n", path, changed, len(res.Results), path, md)
+	}
+	return nil
 }
