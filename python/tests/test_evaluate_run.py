@@ -162,7 +162,7 @@ def test_a_journal_of_another_run_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_go_journal_goes_on_in_python_and_a_python_journal_in_go(patience_cli: Path, tmp_path: Path) -> None:
-    agent = "mc:rollouts=1"
+    agent = "mc:rollouts=1,rollout-steps=5"  # slow enough to be killed mid-run (5 s for the 1,000 deals)
 
     def go(out: Path) -> subprocess.Popen[bytes]:
         return subprocess.Popen([str(patience_cli), "bench", "--protocol", "v1", "--games", "limited", "--agents", agent,
