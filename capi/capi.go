@@ -77,6 +77,7 @@ import (
 	"unsafe"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/render"
 )
 
@@ -214,6 +215,30 @@ func pg_vector_bytes(game *C.char, n C.int64_t, options *C.char, extra C.int64_t
 		return codeError
 	}
 	return C.int64_t(min(need, math.MaxInt64))
+}
+
+// pg_memory_check checks that need bytes, which the caller is about to
+// allocate for what (a name for the message), fit in the memory available
+// (as pg_vector_bytes): PG_OK, or PG_ERROR with a message naming the bytes
+// and the limit.
+//
+//export pg_memory_check
+func pg_memory_check(what *C.char, need C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			putString(panicMessage(r), err, errcap)
+			code = codeInternal
+		}
+	}()
+	if need < 0 {
+		putString(fmt.Sprintf("%s: %d bytes", gostr(what), need), err, errcap)
+		return codeError
+	}
+	if e := memlimit.Check(gostr(what), uint64(need)); e != nil {
+		putString(e.Error(), err, errcap)
+		return codeError
+	}
+	return codeOK
 }
 
 // pg_close closes a handle; the handle is invalid afterwards. Closing an

@@ -134,6 +134,7 @@ def _load() -> ctypes.CDLL:
         "pg_specs": [vp, i64],
         "pg_create": [cp, i64, cp, vp, i64],
         "pg_vector_bytes": [cp, i64, cp, i64, vp, i64],
+        "pg_memory_check": [cp, i64, vp, i64],
         "pg_close": [i64],
         "pg_error": [i64, vp, i64],
         "pg_reset": [i64, u64p, i64, ctypes.POINTER(Buffers)],
@@ -250,6 +251,17 @@ def vector_bytes(game: str, n: int, options: dict[str, Any], extra: int = 0) -> 
     if r < 0:
         raise PatienceError(err.value.decode())
     return int(r)
+
+
+def check_memory(what: str, nbytes: int) -> None:
+    """Raises PatienceError, naming the bytes and the limit, when nbytes
+    (about to be allocated for what) do not fit in the memory available."""
+    err = ctypes.create_string_buffer(4096)
+    r = lib.pg_memory_check(what.encode(), min(max(nbytes, 0), 2**63 - 1), err, len(err))
+    if r == INTERNAL:
+        raise InternalError(err.value.decode())
+    if r < 0:
+        raise PatienceError(err.value.decode())
 
 
 def create(game: str, n: int, options: dict[str, Any]) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from patience_gym import train  # noqa: E402
+from patience_gym import train
 
 
 def run(out: Path, *extra: str) -> list[dict[str, str]]:
@@ -40,3 +40,11 @@ def test_evaluation_beside_training_gives_the_inline_figures(tmp_path: Path) -> 
         assert t["eval_inline"] == (d == "inline")
         assert (tmp_path / d / "best.safetensors").is_file()
         assert not (tmp_path / d / "eval-snapshot.safetensors").exists()  # the file evaluated is removed at the end
+
+
+def test_a_rollout_too_large_is_refused_before_training(tmp_path: Path) -> None:
+    import patience_gym
+
+    with pytest.raises(patience_gym.PatienceError, match=r"rollout of 128 steps of 100000000 environments: .* bytes"):
+        train.main(["ppo", "--game", "limited", "--num-envs", "100000000", "--num-steps", "128", "--references", "",
+                    "--out", str(tmp_path / "r")])

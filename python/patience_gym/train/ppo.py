@@ -25,7 +25,7 @@ import torch
 from gymnasium.vector import AutoresetMode
 from torch import nn
 
-from .._lib import game_spec
+from .._lib import check_memory, game_spec
 from ..vector import PatienceVectorEnv
 from .curve import Curve, human, progress
 from .defaults import DEFAULTS
@@ -136,6 +136,10 @@ def ppo(cfg: PPOConfig) -> Path:
     elif cfg.init:
         trained_before = int(init_meta.get("trained_steps", "0") or 0)
 
+    # The rollout buffers below, checked before the vector is made: a
+    # --num-envs or --num-steps too large is an error, not a machine out of memory.
+    check_memory(f"PPO's rollout of {T} steps of {N} environments",
+                 T * N * (spec.obs_len + spec.actions + 8 + 4 * 5) + 2 * T * N * (spec.obs_len + spec.actions))
     envs = PatienceVectorEnv(
         cfg.game, N, autoreset_mode=AutoresetMode.SAME_STEP, max_steps=cfg.max_steps or None, workers=cfg.workers
     )
