@@ -335,3 +335,12 @@ func TestSolverTeachesInOpenGames(t *testing.T) {
 		}
 	}
 }
+
+// A count past what one vector can hold is refused as too much memory,
+// with the count asked for in the message.
+func TestVectorOfTooManyIsRefused(t *testing.T) {
+	_, err := vectorBytes("limited", math.MaxInt64, "", 0)
+	if !errors.Is(err, memlimit.ErrTooBig) || !strings.Contains(err.Error(), "9223372036854775807 limited environments") {
+		t.Errorf("2^63-1 environments: %v", err)
+	}
+}

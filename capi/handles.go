@@ -115,12 +115,13 @@ func vectorBytes(game string, n int64, options string, extra uint64) (uint64, er
 	if err != nil {
 		return 0, err
 	}
-	if uint64(n) > math.MaxUint32 {
-		n = math.MaxUint32 // a count this large is refused below as too much memory
-	}
-	need, err := env.VectorBytes(game, int(n), opts)
+	count := min(n, math.MaxUint32) // a count this large is refused below as too much memory
+	need, err := env.VectorBytes(game, int(count), opts)
 	if err != nil {
 		return 0, err
+	}
+	if count < n {
+		need = math.MaxUint64
 	}
 	need = memlimit.Add(need, memlimit.Mul(uint64(n), 8)) // the handle's actions
 	if err := memlimit.Check(fmt.Sprintf("a vector of %d %s environments", n, game), memlimit.Add(need, extra)); err != nil {
