@@ -43,6 +43,10 @@ const pinBit = 0x80
 
 type bucket [4]entry
 
+// TableBytes returns the bytes of a transposition table of 2^bits entries
+// (Options.TableBits), as New allocates it.
+func TableBytes(bits int) uint64 { return tableBytes(bits) }
+
 // tableBytes returns the bytes newTable(bits) allocates.
 func tableBytes(bits int) uint64 {
 	return uint64(1) << max(bits-2, 0) * uint64(unsafe.Sizeof(bucket{}))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge
 )
@@ -91,6 +92,11 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	run := solveRun{
 		game: g, spec: spec, seedStart: start.v, deals: *deals,
 		workers: min(*workers, *deals), opts: opts, budget: b.String(),
+	}
+	// The workers' tables and caches together, as limitMemory bounds them.
+	if err := memlimit.Check(fmt.Sprintf("%d workers × (--memory %d + 8) MiB", run.workers, *memory),
+		memlimit.Add(memlimit.Mul(uint64(run.workers), uint64(*memory+8)<<20), solveOverheadMiB<<20)); err != nil {
+		return err
 	}
 	limitMemory(run.workers, *memory)
 	if *jsonPath != "" {
