@@ -2,7 +2,6 @@ package solver
 
 import (
 	"errors"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -12,8 +11,7 @@ import (
 // A transposition table too large for the memory available is refused
 // before it is allocated, with an error naming the bytes and the limit.
 func TestTableTooLargeIsRefused(t *testing.T) {
-	old := debug.SetMemoryLimit(64 << 20)
-	defer debug.SetMemoryLimit(old)
+	defer memlimit.SetLimit(64 << 20)()
 	if _, err := New(Options{TableBits: 24}); !errors.Is(err, memlimit.ErrTooBig) || !strings.Contains(err.Error(), "2^24 entries") {
 		t.Errorf("a table of 2^24 entries (%d bytes) under a 64 MiB limit: %v", tableBytes(24), err)
 	}

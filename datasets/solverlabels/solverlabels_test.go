@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -415,8 +414,7 @@ func TestRerunSkipsFinishedParts(t *testing.T) {
 // The workers' transposition tables together must fit: a run whose
 // workers' tables do not is refused before any is made, naming the bytes.
 func TestWorkersTablesTooLargeAreRefused(t *testing.T) {
-	old := debug.SetMemoryLimit(512 << 20)
-	defer debug.SetMemoryLimit(old)
+	defer memlimit.SetLimit(512 << 20)()
 	cfg := config(t, "cromwell", t.TempDir())
 	cfg.Deals, cfg.Nodes, cfg.TableBits, cfg.Workers = 3, 2000, 21, 64 // 64 × 32 MiB
 	_, err := Run(context.Background(), cfg)

@@ -7,8 +7,10 @@
 // (MemAvailable in /proc/meminfo), the room left under the process's
 // cgroup limit (memory.max less memory.current, cgroup v2), its
 // address-space limit (RLIMIT_AS, ulimit -v) and the Go soft memory limit
-// (GOMEMLIMIT or debug.SetMemoryLimit) when one is set. Where none of
-// these can be read, the limit is Ceiling.
+// (the GOMEMLIMIT environment variable: a limit the program sets itself
+// with debug.SetMemoryLimit, as patience solve does, is its own bound, not
+// the machine's) when one is set. Where none of these can be read, the
+// limit is Ceiling.
 package memlimit
 
 import (
@@ -16,9 +18,9 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Ceiling is the limit where the machine's memory cannot be read (no
@@ -57,13 +59,50 @@ func Available() Limit {
 	if as, ok := addressSpace(); ok {
 		take(as, "the address-space limit (ulimit -v)")
 	}
-	if gl := debug.SetMemoryLimit(-1); gl > 0 && gl < math.MaxInt64 {
-		take(uint64(gl), "the Go memory limit (GOMEMLIMIT)")
+	if gl, ok := goMemLimit(os.Getenv("GOMEMLIMIT")); ok {
+		take(gl, "the Go memory limit (GOMEMLIMIT)")
+	}
+	if o := override.Load(); o > 0 {
+		take(o, "memlimit.SetLimit")
 	}
 	if best.Bytes == math.MaxUint64 {
 		best = Limit{Bytes: Ceiling, Source: "memlimit.Ceiling (this machine's memory cannot be read)"}
 	}
 	return best
+}
+
+// override, when not 0, bounds Available (SetLimit).
+var override atomic.Uint64
+
+// SetLimit makes Available return at most b bytes until restore is called:
+// for a test that needs a machine smaller than the one it runs on.
+func SetLimit(b uint64) (restore func()) {
+	old := override.Swap(b)
+	return func() { override.Store(old) }
+}
+
+// goMemLimit parses a GOMEMLIMIT value as the Go runtime does: a number of
+// bytes with an optional unit (B, KiB, MiB, GiB, TiB); "off" or "" is none.
+func goMemLimit(v string) (uint64, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" || v == "off" {
+		return 0, false
+	}
+	mult := uint64(1)
+	for _, u := range []struct {
+		suffix string
+		m      uint64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(v, u.suffix) {
+			v, mult = strings.TrimSuffix(v, u.suffix), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return Mul(n, mult), true
 }
 
 // Check returns an error wrapping ErrTooBig, naming what, the bytes and
