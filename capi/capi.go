@@ -73,9 +73,11 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/render"
 )
 
@@ -185,6 +187,58 @@ func pg_create(game *C.char, n C.int64_t, options *C.char, err *C.char, errcap C
 		return codeError
 	}
 	return C.int64_t(id)
+}
+
+// pg_vector_bytes returns the bytes pg_create allocates in Go for a vector
+// of n environments of game with the options (JSON, as pg_create's), after
+// checking that they and extra bytes the caller allocates for it (its
+// buffers) fit in the memory available: the least of MemAvailable, the
+// cgroup's limit, the address-space limit and GOMEMLIMIT. A vector too
+// large returns PG_ERROR with a message naming the bytes and the limit, and
+// allocates nothing. pg_create makes the same check (with extra 0).
+//
+//export pg_vector_bytes
+func pg_vector_bytes(game *C.char, n C.int64_t, options *C.char, extra C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			putString(panicMessage(r), err, errcap)
+			code = codeInternal
+		}
+	}()
+	if extra < 0 {
+		putString(fmt.Sprintf("extra bytes %d is negative", extra), err, errcap)
+		return codeError
+	}
+	need, e := vectorBytes(gostr(game), int64(n), gostr(options), uint64(extra))
+	if e != nil {
+		putString(e.Error(), err, errcap)
+		return codeError
+	}
+	return C.int64_t(min(need, math.MaxInt64))
+}
+
+// pg_memory_check checks that need bytes, which the caller is about to
+// allocate for what (a name for the message), fit in the memory available
+// (as pg_vector_bytes): PG_OK, or PG_ERROR with a message naming the bytes
+// and the limit.
+//
+//export pg_memory_check
+func pg_memory_check(what *C.char, need C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
+	defer func() {
+		if r := recover(); r != nil {
+			putString(panicMessage(r), err, errcap)
+			code = codeInternal
+		}
+	}()
+	if need < 0 {
+		putString(fmt.Sprintf("%s: %d bytes", gostr(what), need), err, errcap)
+		return codeError
+	}
+	if e := memlimit.Check(gostr(what), uint64(need)); e != nil {
+		putString(e.Error(), err, errcap)
+		return codeError
+	}
+	return codeOK
 }
 
 // pg_close closes a handle; the handle is invalid afterwards. Closing an

@@ -2,15 +2,19 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/internal/specjson"
 )
 
@@ -144,6 +148,29 @@ func TestCreateErrors(t *testing.T) {
 	}
 	if !closeHandle(id) || closeHandle(id) || lookup(id) != nil {
 		t.Error("a handle closed twice or still listed")
+	}
+}
+
+// A vector too large for the memory available is refused by create and
+// by pg_vector_bytes's check before anything is allocated, naming the
+// bytes; a size that fits is worked out and allowed.
+func TestVectorTooLargeIsRefused(t *testing.T) {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	_, err := create("cromwell", 100_000_000, "")
+	runtime.ReadMemStats(&m1)
+	if !errors.Is(err, memlimit.ErrTooBig) || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("create(cromwell, 10^8): %v", err)
+	}
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing allocated %d bytes", got)
+	}
+	if _, err := vectorBytes("cromwell", 4, "", math.MaxInt64); !errors.Is(err, memlimit.ErrTooBig) {
+		t.Errorf("4 environments and the caller's 2^63 bytes: %v", err)
+	}
+	need, err := vectorBytes("limited", 1000, `{"autoreset":"same-step"}`, 0)
+	if err != nil || need < 1000*100 || need > 1000*100_000 {
+		t.Errorf("1,000 Limited environments: %d bytes, %v", need, err)
 	}
 }
 
@@ -306,5 +333,14 @@ func TestSolverTeachesInOpenGames(t *testing.T) {
 		if o != env.Won {
 			t.Errorf("deal %d, played by the solver: %v", deals[i], o)
 		}
+	}
+}
+
+// A count past what one vector can hold is refused as too much memory,
+// with the count asked for in the message.
+func TestVectorOfTooManyIsRefused(t *testing.T) {
+	_, err := vectorBytes("limited", math.MaxInt64, "", 0)
+	if !errors.Is(err, memlimit.ErrTooBig) || !strings.Contains(err.Error(), "9223372036854775807 limited environments") {
+		t.Errorf("2^63-1 environments: %v", err)
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strings"
 	"sync"
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all" // registers the games
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/internal/specjson"
 	"github.com/patience-gym/patience/render"
 	_ "github.com/patience-gym/patience/solver/all" // and their search knowledge (the solver agent, the verdicts)
@@ -102,8 +104,38 @@ var handles struct {
 // should be an error, not an out-of-memory crash).
 const maxEnvs = 1 << 20
 
+// vectorBytes returns the bytes a vector of n environments of game takes
+// in Go (env.VectorBytes and the handle's own), after checking that they
+// and extra bytes the caller will allocate for it fit in the memory
+// available (memlimit.Check): an error names the bytes and the limit.
+func vectorBytes(game string, n int64, options string, extra uint64) (uint64, error) {
+	if n <= 0 {
+		return 0, fmt.Errorf("%d environments (want 1 to %d)", n, maxEnvs)
+	}
+	opts, err := parseOptions(options)
+	if err != nil {
+		return 0, err
+	}
+	count := min(n, math.MaxUint32) // a count this large is refused below as too much memory
+	need, err := env.VectorBytes(game, int(count), opts)
+	if err != nil {
+		return 0, err
+	}
+	if count < n {
+		need = math.MaxUint64
+	}
+	need = memlimit.Add(need, memlimit.Mul(uint64(n), 8)) // the handle's actions
+	if err := memlimit.Check(fmt.Sprintf("a vector of %d %s environments", n, game), memlimit.Add(need, extra)); err != nil {
+		return 0, err
+	}
+	return need, nil
+}
+
 // create makes a vector and returns its new handle.
 func create(game string, n int64, options string) (int64, error) {
+	if _, err := vectorBytes(game, n, options, 0); err != nil {
+		return 0, err
+	}
 	if n <= 0 || n > maxEnvs {
 		return 0, fmt.Errorf("%d environments (want 1 to %d)", n, maxEnvs)
 	}

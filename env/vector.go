@@ -7,10 +7,12 @@ import (
 	"math/bits"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/memlimit"
 )
 
 // AutoresetMode says how a Vector restarts an environment whose episode
@@ -294,6 +296,13 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 	if math.IsNaN(opts.IllegalReward) || math.IsInf(opts.IllegalReward, 0) {
 		return nil, fmt.Errorf("vector of %s: illegal-action reward %v is not a finite number", name, opts.IllegalReward)
 	}
+	need, err := VectorBytes(name, n, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := memlimit.Check(fmt.Sprintf("vector of %s, %d environments", name, n), need); err != nil {
+		return nil, err
+	}
 	v := &Vector{mode: opts.Autoreset, illegal: opts.Illegal, illReward: opts.IllegalReward}
 	for range n {
 		e, err := Make(name, opts.Options)
@@ -344,6 +353,65 @@ func NewVector(name string, n int, opts VectorOptions) (*Vector, error) {
 		go v.work(wk)
 	}
 	return v, nil
+}
+
+// VectorBytes returns the bytes NewVector allocates for n environments of
+// the named game (at least: an episode's own history grows as it is
+// played), without allocating them: n times one environment's footprint,
+// measured once per game by making and dealing one (see envBytes), plus
+// the Vector's own arrays per environment, worked out from the game's Spec.
+// NewVector refuses a vector whose bytes exceed memlimit.Available.
+func VectorBytes(name string, n int, opts VectorOptions) (uint64, error) {
+	if n < 0 {
+		return 0, fmt.Errorf("vector of %s: %d environments", name, n)
+	}
+	spec, err := Lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	one, err := envBytes(spec, name, opts.Options)
+	if err != nil {
+		return 0, err
+	}
+	words := uint64(spec.Actions+63) / 64
+	obs := uint64(spec.ObsLen)
+	if opts.Autoreset == SameStep {
+		obs *= 2 // FinalObs
+	}
+	per := one +
+		8 + // envs: a pointer each
+		8 + 1 + 8 + 8 + 8 + 8 + 8 + // seeds, needsReset, actions, sampled, pre, rngs, noops
+		obs + 8*words + 8 + 4 + 1 + // Obs (and FinalObs), MaskWords, Rewards, the flags, refused
+		8 + 8*words + 8 // broken, shown, shownAt
+	return memlimit.Mul(uint64(n), per), nil
+}
+
+// envSizes caches envBytes by game (with its variant).
+var envSizes sync.Map
+
+// envBytes returns the heap bytes that making and dealing one environment
+// of the game allocates: the least of three tries (another goroutine's
+// allocations during a try only add to it), measured once per game.
+func envBytes(spec *Spec, name string, opts Options) (uint64, error) {
+	key := spec.ID()
+	if b, ok := envSizes.Load(key); ok {
+		return b.(uint64), nil
+	}
+	best := uint64(math.MaxUint64)
+	var before, after runtime.MemStats
+	for range 3 {
+		runtime.ReadMemStats(&before)
+		e, err := Make(name, opts)
+		if err != nil {
+			return 0, err
+		}
+		e.Reset(0)
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(e)
+		best = min(best, after.TotalAlloc-before.TotalAlloc)
+	}
+	envSizes.Store(key, best)
+	return best, nil
 }
 
 // Len returns the number of environments.

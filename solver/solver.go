@@ -76,6 +76,7 @@ import (
 	"time"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/memlimit"
 )
 
 // Verdict is the outcome of a search.
@@ -363,6 +364,9 @@ func New(opts Options) (*Solver, error) {
 	}
 	if opts.NoTable {
 		bits = 12 // only the path is kept
+	}
+	if err := memlimit.Check(fmt.Sprintf("solver: a transposition table of 2^%d entries", bits), tableBytes(bits)); err != nil {
+		return nil, err
 	}
 	t := newTable(bits)
 	t.pathOnly = opts.NoTable

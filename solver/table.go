@@ -1,5 +1,7 @@
 package solver
 
+import "unsafe"
+
 // table is the transposition table: the set of positions the search has
 // visited, keyed by the game's 64-bit full-state hash. Memory is bounded: the
 // table has a fixed number of buckets of four entries, and a full bucket
@@ -40,6 +42,15 @@ type entry struct {
 const pinBit = 0x80
 
 type bucket [4]entry
+
+// TableBytes returns the bytes of a transposition table of 2^bits entries
+// (Options.TableBits), as New allocates it.
+func TableBytes(bits int) uint64 { return tableBytes(bits) }
+
+// tableBytes returns the bytes newTable(bits) allocates.
+func tableBytes(bits int) uint64 {
+	return uint64(1) << max(bits-2, 0) * uint64(unsafe.Sizeof(bucket{}))
+}
 
 // newTable returns a table of 2^bits entries (at least one bucket).
 func newTable(bits int) *table {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/solver"
 	"github.com/patience-gym/patience/solver/batch"
 )
@@ -90,6 +91,11 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	cfg := batch.Config{
 		Game: g, SeedStart: start.v, Deals: *deals, Workers: min(*workers, *deals), Options: opts,
 		Budget: b.String(), Shard: shard.i, Shards: shard.n,
+	}
+	// The workers' tables and caches together, as limitMemory bounds them.
+	if err := memlimit.Check(fmt.Sprintf("%d workers × (--memory %d + 8) MiB", cfg.Workers, *memory),
+		memlimit.Add(memlimit.Mul(uint64(cfg.Workers), uint64(*memory+8)<<20), solveOverheadMiB<<20)); err != nil {
+		return err
 	}
 	if *jsonPath != "" {
 		cfg.Journal = *jsonPath + ".partial"

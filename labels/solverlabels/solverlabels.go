@@ -59,6 +59,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/labels"
 	"github.com/patience-gym/patience/solver"
 )
@@ -260,6 +261,11 @@ func Run(ctx context.Context, cfg Config) (Totals, error) {
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
+	}
+	// Each worker makes a solver with its own table: all of them must fit.
+	tables := memlimit.Mul(uint64(cfg.Workers), solver.TableBytes(cfg.TableBits))
+	if err := memlimit.Check(fmt.Sprintf("solver labels: %d workers' transposition tables of 2^%d entries", cfg.Workers, cfg.TableBits), tables); err != nil {
+		return tot, err
 	}
 	if _, err := solver.New(solver.Options{Nodes: cfg.Nodes, TableBits: cfg.TableBits}); err != nil {
 		return tot, fmt.Errorf("solver labels: %w", err)

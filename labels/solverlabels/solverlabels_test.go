@@ -2,6 +2,7 @@ package solverlabels
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/fifteen"
+	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all" // the search knowledge the solver uses
 )
@@ -407,5 +409,20 @@ func TestRerunSkipsFinishedParts(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(cfg.Out, "part-*")); len(files) != 0 {
 		t.Fatalf("a cancelled run left %v", files)
+	}
+}
+
+// The workers' transposition tables together must fit: a run whose
+// workers' tables do not is refused before any is made, naming the bytes.
+func TestWorkersTablesTooLargeAreRefused(t *testing.T) {
+	defer memlimit.SetLimit(512 << 20)()
+	cfg := config(t, "cromwell", t.TempDir())
+	cfg.Deals, cfg.Nodes, cfg.TableBits, cfg.Workers = 3, 2000, 21, 64 // 64 × 32 MiB
+	_, err := Run(context.Background(), cfg)
+	if !errors.Is(err, memlimit.ErrTooBig) || !strings.Contains(err.Error(), "64 workers' transposition tables") {
+		t.Fatalf("64 workers' tables of 32 MiB under a 512 MiB limit: %v", err)
+	}
+	if entries, _ := os.ReadDir(cfg.Out); len(entries) > 0 {
+		t.Errorf("the refused run wrote %d files", len(entries))
 	}
 }

@@ -133,6 +133,8 @@ def _load() -> ctypes.CDLL:
     sigs: dict[str, list[Any] | None] = {
         "pg_specs": [vp, i64],
         "pg_create": [cp, i64, cp, vp, i64],
+        "pg_vector_bytes": [cp, i64, cp, i64, vp, i64],
+        "pg_memory_check": [cp, i64, vp, i64],
         "pg_close": [i64],
         "pg_error": [i64, vp, i64],
         "pg_reset": [i64, u64p, i64, ctypes.POINTER(Buffers)],
@@ -234,6 +236,32 @@ def check(code: int, handle: int) -> int:
     if code < 0:
         _raise_code(code, handle)
     return code
+
+
+def vector_bytes(game: str, n: int, options: dict[str, Any], extra: int = 0) -> int:
+    """The bytes the Go core allocates for a vector of n environments,
+    after checking that they and ``extra`` bytes more fit in the memory
+    available (MemAvailable, the cgroup's and address-space limits,
+    GOMEMLIMIT): raises PatienceError naming the bytes and the limit, having
+    allocated nothing, for a vector that cannot fit."""
+    err = ctypes.create_string_buffer(4096)
+    r = lib.pg_vector_bytes(game.encode(), min(n, 2**63 - 1), json.dumps(options).encode(), min(extra, 2**63 - 1), err, len(err))
+    if r == INTERNAL:
+        raise InternalError(err.value.decode())
+    if r < 0:
+        raise PatienceError(err.value.decode())
+    return int(r)
+
+
+def check_memory(what: str, nbytes: int) -> None:
+    """Raises PatienceError, naming the bytes and the limit, when nbytes
+    (about to be allocated for what) do not fit in the memory available."""
+    err = ctypes.create_string_buffer(4096)
+    r = lib.pg_memory_check(what.encode(), min(max(nbytes, 0), 2**63 - 1), err, len(err))
+    if r == INTERNAL:
+        raise InternalError(err.value.decode())
+    if r < 0:
+        raise PatienceError(err.value.decode())
 
 
 def create(game: str, n: int, options: dict[str, Any]) -> int:

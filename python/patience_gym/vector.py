@@ -115,6 +115,9 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         opts = _options(max_steps, reward, illegal_action, illegal_reward)
         opts["autoreset"] = "same-step" if mode == AutoresetMode.SAME_STEP else "next-step"
         opts["workers"] = int(workers)
+        # The memory this vector takes, Go's and the arrays below (and the
+        # batched spaces' bounds), checked before anything is allocated.
+        _lib.vector_bytes(spec.game_id, n, opts, n * self._row_bytes(spec, mode == AutoresetMode.SAME_STEP, bool(one_hot)))
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi"]}
         self.game_spec = spec
         self.num_envs = n
@@ -188,6 +191,17 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         self._started = False
         self._same = same
         self._noop = illegal_action == "noop"
+
+    @staticmethod
+    def _row_bytes(spec: _lib.GameSpec, same: bool, one_hot: bool) -> int:
+        """The bytes per environment of the NumPy arrays __init__ makes: the
+        buffers Go writes into and the batched spaces' bounds."""
+        L, A, H = spec.obs_len, spec.actions, spec.one_hot_len
+        obs = 4 * H if one_hot else L
+        buffers = (L + A + 8 * ((A + 63) // 64) + 8 + 8 + 4 + (L if same else 0) + 1 + 8 + 8
+                   + (4 * H if one_hot else 0) * (2 if same else 1))
+        spaces = 2 * obs + 16  # the Box's low and high, the MultiDiscrete's nvec and start
+        return buffers + spaces
 
     @property
     def observations(self) -> NDArray[Any]:

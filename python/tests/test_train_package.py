@@ -33,7 +33,7 @@ OLD_FLAGS: dict[str, dict[str, Any]] = {
         "--gae-lambda": 0.95, "--epochs": 4, "--minibatches": 8, "--clip": 0.2, "--ent-coef": -1.0, "--vf-coef": 0.5,
         "--max-grad-norm": 0.5, "--target-kl": 0.0, "--init": "", "--warmup-updates": 0, "--eval-every": 0,
         "--eval-deals": 200, "--eval-start": 900000, "--max-steps": 0, "--threads": 1, "--workers": 1,
-        "--resume": False, "--references": "random,heuristic",
+        "--resume": False, "--references": "random,heuristic", "--eval-inline": False,
     },
     "bc": {
         "--data": None, "--out": "", "--hidden": (), "--card-dim": -1, "--dtype": "", "--epochs": 10,

@@ -88,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--threads", type=int, default=1, help="torch threads (more than 1 is slower on a busy machine)")
     q.add_argument("--workers", type=int, default=1, help="Go goroutines stepping the environments")
     q.add_argument("--resume", action="store_true", help="continue from the run directory's checkpoint.pt")
+    q.add_argument("--eval-inline", action="store_true",
+                   help="evaluate in the training process, training waiting (default: in a process beside it, on the exported file)")
     q.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
 
     b = sub.add_parser("bc", help="behaviour cloning from datasets", formatter_class=argparse.ArgumentDefaultsHelpFormatter)

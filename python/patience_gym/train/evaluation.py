@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from .net import PolicyNet, masked_argmax
 
 __all__ = [
     "EVAL_DEALS",
+    "Evaluator",
     "EvalResult",
     "eval_deals",
     "evaluate",
@@ -86,13 +89,19 @@ def evaluate(
     gen = torch.Generator().manual_seed(seed)
     net.eval()
 
-    def choose(envs: PatienceVectorEnv, obs: NDArray[np.uint8], _live: NDArray[np.bool_]) -> NDArray[np.int64]:
+    def choose(envs: PatienceVectorEnv, obs: NDArray[np.uint8], live: NDArray[np.bool_]) -> NDArray[np.int64]:
+        # Only the episodes still going are asked: once most have ended (a
+        # greedy policy can loop until the step limit in a few), a step
+        # costs a forward pass of the few, not of every deal.
+        rows = np.flatnonzero(live)
+        act = np.zeros(len(live), np.int64)
         with torch.no_grad():
-            logits = net(torch.from_numpy(obs))
+            logits = net(torch.from_numpy(obs[rows]))
             if temperature > 0:
                 u = torch.rand(logits.shape, generator=gen).clamp_min(1e-20)
                 logits = logits / temperature - torch.log(-torch.log(u))
-            return masked_argmax(logits, torch.tensor(envs.action_masks())).numpy()  # tensor: the masks are read-only
+            act[rows] = masked_argmax(logits, torch.from_numpy(envs.action_masks()[rows])).numpy()
+        return act
 
     return play_deals(net.spec.name, deals, choose, max_steps=max_steps, workers=workers)
 
@@ -155,6 +164,123 @@ def eval_deals(n: int, start: int = EVAL_DEALS) -> NDArray[np.int64]:
     if start + n > TRAINING_DEALS:
         raise ValueError(f"evaluation deals {start}..{start + n - 1} reach the measuring range (from {TRAINING_DEALS})")
     return np.arange(start, start + n, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# Evaluating model files beside training
+
+
+def _evaluate_file(req: dict[str, Any], net: PolicyNet | None = None) -> dict[str, Any]:
+    """One request of the evaluation process: a model file's (or net's,
+    the same network in memory) greedy and sampled (temperature 1) play on
+    the deals."""
+    from .model_file import load_model
+
+    if net is None:
+        net, _ = load_model(req["model"], req["game"])
+    deals = np.asarray(req["deals"], np.int64)
+    kw: dict[str, Any] = {"max_steps": req["max_steps"], "workers": req["workers"]}
+    r = evaluate(net, deals, **kw)
+    rs = evaluate(net, deals, temperature=1.0, seed=req["seed"], **kw)
+    return {"mean_return": r.mean_return, "win_rate": r.win_rate, "sampled_return": rs.mean_return,
+            "sampled_win_rate": rs.win_rate, "seconds": r.seconds + rs.seconds}
+
+
+def serve() -> None:
+    """The evaluation process: reads one JSON request a line on its
+    standard input (``_evaluate_file``'s), writes one JSON result a line
+    (or ``{"error": ...}``), until its input ends."""
+    import torch
+
+    torch.set_num_threads(1)
+    for line in sys.stdin:
+        try:
+            res = _evaluate_file(json.loads(line))
+        except Exception as e:  # reported to the trainer, which raises it
+            res = {"error": f"{type(e).__name__}: {e}"}
+        sys.stdout.write(json.dumps(res) + "\n")
+        sys.stdout.flush()
+
+
+class Evaluator:
+    """Evaluates exported model files (greedy and sampled play on fixed
+    deals) one at a time, in a process of its own (``background``) so that
+    training goes on meanwhile, or in the caller's (``background=False``:
+    ``submit`` returns once the result is there). ``result()`` returns the
+    finished evaluation, or None while it runs (``wait`` blocks)."""
+
+    def __init__(self, background: bool = True) -> None:
+        self.background = background
+        self._proc: subprocess.Popen[str] | None = None
+        self._results: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._busy = False
+
+    def _start(self) -> subprocess.Popen[str]:
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", "from patience_gym.train.evaluation import serve; serve()"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            )
+            out = self._proc.stdout
+            assert out is not None
+
+            def read() -> None:
+                for line in out:
+                    self._results.put(json.loads(line))
+                self._results.put({"error": "the evaluation process ended"})
+
+            threading.Thread(target=read, daemon=True).start()
+        return self._proc
+
+    @property
+    def busy(self) -> bool:
+        """An evaluation was submitted and its result not yet taken."""
+        return self._busy
+
+    def submit(self, model: Path, game: str, deals: NDArray[np.int64], *, max_steps: int | None, workers: int,
+               seed: int, net: PolicyNet | None = None) -> None:
+        """Starts evaluating a model file (which must stay as it is until
+        its result is taken); in the caller's process, net, the file's
+        network in memory, is played if given (reading the file would draw
+        from torch's generator to make a network, and change the training)."""
+        if self._busy:
+            raise RuntimeError("an evaluation is already running")
+        req = {"model": str(model), "game": game, "deals": [int(d) for d in deals], "max_steps": max_steps,
+               "workers": workers, "seed": seed}
+        self._busy = True
+        if not self.background:
+            self._results.put(_evaluate_file(req, net))
+            return
+        p = self._start()
+        assert p.stdin is not None
+        p.stdin.write(json.dumps(req) + "\n")
+        p.stdin.flush()
+
+    def result(self, block: bool = False) -> dict[str, Any] | None:
+        """The submitted evaluation's result, once it is there (None before;
+        ``block`` waits for it). Raises RuntimeError if it failed."""
+        if not self._busy:
+            return None
+        try:
+            res = self._results.get(block=block)
+        except queue.Empty:
+            return None
+        self._busy = False
+        if "error" in res:
+            raise RuntimeError(f"evaluation: {res['error']}")
+        return res
+
+    def close(self) -> None:
+        """Ends the evaluation process (a running evaluation is abandoned)."""
+        if self._proc is not None:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=5 if not self._busy else 0.1)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+            self._proc = None
 
 
 # ---------------------------------------------------------------------------
