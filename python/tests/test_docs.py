@@ -292,8 +292,10 @@ def test_shrink_keeps_a_command_small() -> None:
 
 
 def _headline(text: str) -> list[str]:
-    start = text.index("## How good are the agents")
-    section = text[start : text.index("\n## ", start + 3)]
+    """The tables of the two headline sections: how strong, how fast."""
+    start = text.index("## How strong are the agents")
+    fast = text.index("## How fast is it", start)
+    section = text[start : text.index("\n## ", fast + 3)]
     return [line for line in section.split("\n") if line.startswith("|")]
 
 
