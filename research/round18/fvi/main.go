@@ -34,30 +34,25 @@ import (
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/policy"
+	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
 )
 
 func main() {
-	game := flag.String("game", "fourquarters", "the game (one with evaluation terms)")
+	d := cli.Deals{Game: "fourquarters", Start: 320000, N: 16000, Workers: 2}
+	d.Register("the game (one with evaluation terms)", "first training deal", "training deals a round")
 	initFile := flag.String("init", "", "the value file to play first (default: the evaluation's weights)")
 	samples := flag.Int("samples", 16, "lookahead_samples of the files written (1 in a game without hidden cards)")
-	start := flag.Uint64("start", 320000, "first training deal")
-	n := flag.Int("n", 16000, "training deals a round")
 	iterations := flag.Int("iterations", 1, "rounds; round i plays deals start+i*n ... on the file round i-1 wrote")
 	lambda := flag.Float64("lambda", 1e-6, "ridge penalty per row")
-	workers := flag.Int("workers", 2, "parallel workers")
 	out := flag.String("out", "", "the value file to write (required); round i < last also writes OUT.roundI")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "fvi: -out is required")
-		os.Exit(2)
+		cli.Usage("fvi", "-out is required")
 	}
-	cfg := config{game: *game, init: *initFile, samples: *samples, start: *start, n: *n, iterations: *iterations,
-		lambda: *lambda, workers: *workers, out: *out, command: "bin/fvi " + strings.Join(os.Args[1:], " ")}
-	if err := cfg.run(); err != nil {
-		fmt.Fprintln(os.Stderr, "fvi:", err)
-		os.Exit(1)
-	}
+	cfg := config{game: d.Game, init: *initFile, samples: *samples, start: d.Start, n: d.N, iterations: *iterations,
+		lambda: *lambda, workers: d.Workers, out: *out, command: "bin/fvi " + strings.Join(os.Args[1:], " ")}
+	cli.Exit("fvi", cfg.run())
 }
 
 type config struct {
