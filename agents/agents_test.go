@@ -26,6 +26,35 @@ func newAgent(t *testing.T, name string) Agent {
 	return a
 }
 
+// playLegal plays deal seed with a, seeded with agentSeed, as Play does,
+// failing t on an error or on an action outside the mask; agent names the
+// agent in the failure.
+func playLegal(t *testing.T, e *env.Env, a Agent, seed, agentSeed uint64, agent string) Result {
+	t.Helper()
+	r, err := Play(e, a, seed, agentSeed, func(e *env.Env, act int) bool {
+		if !e.Mask().Has(act) {
+			t.Fatalf("deal %d step %d: %s chose illegal action %d", seed, e.Steps(), agent, act)
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatalf("deal %d: %s: %v", seed, agent, err)
+	}
+	return r
+}
+
+// noActAllocs fails t unless a, after one move in e's position (which may
+// size its buffers), moves there runs times more without allocating; what
+// says which agent in the failure.
+func noActAllocs(t *testing.T, a Agent, e *env.Env, runs int, what string) {
+	t.Helper()
+	v := NewView(e)
+	a.Act(v)
+	if allocs := testing.AllocsPerRun(runs, func() { a.Act(v) }); allocs != 0 {
+		t.Errorf("%s: %v allocations per move", what, allocs)
+	}
+}
+
 // TestAgentsPlayOnlyLegalActions plays every agent on every game and checks
 // each chosen action against the mask before stepping.
 func TestAgentsPlayOnlyLegalActions(t *testing.T) {
@@ -42,15 +71,7 @@ func TestAgentsPlayOnlyLegalActions(t *testing.T) {
 				}
 				a := newAgent(t, name)
 				for seed := uint64(0); seed < uint64(deals); seed++ {
-					_, err := Play(e, a, seed, seed, func(e *env.Env, act int) bool {
-						if !e.Mask().Has(act) {
-							t.Fatalf("deal %d step %d: %s chose illegal action %d", seed, e.Steps(), name, act)
-						}
-						return true
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
+					playLegal(t, e, a, seed, seed, name)
 				}
 			})
 		}
@@ -183,16 +204,7 @@ func TestHeuristicExplore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Play(e, a, seed, seed, func(e *env.Env, act int) bool {
-			if !e.Mask().Has(act) {
-				t.Fatalf("%s: illegal action %d", agent, act)
-			}
-			return true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Actions
+		return playLegal(t, e, a, seed, seed, agent).Actions
 	}
 	if a, _ := New("heuristic:explore=0"); a.Settings() != "" {
 		t.Errorf("explore=0 records settings %q", a.Settings())

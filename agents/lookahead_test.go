@@ -80,9 +80,5 @@ func TestLookaheadSamplesAverage(t *testing.T) {
 	}
 	e.Reset(7)
 	many.Reset(7)
-	v := NewView(e)
-	many.Act(v)
-	if allocs := testing.AllocsPerRun(20, func() { many.Act(v) }); allocs != 0 {
-		t.Errorf("%v allocations per move with 256 copies", allocs)
-	}
+	noActAllocs(t, many, e, 20, "with 256 copies")
 }

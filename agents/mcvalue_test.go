@@ -180,10 +180,6 @@ func TestMCActAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		resetBoth(t, e, a, e.Spec(), 3)
-		v := NewView(e)
-		a.Act(v)
-		if allocs := testing.AllocsPerRun(20, func() { a.Act(v) }); allocs != 0 {
-			t.Errorf("%s: %v allocations per move of mc", game, allocs)
-		}
+		noActAllocs(t, a, e, 20, game+": mc")
 	}
 }

@@ -1,14 +1,10 @@
 package agents
 
 import (
-	"bytes"
-	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/modeltest"
 	"github.com/patience-gym/patience/policy"
 )
 
@@ -16,34 +12,15 @@ import (
 // and written to files (package policy tests the files themselves).
 
 // newRandomNetwork draws a policy (head "") or a value network (head
-// policy.HeadValue) for spec, with weights large enough that ReLUs cut and
-// outputs differ; flat zeroes every layer after the first, so that the
-// output is 0 wherever the position; edit, if not nil, sets metadata.
+// policy.HeadValue) for spec (modeltest.Weights); flat zeroes every layer
+// after the first, so that the output is 0 wherever the position; edit, if
+// not nil, sets metadata.
 func newRandomNetwork(spec *env.Spec, hidden []int, seed uint64, head string, flat bool, edit func(*policy.Meta)) (*policy.Model, error) {
-	rng := cards.NewRand(seed)
 	out := spec.Actions
 	if head == policy.HeadValue {
 		out = 1
 	}
-	widths := append(append([]int{spec.OneHotLen()}, hidden...), out)
-	var ws, bs [][]float32
-	for i := range len(widths) - 1 {
-		in, out := widths[i], widths[i+1]
-		scale := 2 / math.Sqrt(float64(min(in, spec.ObsLen)))
-		w := make([]float32, in*out)
-		for j := range w {
-			w[j] = float32((rng.Float64()*2 - 1) * scale)
-		}
-		b := make([]float32, out)
-		for j := range b {
-			b[j] = float32(rng.Float64()*0.2 - 0.1)
-		}
-		if flat && i > 0 {
-			clear(w)
-			clear(b)
-		}
-		ws, bs = append(ws, w), append(bs, b)
-	}
+	ws, bs := modeltest.Weights(spec, hidden, seed, out, flat)
 	meta := policy.Meta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
 		Actions: spec.Actions, Hidden: hidden, Head: head, Command: "randomModel (test)"}
 	if edit != nil {
@@ -93,28 +70,17 @@ func flatValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, edi
 // encode returns m as a file's bytes.
 func encode(t testing.TB, m *policy.Model) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return modeltest.Encode(t, m)
 }
 
 // saveModel writes m to a file in dir and returns its path.
 func saveModel(t testing.TB, dir, name string, m *policy.Model) string {
 	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, encode(t, m), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return modeltest.Save(t, dir, name, m)
 }
 
+// mustSpec returns the named game's Spec.
 func mustSpec(t testing.TB, game string) *env.Spec {
 	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec
+	return modeltest.Spec(t, game)
 }

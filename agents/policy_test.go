@@ -74,15 +74,7 @@ func TestGuidedSearchPlaysOnlyLegalActions(t *testing.T) {
 					t.Fatal(err)
 				}
 				for seed := range uint64(2) {
-					_, err := Play(e, a, seed, seed, func(e *env.Env, act int) bool {
-						if !e.Mask().Has(act) {
-							t.Fatalf("deal %d step %d: %s chose illegal action %d", seed, e.Steps(), name, act)
-						}
-						return true
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
+					playLegal(t, e, a, seed, seed, name)
 				}
 			})
 		}
@@ -133,10 +125,7 @@ func TestPolicyActAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		a.Reset(1)
-		v := NewView(e)
-		if allocs := testing.AllocsPerRun(100, func() { a.Act(v) }); allocs != 0 {
-			t.Errorf("sample=%s: %v allocations per move", sample, allocs)
-		}
+		noActAllocs(t, a, e, 100, "sample="+sample)
 	}
 }
 

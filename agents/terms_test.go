@@ -69,11 +69,7 @@ func TestEvalTermsPolicyPlaysBestScore(t *testing.T) {
 	}
 	t.Logf("%d choices below the heuristic's best", differs)
 	resetBoth(t, e, a, spec, 9)
-	v := NewView(e)
-	a.Act(v)
-	if allocs := testing.AllocsPerRun(50, func() { a.Act(v) }); allocs != 0 {
-		t.Errorf("%v allocations per move with eval_terms", allocs)
-	}
+	noActAllocs(t, a, e, 50, "with eval_terms")
 }
 
 func TestOpeningTermsPolicy(t *testing.T) {
@@ -128,9 +124,5 @@ func TestOpeningTermsPolicy(t *testing.T) {
 		t.Fatalf("choices in the opening and after: %v; want both", phases)
 	}
 	resetBoth(t, e, a, spec, 9)
-	v := NewView(e)
-	a.Act(v)
-	if allocs := testing.AllocsPerRun(50, func() { a.Act(v) }); allocs != 0 {
-		t.Errorf("%v allocations per move with an opening", allocs)
-	}
+	noActAllocs(t, a, e, 50, "with an opening")
 }

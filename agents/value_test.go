@@ -113,16 +113,7 @@ func TestValuePolicyLegalReproducibleAndLean(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				r, err := Play(e, a, 4, 7, func(e *env.Env, act int) bool {
-					if !e.Mask().Has(act) {
-						t.Fatalf("%s: illegal move %d", agent, act)
-					}
-					return true
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r.Actions
+				return playLegal(t, e, a, 4, 7, agent).Actions
 			}
 			if first := play(); !slices.Equal(first, play()) {
 				t.Errorf("%s %s: the same seed played two games", game, agent)
@@ -133,11 +124,7 @@ func TestValuePolicyLegalReproducibleAndLean(t *testing.T) {
 				t.Fatal(err)
 			}
 			a.Reset(1)
-			v := NewView(e)
-			a.Act(v)
-			if allocs := testing.AllocsPerRun(50, func() { a.Act(v) }); allocs != 0 {
-				t.Errorf("%s %s: %v allocations per move", game, agent, allocs)
-			}
+			noActAllocs(t, a, e, 50, game+" "+agent)
 		}
 	}
 }
@@ -161,15 +148,10 @@ func TestSearchRefusesValueModel(t *testing.T) {
 	}
 }
 
+// evalWeightScore is what a value file with eval_weight w scores the
+// position c by: the network's value plus the weighted heuristic score.
 func evalWeightScore(n *policy.Net, w float64, c *env.Env) float64 {
-	ev := c.Evaluate()
-	switch c.Outcome() {
-	case env.Won:
-		ev += winBonus
-	case env.Lost:
-		ev -= deadPenalty
-	}
-	return float64(n.Value(c.Observation())) + w*ev/float64(c.Spec().Cards)
+	return float64(n.Value(c.Observation())) + w*score(c)/float64(c.Spec().Cards)
 }
 
 func TestEvalWeightPolicyPlaysBestScore(t *testing.T) {
@@ -301,13 +283,6 @@ func TestCommittedModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		e, _ := env.Make(game, env.Options{MaxSteps: 60})
-		if _, err := Play(e, a, 1000000, 1, func(e *env.Env, act int) bool {
-			if !e.Mask().Has(act) {
-				t.Fatalf("%s: illegal move %d", path, act)
-			}
-			return true
-		}); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		playLegal(t, e, a, 1000000, 1, path)
 	}
 }

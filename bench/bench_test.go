@@ -35,18 +35,24 @@ func testGames(t *testing.T) []*env.Spec {
 	return specs[:2]
 }
 
-// lookup returns the specs of the named games.
-func lookup(t *testing.T, names ...string) []*env.Spec {
+// parseAll reads each of names with parse, failing t on an error.
+func parseAll[T any](t *testing.T, parse func(string) (T, error), names []string) []T {
 	t.Helper()
-	var out []*env.Spec
+	var out []T
 	for _, n := range names {
-		spec, err := env.Lookup(n)
+		v, err := parse(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, spec)
+		out = append(out, v)
 	}
 	return out
+}
+
+// lookup returns the specs of the named games.
+func lookup(t *testing.T, names ...string) []*env.Spec {
+	t.Helper()
+	return parseAll(t, env.Lookup, names)
 }
 
 // testAgents returns random, and heuristic when it exists.
@@ -61,15 +67,7 @@ func testAgents() []string {
 // parseAgents parses agent strings.
 func parseAgents(t *testing.T, list ...string) []*agents.Factory {
 	t.Helper()
-	var out []*agents.Factory
-	for _, s := range list {
-		f, err := agents.Parse(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, f)
-	}
-	return out
+	return parseAll(t, agents.Parse, list)
 }
 
 // withoutTimes returns the episodes with their wall times cleared.

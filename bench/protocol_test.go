@@ -12,31 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 )
 
-func protocolAgents(t *testing.T, names ...string) []*agents.Factory {
-	t.Helper()
-	var out []*agents.Factory
-	for _, n := range names {
-		f, err := agents.Parse(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
 func limitedSpec(t *testing.T) *env.Spec {
 	t.Helper()
-	spec, err := env.Lookup("limited")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec
+	return lookup(t, "limited")[0]
 }
 
 // The protocol plays the evaluation block as the verdict table's build
@@ -46,7 +28,7 @@ func TestProtocolV1PlaysTheTablesDeals(t *testing.T) {
 	spec := limitedSpec(t)
 	const n = 120
 	res, err := RunProtocol(context.Background(), ProtocolConfig{
-		Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 2, deals: n,
+		Protocol: V1, Games: []*env.Spec{spec}, Agents: parseAgents(t, "random", "heuristic"), Workers: 2, deals: n,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +120,7 @@ func TestProtocolSolverAgreesWithTheTable(t *testing.T) {
 	const n = 12
 	solverAgent := fmt.Sprintf("solver:nodes=%d,table-bits=22", tab.Meta.Settings.Nodes)
 	res, err := RunProtocol(context.Background(), ProtocolConfig{
-		Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, solverAgent), Workers: 2, deals: n,
+		Protocol: V1, Games: []*env.Spec{spec}, Agents: parseAgents(t, solverAgent), Workers: 2, deals: n,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +150,7 @@ func TestProtocolSolverAgreesWithTheTable(t *testing.T) {
 func TestProtocolJournalResumes(t *testing.T) {
 	spec := limitedSpec(t)
 	path := filepath.Join(t.TempDir(), "sub", "run.jsonl")
-	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 1, deals: 30, Journal: path}
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: parseAgents(t, "random", "heuristic"), Workers: 1, deals: 30, Journal: path}
 	ctx, cancel := context.WithCancel(context.Background())
 	stopAt := 0
 	cfg.Progress = func(done, _ int) {
@@ -202,7 +184,7 @@ func TestProtocolJournalResumes(t *testing.T) {
 		t.Errorf("the resumed run's rows differ from an uninterrupted run's:\n%s\nwant\n%s", got, want)
 	}
 	// Another agent's settings do not take the journal's episodes.
-	cfg.Journal, cfg.Agents = path, protocolAgents(t, "mc:rollouts=1")
+	cfg.Journal, cfg.Agents = path, parseAgents(t, "mc:rollouts=1")
 	cfg.deals = 2
 	first = -1
 	cfg.Progress = func(done, _ int) {
@@ -268,7 +250,7 @@ func TestProtocolShardsMerge(t *testing.T) {
 	spec := limitedSpec(t)
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "v1.json.journal.jsonl")
-	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "random", "heuristic"), Workers: 2, deals: 130}
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: parseAgents(t, "random", "heuristic"), Workers: 2, deals: 130}
 	whole, err := RunProtocol(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -111,10 +111,7 @@ func TestRoundTripArrow(t *testing.T) {
 	cfg := small(dir)
 	generate(t, cfg)
 	wantSteps, wantEps := reference(t, cfg)
-	d, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openDataset(t, dir)
 	var gotSteps []Step
 	var gotEps []Episode
 	for _, p := range d.Parts {

@@ -50,10 +50,9 @@ func BenchmarkGenerate(b *testing.B) { benchGenerate(b, 1) }
 // BenchmarkGenerateAllCores is the pipeline with one worker per core.
 func BenchmarkGenerateAllCores(b *testing.B) { benchGenerate(b, runtime.GOMAXPROCS(0)) }
 
-// BenchmarkRawWrite writes the same steps rows as BenchmarkGenerate, played
-// beforehand and held in memory, with a bare parquet-go writer of the same
-// settings into a file: the ceiling the pipeline is measured against.
-func BenchmarkRawWrite(b *testing.B) {
+// benchWorker is a worker of the plan of benchEpisodes episodes of
+// Cromwell by the random agent, as BenchmarkGenerate plays them.
+func benchWorker(b *testing.B) *worker {
 	cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: benchEpisodes, Out: b.TempDir()}
 	plan, err := NewPlan(cfg)
 	if err != nil {
@@ -63,6 +62,14 @@ func BenchmarkRawWrite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return w
+}
+
+// BenchmarkRawWrite writes the same steps rows as BenchmarkGenerate, played
+// beforehand and held in memory, with a bare parquet-go writer of the same
+// settings into a file: the ceiling the pipeline is measured against.
+func BenchmarkRawWrite(b *testing.B) {
+	w := benchWorker(b)
 	var episodes [][]Step
 	var total int64
 	for i := range int64(benchEpisodes) {
@@ -109,15 +116,7 @@ func BenchmarkRawWrite(b *testing.B) {
 // BenchmarkPlay plays the same episodes and fills the rows without writing
 // them: the game's and the agent's share of BenchmarkGenerate.
 func BenchmarkPlay(b *testing.B) {
-	cfg := Config{Game: gameSpec("cromwell"), Agent: agentOf("random"), Episodes: benchEpisodes, Out: b.TempDir()}
-	plan, err := NewPlan(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := plan.newWorker()
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := benchWorker(b)
 	var rows int64
 	for b.Loop() {
 		for i := range int64(benchEpisodes) {

@@ -102,33 +102,64 @@ func reference(t *testing.T, cfg Config) ([]Step, []Episode) {
 	return steps, eps
 }
 
-// readAll reads every row of a dataset with the package's reader.
-func readAll(t *testing.T, dir string) ([]Step, []Episode) {
+// openDataset opens the dataset in dir, failing t on an error.
+func openDataset(t *testing.T, dir string) *Dataset {
 	t.Helper()
 	d, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var steps []Step
-	var eps []Episode
+	return d
+}
+
+// eachStepsFile opens the steps file of each part of d in turn and reads it
+// with read, failing t on an error.
+func eachStepsFile(t *testing.T, d *Dataset, read func(f *File) error) {
+	t.Helper()
 	for _, p := range d.Parts {
 		f, err := OpenFile(p.Steps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = f.ReadSteps(func(rows []Step) error {
+		err = read(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// replayAll replays the first n episodes of d, failing t unless each
+// replays to its recorded end without a difference.
+func replayAll(t *testing.T, d *Dataset, n int64) {
+	t.Helper()
+	for k := range n {
+		ep, steps, err := d.Episode(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(r.Diffs) > 0 || !r.End.Done() {
+			t.Fatalf("episode %d: %v %v", k, r, err)
+		}
+	}
+}
+
+// readAll reads every row of a dataset with the package's reader.
+func readAll(t *testing.T, dir string) ([]Step, []Episode) {
+	t.Helper()
+	d := openDataset(t, dir)
+	var steps []Step
+	var eps []Episode
+	eachStepsFile(t, d, func(f *File) error {
+		return f.ReadSteps(func(rows []Step) error {
 			for _, r := range rows {
 				r.Obs, r.LegalMask = bytes.Clone(r.Obs), bytes.Clone(r.LegalMask)
 				steps = append(steps, r)
 			}
 			return nil
 		})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	err = d.ReadEpisodes(func(rows []Episode) error {
+	})
+	err := d.ReadEpisodes(func(rows []Episode) error {
 		for _, r := range rows {
 			r.FinalObs = bytes.Clone(r.FinalObs)
 			r.WallTimeMicros = 0
@@ -204,19 +235,7 @@ func TestRoundTripEveryGame(t *testing.T) {
 			gotSteps, gotEps := readAll(t, dir)
 			compareRows(t, "steps", gotSteps, wantSteps)
 			compareRows(t, "episodes", gotEps, wantEps)
-			d, err := Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := range cfg.Episodes {
-				ep, steps, err := d.Episode(k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(r.Diffs) > 0 || !r.End.Done() {
-					t.Fatalf("episode %d: %v %v", k, r, err)
-				}
-			}
+			replayAll(t, openDataset(t, dir), cfg.Episodes)
 		})
 	}
 }
@@ -321,12 +340,41 @@ func finalFiles(t *testing.T, dir string) (final, temp []string) {
 	return final, temp
 }
 
-func TestCancelLeavesNoPartialFileAndRerunCompletes(t *testing.T) {
-	root := t.TempDir()
-	ref := small(filepath.Join(root, "ref"))
-	generate(t, ref)
+// wholeFiles fails t if dir holds a temporary file, or a Parquet file
+// under a final name that does not open as a whole one; it returns how
+// many Parquet files it holds.
+func wholeFiles(t *testing.T, dir string) (parts int) {
+	t.Helper()
+	final, temp := finalFiles(t, dir)
+	if len(temp) > 0 {
+		t.Fatalf("temporary files left: %v", temp)
+	}
+	for _, f := range final {
+		if strings.HasSuffix(f, ".parquet") {
+			df, err := OpenFile(f)
+			if err != nil {
+				t.Fatalf("a file under a final name is not complete: %v", err)
+			}
+			df.Close()
+			parts++
+		}
+	}
+	return parts
+}
 
-	cfg := small(filepath.Join(root, "x"))
+// beside generates the small dataset into a directory ref and returns its
+// config, and that of the same dataset in another directory, x: what a
+// test writes and then compares with the reference.
+func beside(t *testing.T) (ref, x Config) {
+	t.Helper()
+	root := t.TempDir()
+	ref = small(filepath.Join(root, "ref"))
+	generate(t, ref)
+	return ref, small(filepath.Join(root, "x"))
+}
+
+func TestCancelLeavesNoPartialFileAndRerunCompletes(t *testing.T) {
+	ref, cfg := beside(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int64
 	cfg.OnEpisode = func(int) {
@@ -338,21 +386,7 @@ func TestCancelLeavesNoPartialFileAndRerunCompletes(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
-	final, temp := finalFiles(t, cfg.Out)
-	if len(temp) > 0 {
-		t.Fatalf("temporary files left: %v", temp)
-	}
-	parts := 0
-	for _, f := range final {
-		if strings.HasSuffix(f, ".parquet") {
-			df, err := OpenFile(f)
-			if err != nil {
-				t.Fatalf("a file under a final name is not complete: %v", err)
-			}
-			df.Close()
-			parts++
-		}
-	}
+	parts := wholeFiles(t, cfg.Out)
 	if parts >= 10 {
 		t.Fatalf("%d files: the cancel did not stop the run", parts)
 	}
@@ -535,19 +569,8 @@ func TestReplayFindsCorruptedRows(t *testing.T) {
 	dir := t.TempDir()
 	cfg := small(dir)
 	generate(t, cfg)
-	d, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range cfg.Episodes {
-		ep, steps, err := d.Episode(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r, err := Replay(&d.Meta, k, ep, steps, nil); err != nil || len(r.Diffs) > 0 {
-			t.Fatalf("episode %d: %v %v", k, r, err)
-		}
-	}
+	d := openDataset(t, dir)
+	replayAll(t, d, cfg.Episodes)
 	ep, steps, _ := d.Episode(7)
 	steps[3].Obs[5] ^= 1
 	steps[4].LegalMask[0] ^= 1

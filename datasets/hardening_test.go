@@ -117,11 +117,7 @@ func deadPID(t *testing.T) int {
 // killed run's files of its own shard.
 func TestRerunRemovesStaleTemporariesOnly(t *testing.T) {
 	stopClock(t)
-	root := t.TempDir()
-	ref := small(filepath.Join(root, "ref"))
-	generate(t, ref)
-
-	cfg := small(filepath.Join(root, "x"))
+	ref, cfg := beside(t)
 	cfg.Shard, cfg.Shards = 0, 2 // parts 0 and 1 of 0..4
 	host, _ := os.Hostname()
 	host = strings.ReplaceAll(host, ".", "_")
@@ -155,10 +151,7 @@ func TestRerunRemovesStaleTemporariesOnly(t *testing.T) {
 			t.Errorf("%s was removed: %v", p, err)
 		}
 	}
-	d, err := Open(cfg.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openDataset(t, cfg.Out)
 	if len(d.Temporary) != 3 {
 		t.Errorf("Open lists %d temporary files, want 3", len(d.Temporary))
 	}
@@ -180,10 +173,7 @@ func TestRerunRemovesStaleTemporariesOnly(t *testing.T) {
 // the one a single run writes.
 func TestTwoWritersOnOneDirectory(t *testing.T) {
 	stopClock(t)
-	root := t.TempDir()
-	ref := small(filepath.Join(root, "ref"))
-	generate(t, ref)
-	cfg := small(filepath.Join(root, "x"))
+	ref, cfg := beside(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i := range errs {
@@ -253,19 +243,7 @@ func TestWriteFailureLeavesNothingAndRerunCompletes(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "part-0000") {
 				t.Fatalf("err %v, want one naming the part and saying %q", err, tc.want)
 			}
-			final, temp := finalFiles(t, cfg.Out)
-			if len(temp) > 0 {
-				t.Fatalf("temporary files left: %v", temp)
-			}
-			for _, f := range final {
-				if strings.HasSuffix(f, ".parquet") {
-					df, err := OpenFile(f)
-					if err != nil {
-						t.Fatalf("a file under a final name is not complete: %v", err)
-					}
-					df.Close()
-				}
-			}
+			wholeFiles(t, cfg.Out)
 			generate(t, cfg)
 			sameDataset(t, "rerun after "+tc.name, ref.Out, cfg.Out)
 		})

@@ -54,10 +54,7 @@ func TestDatasetRecordsTheModelItWasPlayedWith(t *testing.T) {
 	model, sum := writeModel(t, dir, "limited", 0.01)
 	cfg := Config{Game: gameSpec("limited"), Agent: agentOf("policy:model=" + model), Episodes: 6, SeedStart: 100, PartSize: 3, Workers: 2, Out: filepath.Join(dir, "data")}
 	generate(t, cfg)
-	ds, err := Open(cfg.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := openDataset(t, cfg.Out)
 	if ds.Meta.AgentModelSHA256 != sum {
 		t.Fatalf("agent_model_sha256 %q, want %q", ds.Meta.AgentModelSHA256, sum)
 	}

@@ -276,62 +276,56 @@ const batch = 512
 // ReadSteps calls fn with the steps rows of a steps file in order, in
 // batches. The batch is reused after fn returns. Rows whose observation or
 // mask has the wrong length, or that belong to another part, are an error.
-func (f *File) ReadSteps(fn func([]Step) error) (err error) {
-	if f.Meta.Table != TableSteps {
-		return fmt.Errorf("%s is a %s file, not a steps file", f.Name, f.Meta.Table)
-	}
-	defer recoverCorrupt(f.Name, &err)
-	return readRows(f, parquet.NewGenericReader[Step](f.pf), 0, func(rows []Step, at int64) error {
-		for i := range rows {
-			if err := f.checkStep(&rows[i], at+int64(i)); err != nil {
-				return err
-			}
-		}
-		return fn(rows)
-	})
+func (f *File) ReadSteps(fn func([]Step) error) error {
+	return readTable(f, TableSteps, "a steps", f.checkStep, fn)
 }
 
 // ReadScoredSteps calls fn with the rows of a steps file of a dataset made
 // with move scores, in order, in batches reused after fn returns. Besides
 // what ReadSteps checks, every row must hold as many scores as moves, and
 // the moves must be legal before the row's action.
-func (f *File) ReadScoredSteps(fn func([]ScoredStep) error) (err error) {
-	if f.Meta.Table != TableSteps {
-		return fmt.Errorf("%s is a %s file, not a steps file", f.Name, f.Meta.Table)
-	}
-	if f.Meta.MoveScores == "" {
+func (f *File) ReadScoredSteps(fn func([]ScoredStep) error) error {
+	if f.Meta.Table == TableSteps && f.Meta.MoveScores == "" {
 		return fmt.Errorf("%s holds no move scores (its dataset was made without --scores)", f.Name)
 	}
-	defer recoverCorrupt(f.Name, &err)
-	return readRows(f, parquet.NewGenericReader[ScoredStep](f.pf), 0, func(rows []ScoredStep, at int64) error {
-		for i := range rows {
-			r := &rows[i]
-			if err := f.checkStep(&r.Step, at+int64(i)); err != nil {
-				return err
-			}
-			if len(r.ScoreActions) != len(r.Scores) {
-				return fmt.Errorf("%s row %d: %w: %d scored moves but %d scores", f.Name, at+int64(i), ErrCorrupt, len(r.ScoreActions), len(r.Scores))
-			}
-			for _, a := range r.ScoreActions {
-				if a < 0 || int(a) >= f.Meta.Actions || r.LegalMask[a/8]&(1<<(a%8)) == 0 {
-					return fmt.Errorf("%s row %d: %w: scored move %d was not legal", f.Name, at+int64(i), ErrCorrupt, a)
-				}
-			}
-		}
-		return fn(rows)
-	})
+	return readTable(f, TableSteps, "a steps", f.checkScoredStep, fn)
 }
 
 // ReadEpisodes calls fn with the rows of an episodes file in order, in
 // batches reused after fn returns.
-func (f *File) ReadEpisodes(fn func([]Episode) error) (err error) {
-	if f.Meta.Table != TableEpisodes {
-		return fmt.Errorf("%s is a %s file, not an episodes file", f.Name, f.Meta.Table)
+func (f *File) ReadEpisodes(fn func([]Episode) error) error {
+	return readTable(f, TableEpisodes, "an episodes", f.checkEpisode, fn)
+}
+
+// checkScoredStep checks a row of a steps file with move scores, row
+// number at: the steps columns as checkStep does, and the scored moves.
+func (f *File) checkScoredStep(r *ScoredStep, at int64) error {
+	if err := f.checkStep(&r.Step, at); err != nil {
+		return err
+	}
+	if len(r.ScoreActions) != len(r.Scores) {
+		return fmt.Errorf("%s row %d: %w: %d scored moves but %d scores", f.Name, at, ErrCorrupt, len(r.ScoreActions), len(r.Scores))
+	}
+	for _, a := range r.ScoreActions {
+		if a < 0 || int(a) >= f.Meta.Actions || r.LegalMask[a/8]&(1<<(a%8)) == 0 {
+			return fmt.Errorf("%s row %d: %w: scored move %d was not legal", f.Name, at, ErrCorrupt, a)
+		}
+	}
+	return nil
+}
+
+// readTable reads the rows of f, which must be a file of table (kind names
+// it in the error: "a steps"), checking each row with check, row number
+// and all, before fn gets the batch; a file that breaks the reader is
+// ErrCorrupt.
+func readTable[T any](f *File, table, kind string, check func(*T, int64) error, fn func([]T) error) (err error) {
+	if f.Meta.Table != table {
+		return fmt.Errorf("%s is a %s file, not %s file", f.Name, f.Meta.Table, kind)
 	}
 	defer recoverCorrupt(f.Name, &err)
-	return readRows(f, parquet.NewGenericReader[Episode](f.pf), 0, func(rows []Episode, at int64) error {
+	return readRows(f, parquet.NewGenericReader[T](f.pf), 0, func(rows []T, at int64) error {
 		for i := range rows {
-			if err := f.checkEpisode(&rows[i], at+int64(i)); err != nil {
+			if err := check(&rows[i], at+int64(i)); err != nil {
 				return err
 			}
 		}

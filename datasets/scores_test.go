@@ -21,18 +21,10 @@ func scored(out string) Config {
 // ReadScoredSteps and, for the plain columns, through ReadSteps too.
 func readScored(t *testing.T, dir string) ([]ScoredStep, []Step) {
 	t.Helper()
-	d, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rows []ScoredStep
 	var plain []Step
-	for _, p := range d.Parts {
-		f, err := OpenFile(p.Steps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = f.ReadScoredSteps(func(b []ScoredStep) error {
+	eachStepsFile(t, openDataset(t, dir), func(f *File) error {
+		err := f.ReadScoredSteps(func(b []ScoredStep) error {
 			for _, r := range b {
 				r.Obs, r.LegalMask = slices.Clone(r.Obs), slices.Clone(r.LegalMask)
 				r.ScoreActions, r.Scores = slices.Clone(r.ScoreActions), slices.Clone(r.Scores)
@@ -40,20 +32,17 @@ func readScored(t *testing.T, dir string) ([]ScoredStep, []Step) {
 			}
 			return nil
 		})
-		if err == nil {
-			err = f.ReadSteps(func(b []Step) error {
-				for _, r := range b {
-					r.Obs, r.LegalMask = slices.Clone(r.Obs), slices.Clone(r.LegalMask)
-					plain = append(plain, r)
-				}
-				return nil
-			})
-		}
-		f.Close()
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-	}
+		return f.ReadSteps(func(b []Step) error {
+			for _, r := range b {
+				r.Obs, r.LegalMask = slices.Clone(r.Obs), slices.Clone(r.LegalMask)
+				plain = append(plain, r)
+			}
+			return nil
+		})
+	})
 	return rows, plain
 }
 

@@ -24,10 +24,7 @@ func TestReadsSchemaVersion1(t *testing.T) {
 	}
 	want := specjson.Of(spec)
 	want.Summary, want.MaxSteps = "", 0
-	d, err := Open(v1Dataset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openDataset(t, v1Dataset)
 	if d.Meta.SchemaVersion != 1 || !reflect.DeepEqual(d.Meta.Spec, want) {
 		t.Fatalf("schema version %d, spec %+v; want version 1 and %+v", d.Meta.SchemaVersion, d.Meta.Spec, want)
 	}

@@ -234,6 +234,25 @@ func (t *Table) Foundations(x, y float64, f *cards.Foundations) {
 	}
 }
 
+// Column adds a column of overlapping cards cs, the first at the top, in
+// place, whose name is written above it: its top card at (x, y), the cards
+// want apart, or closer so that the column fits in room units of height;
+// an empty column is a slot with label. It returns the placements of the
+// cards, in cs's order (their positions 0, 1, ...), for the caller to mark.
+func (t *Table) Column(x, y, room, want float64, place string, cs []cards.Card, label string) []Placement {
+	t.Text(x, y-0.3, CardWidth, 0.24, place, AlignCenter, false)
+	if len(cs) == 0 {
+		t.Slot(x, y, place, -1, label)
+		return nil
+	}
+	first := len(t.Cards)
+	step := Step(len(cs), room, CardHeight, want)
+	for k, c := range cs {
+		t.Card(x, y+float64(k)*step, c, place, k)
+	}
+	return t.Cards[first:]
+}
+
 // SuitLabels are the suit symbols, in suit order, for labels.
 var SuitLabels = [cards.NumSuits]string{"♣", "♦", "♥", "♠"}
 

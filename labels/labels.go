@@ -225,21 +225,15 @@ func newWorker(cfg *Config, proto *env.Env, meta Meta) (*worker, error) {
 // Part writes part p unless its file exists.
 func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err error) {
 	meta := w.meta
-	first := int64(p) * int64(meta.PartDeals)
-	n := min(int64(meta.PartDeals), meta.Deals-first)
+	first, n := PartSpan(p, meta.PartDeals, meta.Deals)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
 	f := PartFile{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs", "before"}, Meta: &meta,
-		Same: func(path string) error {
-			var old Meta
-			if err := ReadPartMeta(path, &old); err != nil {
-				return err
+		Same: SameRun(func(old Meta) string {
+			if old == meta {
+				return ""
 			}
-			if old != meta {
-				return fmt.Errorf("%s was written by another run (%s agent %q, deals from %d, %d per deal, %d deals a part); use another directory",
-					path, old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
-			}
-			return nil
-		}}
+			return fmt.Sprintf("%s agent %q, deals from %d, %d per deal, %d deals a part", old.Game, old.Agent, old.SeedStart, old.PerDeal, old.PartDeals)
+		})}
 	rows, skipped, err = WritePart(ctx, f, n, func(i int64) ([]Row, error) {
 		err := w.deal(meta, first+i)
 		return w.rows, err

@@ -3,43 +3,23 @@ package labels
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/labels/internal/labelstest"
 )
 
-func readRows(t *testing.T, dir string) []Row {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
-	var rows []Row
-	for _, f := range files {
-		r, err := parquet.ReadFile[Row](f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r...)
-	}
-	return rows
-}
+// readRows reads the rows of every part file in dir, in part order.
+func readRows(t *testing.T, dir string) []Row { return labelstest.Rows[Row](t, dir) }
 
 func config(t *testing.T, game, dir string, workers int) Config {
 	t.Helper()
-	f, err := agents.Parse("heuristic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, f := labelstest.Heuristic(t, game)
 	return Config{Game: spec, Agent: f, SeedStart: 40, Deals: 5, PerDeal: 3, PartDeals: 2, Out: dir, Workers: workers, MaxSteps: 300}
 }
 

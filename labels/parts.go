@@ -118,6 +118,31 @@ type PartFile struct {
 	Same func(path string) error
 }
 
+// PartSpan returns the deals of part p of a run of deals deals, partDeals a
+// part (the last part may hold fewer): the index in the run of its first
+// deal, and how many it holds.
+func PartSpan(p, partDeals int, deals int64) (first, n int64) {
+	first = int64(p) * int64(partDeals)
+	return first, min(int64(partDeals), deals-first)
+}
+
+// SameRun returns a PartFile's Same for a labelling package's metadata M:
+// it reads the metadata of the file at path, and another says how that
+// run differs from this one (what the error names of it), "" when it is
+// this run.
+func SameRun[M any](another func(old M) string) func(path string) error {
+	return func(path string) error {
+		var old M
+		if err := ReadPartMeta(path, &old); err != nil {
+			return err
+		}
+		if what := another(old); what != "" {
+			return fmt.Errorf("%s was written by another run (%s); use another directory", path, what)
+		}
+		return nil
+	}
+}
+
 // WritePart writes the part file f from its deals: deal(i) returns deal i's
 // rows (i from 0 to deals-1), which stay the caller's. The file is
 // written under a temporary name and appears only once every deal is in

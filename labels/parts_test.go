@@ -33,16 +33,12 @@ func (w *fileWorker) Part(ctx context.Context, p int) (int64, bool, error) {
 	w.parts = append(w.parts, p)
 	m := meta{Run: w.run, Part: p}
 	f := PartFile{Path: PartPath(w.dir, p), Version: 1, ByteColumns: []string{"obs"}, Meta: &m,
-		Same: func(path string) error {
-			var old meta
-			if err := ReadPartMeta(path, &old); err != nil {
-				return err
+		Same: SameRun(func(old meta) string {
+			if old == m {
+				return ""
 			}
-			if old != m {
-				return fmt.Errorf("%s was written by run %q", path, old.Run)
-			}
-			return nil
-		}}
+			return fmt.Sprintf("run %q", old.Run)
+		})}
 	return WritePart(ctx, f, int64(p+1), func(i int64) ([]row, error) {
 		return []row{{Deal: i, Obs: []byte{byte(p)}}, {Deal: i, Obs: []byte{byte(i)}}}, nil
 	}, nil)
@@ -101,8 +97,24 @@ func TestRunRefusesAnotherRunsParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := RunParts(context.Background(), 4, 0, 1, 2, func() (*fileWorker, error) { return &fileWorker{dir: dir, run: "b"}, nil }, nil)
-	if err == nil || !strings.Contains(err.Error(), `written by run "a"`) {
+	if err == nil || !strings.Contains(err.Error(), ".parquet was written by another run (run \"a\"); use another directory") {
 		t.Fatalf("a directory of another run's parts: %v", err)
+	}
+}
+
+// TestPartSpan: the parts of a run hold partDeals deals each, the last one
+// what is left, and together every deal once.
+func TestPartSpan(t *testing.T) {
+	next := int64(0)
+	for p := range 4 {
+		first, n := PartSpan(p, 3, 10)
+		if first != next || n != min(3, 10-first) || n <= 0 {
+			t.Fatalf("part %d: first %d, %d deals; want first %d", p, first, n, next)
+		}
+		next += n
+	}
+	if next != 10 {
+		t.Fatalf("the parts hold %d deals, want 10", next)
 	}
 }
 

@@ -1,18 +1,16 @@
 package policy
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/internal/modeltest"
 )
 
 func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *Model {
@@ -28,27 +26,14 @@ func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*Model, error) {
 	return newRandomNetwork(spec, hidden, seed, "")
 }
 
+// newRandomNetwork draws a policy (head "") or a value network (head
+// HeadValue) for spec (modeltest.Weights).
 func newRandomNetwork(spec *env.Spec, hidden []int, seed uint64, head string) (*Model, error) {
-	rng := cards.NewRand(seed)
 	out := spec.Actions
 	if head == HeadValue {
 		out = 1
 	}
-	widths := append(append([]int{spec.OneHotLen()}, hidden...), out)
-	var ws, bs [][]float32
-	for i := range len(widths) - 1 {
-		in, out := widths[i], widths[i+1]
-		scale := 2 / math.Sqrt(float64(min(in, spec.ObsLen)))
-		w := make([]float32, in*out)
-		for j := range w {
-			w[j] = float32((rng.Float64()*2 - 1) * scale)
-		}
-		b := make([]float32, out)
-		for j := range b {
-			b[j] = float32(rng.Float64()*0.2 - 0.1)
-		}
-		ws, bs = append(ws, w), append(bs, b)
-	}
+	ws, bs := modeltest.Weights(spec, hidden, seed, out, false)
 	return NewModel(Meta{Game: spec.Name, RulesVersion: spec.RulesVersion, ObsLen: spec.ObsLen, OneHotLen: spec.OneHotLen(),
 		Actions: spec.Actions, Hidden: hidden, Head: head, Command: "randomModel (test)"}, ws, bs)
 }
@@ -64,31 +49,22 @@ func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *
 	return m
 }
 
+// encode returns m as a file's bytes.
 func encode(t testing.TB, m *Model) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return modeltest.Encode(t, m)
 }
 
+// saveModel writes m to a file in dir and returns its path.
 func saveModel(t testing.TB, dir, name string, m *Model) string {
 	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, encode(t, m), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return modeltest.Save(t, dir, name, m)
 }
 
+// mustSpec returns the named game's Spec.
 func mustSpec(t testing.TB, game string) *env.Spec {
 	t.Helper()
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec
+	return modeltest.Spec(t, game)
 }
 
 func denseLogits(m *Model, spec *env.Spec, obs []uint8) []float64 {

@@ -8,6 +8,8 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/patience-gym/patience/env"
 )
 
 // The Go fonts (BSD licensed, shipped with golang.org/x/image) give the
@@ -114,6 +116,19 @@ func textWidth(s string, size float64, bold bool) float64 {
 		w += f.glyph(r).adv
 	}
 	return w * size
+}
+
+// textOutline makes p the outlines of s, the baseline at y, aligned on x
+// as align says (starting there, centred on it, or ending there).
+func textOutline(p *path, s string, x, y, size float64, align env.Align, bold bool) {
+	switch align {
+	case env.AlignCenter:
+		x -= textWidth(s, size, bold) / 2
+	case env.AlignRight:
+		x -= textWidth(s, size, bold)
+	}
+	p.reset()
+	addText(p, s, x, y, size, bold)
 }
 
 // addText adds the outlines of s to p, the baseline at y, starting at x.

@@ -94,14 +94,7 @@ func (p *rgbaPainter) text(x, y, size float64, s string, c color.NRGBA, align en
 	if s == "" {
 		return
 	}
-	switch align {
-	case env.AlignCenter:
-		x -= textWidth(s, size, bold) / 2
-	case env.AlignRight:
-		x -= textWidth(s, size, bold)
-	}
-	p.tp.reset()
-	addText(&p.tp, s, x, y, size, bold)
+	textOutline(&p.tp, s, x, y, size, align, bold)
 	p.fill(&p.tp, c)
 }
 

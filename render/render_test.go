@@ -13,6 +13,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/render"
 )
 
@@ -168,22 +169,7 @@ func wellFormed(svg []byte) error {
 // play runs f on every state of a few random games of the named game.
 func play(t *testing.T, name string, games int, f func(e *env.Env)) {
 	t.Helper()
-	e, err := env.Make(name, env.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := cards.NewRand(99)
-	for seed := range uint64(games) {
-		e.Reset(seed)
-		f(e)
-		for !e.Done() {
-			m := e.Mask()
-			if _, _, _, _, _, err := e.Step(m.Nth(rng.IntN(m.Count()))); err != nil {
-				t.Fatal(err)
-			}
-			f(e)
-		}
-	}
+	envtest.RandomPlay(t, name, games, 99, f)
 }
 
 func TestLayoutShowsExactlyWhatThePlayerSees(t *testing.T) {

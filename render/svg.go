@@ -129,14 +129,7 @@ func (p *svgPainter) text(x, y, size float64, s string, c color.NRGBA, align env
 		return
 	}
 	if p.outline {
-		switch align {
-		case env.AlignCenter:
-			x -= textWidth(s, size, bold) / 2
-		case env.AlignRight:
-			x -= textWidth(s, size, bold)
-		}
-		p.tp.reset()
-		addText(&p.tp, s, x, y, size, bold)
+		textOutline(&p.tp, s, x, y, size, align, bold)
 		p.fill(&p.tp, c)
 		return
 	}

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/bench"
@@ -104,19 +102,10 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	}
 
 	total := len(cfg.Games) * len(cfg.Agents) * cfg.Deals
-	bar := newProgress(stderr, "bench", int64(total))
-	last := 0
-	cfg.Progress = func(done, _ int) {
-		bar.add(done - last)
-		last = done
-	}
-	began := time.Now()
+	games := countGames(stderr, "bench", total)
+	cfg.Progress = games.progress
 	res, err := bench.Run(ctx, cfg)
-	bar.done()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted after %s (%d of %d games played); nothing written: %w", time.Since(began).Round(time.Second), last, total, err)
-		}
+	if err := games.end(err, "nothing written"); err != nil {
 		return err
 	}
 
@@ -124,8 +113,7 @@ func runBench(ctx context.Context, inv *invocation, args []string) error {
 	if err := res.WriteMarkdown(stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nElapsed: %s for %d games with %s (%s/%s, %d CPUs).\n",
-		res.Elapsed.Round(100*time.Millisecond), total, count(res.Workers, "worker"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	games.writeElapsed(stdout, res.Elapsed, res.Workers)
 	for _, out := range []struct {
 		path string
 		save func(string) error

@@ -55,11 +55,7 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	long := fs.Bool("long", false, "a line per deal with its verdict, difficulty and figures")
 	asJSON := fs.Bool("json", false, "print the deals as a JSON array of objects")
 	stats := fs.Bool("stats", false, "print the table's figures by block and difficulty instead of deals")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	spec, err := oneGame(pos)
+	spec, err := parseGame(fs, args)
 	if err != nil {
 		return err
 	}

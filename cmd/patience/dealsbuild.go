@@ -69,11 +69,9 @@ func runDealsBuild(ctx context.Context, inv *invocation, args []string) error {
 		}
 		cmdLine := []string{"patience", "deals", "build", spec.Name}
 		if *nodes != "" {
-			b, err := parseBudget(*nodes)
-			if err != nil || b.nodes == 0 {
-				return usagef("--nodes %q: want a node count (1M, 300k)", *nodes)
+			if s.Nodes, err = parseNodes("nodes", *nodes, "1M, 300k"); err != nil {
+				return err
 			}
-			s.Nodes = b.nodes
 			cmdLine = append(cmdLine, "--nodes", *nodes)
 		}
 		if spec.Hidden {
@@ -82,11 +80,9 @@ func runDealsBuild(ctx context.Context, inv *invocation, args []string) error {
 				cmdLine = append(cmdLine, "--worlds", fmt.Sprint(*worlds))
 			}
 			if *worldNodes != "" {
-				b, err := parseBudget(*worldNodes)
-				if err != nil || b.nodes == 0 {
-					return usagef("--world-nodes %q: want a node count (10k)", *worldNodes)
+				if s.WorldNodes, err = parseNodes("world-nodes", *worldNodes, "10k"); err != nil {
+					return err
 				}
-				s.WorldNodes = b.nodes
 				cmdLine = append(cmdLine, "--world-nodes", *worldNodes)
 			}
 		}
@@ -181,17 +177,13 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	tablePath := fs.String("table", "", "the table to read (default: the one that ships)")
 	work := fs.String("work", "deals-work", "the directory of the journal")
 	out := fs.String("out", "results", "the directory the list is written to, deals-challenge-GAME.json")
-	pos, err := parse(fs, args)
+	spec, err := parseGame(fs, args)
 	if err != nil {
 		return err
 	}
-	spec, err := oneGame(pos)
+	nodeBudget, err := parseNodes("nodes", *nodes, "10M")
 	if err != nil {
 		return err
-	}
-	b, err := parseBudget(*nodes)
-	if err != nil || b.nodes == 0 {
-		return usagef("--nodes %q: want a node count (10M)", *nodes)
 	}
 	var t *deals.Table
 	if *tablePath != "" {
@@ -210,10 +202,10 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	}
 	var bar *progress
 	c, err := deals.RunChallenge(ctx, deals.ChallengeConfig{
-		Table: t, Block: *block, Nodes: b.nodes, Work: *work, Command: strings.Join(cmdLine, " "),
+		Table: t, Block: *block, Nodes: nodeBudget, Work: *work, Command: strings.Join(cmdLine, " "),
 		OnStart: func(todo, done int) {
 			fmt.Fprintf(inv.stdout, "%s: %s left unknown at %s nodes, %d tried already, %d to try at %s nodes\n",
-				spec.Name, count(todo+done, "deal"), formatCount(t.Meta.Settings.Nodes), done, todo, formatCount(b.nodes))
+				spec.Name, count(todo+done, "deal"), formatCount(t.Meta.Settings.Nodes), done, todo, formatCount(nodeBudget))
 			bar = newProgress(inv.stderr, "challenge "+spec.Name, int64(todo))
 		},
 		OnDeal: func(a deals.Attempt) {
@@ -249,6 +241,6 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 		}
 	}
 	fmt.Fprintf(inv.stdout, "%s: %d deals tried at %s nodes: %d won, %d lost, %d still unknown; wrote %s\n",
-		spec.Name, len(c.Deals), formatCount(b.nodes), won, lost, len(c.Deals)-won-lost, path)
+		spec.Name, len(c.Deals), formatCount(nodeBudget), won, lost, len(c.Deals)-won-lost, path)
 	return nil
 }

@@ -97,13 +97,26 @@ func wholeParquet(t *testing.T, files []string) {
 	}
 }
 
-// diskFullError checks that a command run on a full disk failed with a
-// message naming the cause.
-func diskFullError(t *testing.T, what string, code int, errs string) {
+// failsForSpace runs the command args on a full disk and checks that it
+// failed with a message naming the cause.
+func failsForSpace(t *testing.T, args ...string) {
 	t.Helper()
+	code, _, errs := runCLI(t, args...)
 	if code != 1 || !strings.Contains(errs, "no space left on device") {
-		t.Fatalf("%s on a full disk: exit %d, stderr %q; want exit 1 and \"no space left on device\"", what, code, errs)
+		t.Fatalf("%s on a full disk: exit %d, stderr %q; want exit 1 and \"no space left on device\"", args[0], code, errs)
 	}
+}
+
+// rerunsWithSpace gives the disk room (resize) and runs the command args
+// again, which must succeed and say want; it returns its output.
+func rerunsWithSpace(t *testing.T, resize func(int), want string, args ...string) string {
+	t.Helper()
+	resize(64 << 20)
+	code, stdout, errs := runCLI(t, args...)
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Fatalf("%s rerun with space: exit %d\n%s\n%s", args[0], code, stdout, errs)
+	}
+	return stdout
 }
 
 // TestGenerateOnAFullDisk: generate stops with a clear error when the disk
@@ -113,21 +126,18 @@ func TestGenerateOnAFullDisk(t *testing.T) {
 	dir, resize := smallDisk(t, 1<<20)
 	out := filepath.Join(dir, "ds")
 	args := []string{"generate", "cromwell", "--episodes", "200", "--part-size", "25", "--workers", "1", "--out", out}
-	code, _, errs := runCLI(t, args...)
-	diskFullError(t, "generate", code, errs)
+	failsForSpace(t, args...)
 	if _, err := os.Stat(filepath.Join(out, "meta", "info.json")); err == nil {
 		t.Error("meta/info.json written for an unfinished dataset")
 	}
 	files := finalFiles(t, out)
 	wholeParquet(t, files)
 	t.Logf("%d whole part files survived the full disk", len(files))
-	resize(64 << 20)
-	code, stdout, errs := runCLI(t, args...)
-	if code != 0 || !strings.Contains(stdout, "8/8 parts, 200 episodes") || !strings.Contains(stdout, "complete") {
-		t.Fatalf("rerun with space: exit %d\n%s\n%s", code, stdout, errs)
+	if stdout := rerunsWithSpace(t, resize, "8/8 parts, 200 episodes", args...); !strings.Contains(stdout, "complete") {
+		t.Fatalf("rerun with space: the dataset is not complete\n%s", stdout)
 	}
 	wholeParquet(t, finalFiles(t, out))
-	code, stdout, _ = runCLI(t, "inspect", out)
+	code, stdout, _ := runCLI(t, "inspect", out)
 	if code != 0 || !strings.Contains(stdout, "8 of 8 present: complete") {
 		t.Errorf("inspect after the rerun: exit %d\n%s", code, stdout)
 	}
@@ -139,14 +149,9 @@ func TestLabelOnAFullDisk(t *testing.T) {
 	out := filepath.Join(dir, "labels")
 	args := []string{"label", "limited", "--deals", "6", "--per-deal", "20", "--part-deals", "2", "--rollouts", "1",
 		"--rollout-steps", "5", "--out", out, "--workers", "1"}
-	code, _, errs := runCLI(t, args...)
-	diskFullError(t, "label", code, errs)
+	failsForSpace(t, args...)
 	wholeParquet(t, finalFiles(t, out))
-	resize(64 << 20)
-	code, stdout, errs := runCLI(t, args...)
-	if code != 0 || !strings.Contains(stdout, "wrote") {
-		t.Fatalf("rerun with space: exit %d\n%s\n%s", code, stdout, errs)
-	}
+	rerunsWithSpace(t, resize, "wrote", args...)
 	files := finalFiles(t, out)
 	wholeParquet(t, files)
 	if len(files) != 3 {
@@ -162,16 +167,11 @@ func TestSolveJSONOnAFullDisk(t *testing.T) {
 	dir, resize := smallDisk(t, 24<<10)
 	path := filepath.Join(dir, "solve.json")
 	args := []string{"solve", "cromwell", "--deals", "30", "--budget", "20k", "--workers", "1", "--json", path}
-	code, _, errs := runCLI(t, args...)
-	diskFullError(t, "solve --json", code, errs)
+	failsForSpace(t, args...)
 	if _, err := os.Stat(path); err == nil {
 		t.Fatal("the result file exists after a failed run")
 	}
-	resize(64 << 20)
-	code, stdout, errs := runCLI(t, args...)
-	if code != 0 || !strings.Contains(stdout, "Wrote "+path) {
-		t.Fatalf("rerun with space: exit %d\n%s\n%s", code, stdout, errs)
-	}
+	rerunsWithSpace(t, resize, "Wrote "+path, args...)
 	ref := filepath.Join(t.TempDir(), "ref.json")
 	if code, _, errs := runCLI(t, "solve", "cromwell", "--deals", "30", "--budget", "20k", "--workers", "1", "--json", ref); code != 0 {
 		t.Fatalf("reference run: %s", errs)

@@ -141,6 +141,26 @@ func parseOne(fs *flags, args []string, what string) (string, error) {
 	return oneArg(pos, what)
 }
 
+// gameFlag declares --game, the game of a command that also takes it as its
+// one positional argument (parseGameFlag).
+func gameFlag(fs *flags) *string {
+	return fs.String("game", "cromwell", "the game: "+joinNames(env.Names()))
+}
+
+// parseGameFlag parses the command line of a command whose game is the
+// flag game or its one positional argument, and resolves the game as
+// lookupGame does.
+func parseGameFlag(fs *flags, args []string, game *string) (*env.Spec, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := optionalArg(pos, game); err != nil {
+		return nil, err
+	}
+	return lookupGame(*game)
+}
+
 // oneArg returns the single positional argument or a usage error naming it.
 func oneArg(pos []string, what string) (string, error) {
 	switch len(pos) {
@@ -197,9 +217,10 @@ func lookupGame(name string) (*env.Spec, error) {
 	return spec, nil
 }
 
-// oneGame resolves the one positional argument, a game, as lookupGame does.
-func oneGame(pos []string) (*env.Spec, error) {
-	name, err := oneArg(pos, "GAME")
+// parseGame parses the command line of a command that takes one
+// positional argument, a game, and resolves it as lookupGame does.
+func parseGame(fs *flags, args []string) (*env.Spec, error) {
+	name, err := parseOne(fs, args, "GAME")
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +308,19 @@ func agentHelp() string {
 const modelHelp = "the policy model file of the agent (policy, or mc and uct to guide their search): " +
 	"short for the agent setting model=FILE; {game} stands for the game's name (default for policy: models/{game}.safetensors)"
 
+// agentFlags are --agent and --model, the agent a command plays and the
+// model file it gives it.
+type agentFlags struct{ agent, model *string }
+
+// addAgentFlags declares --agent, whose default is def, and --model.
+func addAgentFlags(fs *flags, def string) agentFlags {
+	return agentFlags{agent: fs.String("agent", def, agentHelp()), model: fs.String("model", "", modelHelp)}
+}
+
+// parse reads the two flags' values once the command line is parsed, as
+// parseAgent does.
+func (a agentFlags) parse() (*agents.Factory, error) { return parseAgent(*a.agent, *a.model) }
+
 // parseAgent reads an --agent value and, when model is not "", gives the
 // agent that model file (--model: short for the setting model=FILE); a
 // policy agent given none gets the default one (defaultModel).
@@ -304,13 +338,15 @@ func parseAgent(s, model string) (*agents.Factory, error) {
 	return f, nil
 }
 
-// makeEnv makes the environment of the one positional argument, a game.
-func makeEnv(pos []string, maxSteps int) (*env.Env, error) {
-	game, err := oneArg(pos, "GAME")
+// parseEnv parses the command line of a command that takes one positional
+// argument, a game, and makes its environment with the step limit the
+// flag maxSteps holds once parsed.
+func parseEnv(fs *flags, args []string, maxSteps *int) (*env.Env, error) {
+	game, err := parseOne(fs, args, "GAME")
 	if err != nil {
 		return nil, err
 	}
-	e, err := env.Make(game, env.Options{MaxSteps: maxSteps})
+	e, err := env.Make(game, env.Options{MaxSteps: *maxSteps})
 	if err != nil {
 		return nil, usageError{err}
 	}

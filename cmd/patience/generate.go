@@ -28,9 +28,8 @@ killed run left. With no flags: 200 episodes of cromwell by the random agent int
 
 func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	fs := inv.flags()
-	game := fs.String("game", "cromwell", "the game: "+joinNames(env.Names()))
-	agentName := fs.String("agent", "random", agentHelp())
-	model := fs.String("model", "", modelHelp)
+	game := gameFlag(fs)
+	agentFlag := addAgentFlags(fs, "random")
 	episodes := fs.Int64("episodes", 200, "episodes of the whole dataset (all shards together)")
 	out := fs.String("out", "", "the dataset directory (default data/GAME-AGENT)")
 	var seedStart seedFlag
@@ -43,14 +42,11 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 	partSize := fs.Int("part-size", 0, "episodes per part file (0 = automatic: 25 to 1000, from --episodes alone)")
 	reward := fs.String("reward", "progress", "reward mode: progress or sparse")
 	scores := fs.Bool("scores", false, "also record the moves the agent weighed and its score of each (mc: mean rollout value, uct: root visits), a richer target for behaviour cloning")
-	pos, err := parse(fs, args)
+	spec, err := parseGameFlag(fs, args, game)
 	if err != nil {
 		return err
 	}
-	if err := optionalArg(pos, game); err != nil {
-		return err
-	}
-	agent, err := parseAgent(*agentName, *model)
+	agent, err := agentFlag.parse()
 	if err != nil {
 		return err
 	}
@@ -62,10 +58,6 @@ func runGenerate(ctx context.Context, inv *invocation, args []string) error {
 		return usagef("--workers must be positive")
 	}
 	if err := checkSeeds(seedStart.v, *episodes); err != nil {
-		return err
-	}
-	spec, err := lookupGame(*game)
-	if err != nil {
 		return err
 	}
 	dir := *out

@@ -45,9 +45,8 @@ python -m patience_gym.train winnable --labels DIR trains a network on them.`,
 
 func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	fs := inv.flags()
-	game := fs.String("game", "cromwell", "the game: "+joinNames(env.Names()))
-	agentName := fs.String("agent", "heuristic", agentHelp())
-	model := fs.String("model", "", modelHelp)
+	game := gameFlag(fs)
+	agentFlag := addAgentFlags(fs, "heuristic")
 	deals := fs.Int64("deals", 100, "deals to play")
 	var seedStart seedFlag
 	fs.Var(&seedStart, "seed-start", "first deal ("+seedRange+")")
@@ -70,24 +69,17 @@ func runLabel(ctx context.Context, inv *invocation, args []string) error {
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "write only share i of n of the part files (0-based: 0/4 .. 3/4); copy the shards' parts into one directory to merge them")
 	tableBits := fs.Int("table-bits", 21, "with --solver: log2 of each worker's transposition table entries (16 bytes each)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := optionalArg(pos, game); err != nil {
-		return err
-	}
-	spec, err := lookupGame(*game)
+	spec, err := parseGameFlag(fs, args, game)
 	if err != nil {
 		return err
 	}
 	if *solverBudget != "" {
-		return runSolverLabel(ctx, inv, args, spec, solverLabelFlags{agents: *agentName, model: *model, budget: *solverBudget,
+		return runSolverLabel(ctx, inv, args, spec, solverLabelFlags{agents: *agentFlag.agent, model: *agentFlag.model, budget: *solverBudget,
 			deals: *deals, seedStart: seedStart.v, explore: *explore, worlds: *worlds, path: *pathPositions,
 			siblings: *siblingPositions, line: *linePositions, completions: *completions, tableBits: *tableBits, partDeals: *partDeals, out: *out,
 			workers: *workers, maxSteps: *maxSteps, shard: shard})
 	}
-	agent, err := parseAgent(*agentName, *model)
+	agent, err := agentFlag.parse()
 	if err != nil {
 		return err
 	}

@@ -59,11 +59,7 @@ func runPlay(ctx context.Context, inv *invocation, args []string) error {
 	inBrowser := fs.Bool("web", false, "play in the browser: serve the game on 127.0.0.1 and print its address")
 	port := fs.Int("port", 0, "with --web, the port to serve on (0 = any free port)")
 	winnable := fs.Bool("winnable", false, "deal a deal the solver has won, chosen by --seed among the won deals of the training block")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	e, err := makeEnv(pos, *maxSteps)
+	e, err := parseEnv(fs, args, maxSteps)
 	if err != nil {
 		return err
 	}

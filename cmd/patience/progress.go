@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -109,4 +112,43 @@ func (p *progress) done() {
 		p.draw()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// gameCount is a run of games as both bench commands show it: a progress
+// bar that follows the games played, and an interrupted run's error that
+// says how far it got.
+type gameCount struct {
+	bar         *progress
+	total, done int
+	began       time.Time
+}
+
+// countGames starts the bar of a run of total games.
+func countGames(w io.Writer, label string, total int) *gameCount {
+	return &gameCount{bar: newProgress(w, label, int64(total)), total: total, began: time.Now()}
+}
+
+// progress moves the bar to done games played: the run's Progress
+// (bench.Config's and bench.ProtocolConfig's).
+func (g *gameCount) progress(done, _ int) {
+	g.bar.add(done - g.done)
+	g.done = done
+}
+
+// end ends the bar after the run, which returned err: a cancelled run's
+// error says how long it ran, how many games it played and what of them
+// was kept; any other error is returned as it is.
+func (g *gameCount) end(err error, kept string) error {
+	g.bar.done()
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted after %s (%d of %d games played); %s: %w", time.Since(g.began).Round(time.Second), g.done, g.total, kept, err)
+	}
+	return err
+}
+
+// writeElapsed writes how long the games took, on how many workers and on
+// what machine.
+func (g *gameCount) writeElapsed(w io.Writer, took time.Duration, workers int) {
+	fmt.Fprintf(w, "\nElapsed: %s for %d games with %s (%s/%s, %d CPUs).\n",
+		took.Round(100*time.Millisecond), g.total, count(workers, "worker"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 }

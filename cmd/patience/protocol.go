@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -102,36 +101,26 @@ func runProtocol(ctx context.Context, inv *invocation, args []string, f protocol
 		g, _ := p.Game(spec)
 		total += g.Block.Count * len(cfg.Agents)
 	}
-	bar := newProgress(inv.stderr, "bench "+p.Version, int64(total))
-	last := 0
-	cfg.Progress = func(done, _ int) {
-		bar.add(done - last)
-		last = done
+	kept := "nothing written"
+	if cfg.Journal != "" {
+		kept = "the episodes played are in " + bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards) + ": the same command goes on from there"
 	}
-	began := time.Now()
+	games := countGames(inv.stderr, "bench "+p.Version, total)
+	cfg.Progress = games.progress
 	res, err := bench.RunProtocol(ctx, cfg)
-	bar.done()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			kept := "nothing written"
-			if cfg.Journal != "" {
-				kept = "the episodes played are in " + bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards) + ": the same command goes on from there"
-			}
-			return fmt.Errorf("interrupted after %s (%d of %d games played); %s: %w", time.Since(began).Round(time.Second), last, total, kept, err)
-		}
+	if err := games.end(err, kept); err != nil {
 		return err
 	}
 	if res.Shard != "" {
 		fmt.Fprintf(inv.stdout, "Shard %s: its episodes are in %s (%s). When every shard is done, put their journals beside %s and run the command without --shard: it merges them into %s.\n",
-			res.Shard, bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards), time.Since(began).Round(100*time.Millisecond), f.json, f.json)
+			res.Shard, bench.ShardJournal(cfg.Journal, cfg.Shard, cfg.Shards), time.Since(games.began).Round(100*time.Millisecond), f.json, f.json)
 		return nil
 	}
 	fmt.Fprintf(inv.stdout, "Command: `%s`\n\n", cfg.Command)
 	if err := res.WriteMarkdown(inv.stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(inv.stdout, "\nElapsed: %s for %d games with %s (%s/%s, %d CPUs).\n",
-		time.Since(began).Round(100*time.Millisecond), total, count(res.Workers, "worker"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	games.writeElapsed(inv.stdout, time.Since(games.began), res.Workers)
 	if f.json != "" {
 		if err := res.SaveJSON(f.json); err != nil {
 			return err

@@ -26,17 +26,12 @@ func runRun(ctx context.Context, inv *invocation, args []string) error {
 	render := fs.Bool("render", false, "print the board and the move at every step")
 	html := fs.String("html", "", "write the episode to this HTML file (a viewer with the table at every step)")
 	maxSteps := fs.Int("max-steps", 0, "step limit (0 = the game's default)")
-	agentName := fs.String("agent", "random", agentHelp())
-	model := fs.String("model", "", modelHelp)
-	pos, err := parse(fs, args)
+	agentFlag := addAgentFlags(fs, "random")
+	e, err := parseEnv(fs, args, maxSteps)
 	if err != nil {
 		return err
 	}
-	e, err := makeEnv(pos, *maxSteps)
-	if err != nil {
-		return err
-	}
-	factory, err := parseAgent(*agentName, *model)
+	factory, err := agentFlag.parse()
 	if err != nil {
 		return err
 	}

@@ -221,6 +221,16 @@ func (b budget) String() string {
 	return formatCount(b.nodes) + " nodes"
 }
 
+// parseNodes reads the value v of the flag name, which takes a node
+// budget only (not a time); example shows the form in the usage error.
+func parseNodes(name, v, example string) (int64, error) {
+	b, err := parseBudget(v)
+	if err != nil || b.nodes == 0 {
+		return 0, usagef("--%s %q: want a node count (%s)", name, v, example)
+	}
+	return b.nodes, nil
+}
+
 // parseBudget reads a node count (5M, 500k, 2.5M, 200000, 1_000_000) or a
 // duration (10s, 2m, 1h30m).
 func parseBudget(s string) (budget, error) {

@@ -121,28 +121,34 @@ func (c Card) Red() bool { return c.Suit().Red() }
 // String returns the card's name with a suit symbol ("Q♠", "10♥"), "--" for
 // None and "##" for FaceDown.
 func (c Card) String() string {
-	switch {
-	case c == None:
-		return "--"
-	case c == FaceDown:
-		return "##"
-	case !c.Valid():
-		return "??"
+	if name, ok := c.notACard(); ok {
+		return name
 	}
 	return c.Rank().String() + c.Suit().Symbol()
 }
 
-// ASCII returns the card's name with a suit letter ("QS", "10H").
+// ASCII returns the card's name with a suit letter ("QS", "10H"), and the
+// same names as String for the codes that are not cards.
 func (c Card) ASCII() string {
-	switch {
-	case c == None:
-		return "--"
-	case c == FaceDown:
-		return "##"
-	case !c.Valid():
-		return "??"
+	if name, ok := c.notACard(); ok {
+		return name
 	}
 	return c.Rank().String() + string(c.Suit().Letter())
+}
+
+// notACard returns the name of a code that is not a card: "--" for None,
+// "##" for FaceDown and "??" for any other invalid code; ok is false for a
+// card.
+func (c Card) notACard() (name string, ok bool) {
+	switch {
+	case c == None:
+		return "--", true
+	case c == FaceDown:
+		return "##", true
+	case !c.Valid():
+		return "??", true
+	}
+	return "", false
 }
 
 // Parse reads a card name: a rank (A, 1..10, J, Q, K, or T for ten) followed by

@@ -134,14 +134,10 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 		opts.MaxFailures = 20
 	}
 	workers := min(max(opts.Workers, 1), opts.Games)
-	spec, err := env.Lookup(name)
+	first, err := newChecker(name, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := inventoried(spec); err != nil {
-		return nil, err
-	}
-	first := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 	if err := first.names(); err != nil {
 		return nil, err
 	}
@@ -158,7 +154,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 			defer mu.Unlock()
 			c := first
 			if len(reps) > 0 {
-				c = &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
+				c = &checker{name: first.name, opts: opts, rep: &Report{Game: first.name}}
 			}
 			c.ctx = ctx
 			reps = append(reps, c.rep)
@@ -182,7 +178,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := &Report{Game: spec.ID()}
+	total := &Report{Game: first.name}
 	for _, r := range reps {
 		total.Games += r.Games
 		total.Steps += r.Steps
@@ -198,6 +194,19 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	return total, nil
 }
 
+// newChecker makes a checker, with a report of its own, of the named
+// game, which must be registered and count its cards (inventoried).
+func newChecker(name string, opts Options) (*checker, error) {
+	spec, err := env.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := inventoried(spec); err != nil {
+		return nil, err
+	}
+	return &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}, nil
+}
+
 // Sequence checks the named game as Run does, on one game: deal seed, with
 // the actions data chooses. Byte i picks the legal action number data[i]
 // modulo the number of legal actions; the game stops when the data runs
@@ -207,14 +216,10 @@ func Sequence(name string, seed uint64, data []byte, opts Options) (*Report, err
 	if opts.MaxFailures <= 0 {
 		opts.MaxFailures = 20
 	}
-	spec, err := env.Lookup(name)
+	c, err := newChecker(name, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := inventoried(spec); err != nil {
-		return nil, err
-	}
-	c := &checker{name: spec.ID(), opts: opts, rep: &Report{Game: spec.ID()}}
 	c.choose = func(m *env.Mask) int {
 		if len(data) == 0 {
 			return -1

@@ -15,11 +15,7 @@ func cs(s string) []cards.Card { return cards.MustParseList(s) }
 // position builds a game from fans given as card lists, deepest first.
 func position(fans ...string) *Game {
 	g := New()
-	var fs [][]cards.Card
-	for _, f := range fans {
-		fs = append(fs, cs(f))
-	}
-	g.SetFans(fs...)
+	g.SetFans(envtest.CardLists(fans...)...)
 	return g
 }
 

@@ -42,18 +42,10 @@ func (g *Game) Layout(t *env.Table) {
 	for f := range NumFans {
 		x := float64(f % 13)
 		y := fanTop0 + float64(f/13)*fanRowGap
-		place := fanPlace(f)
-		t.Text(x, y-0.3, env.CardWidth, 0.24, place, env.AlignCenter, false)
-		n := int(g.n[f])
-		if n == 0 {
-			t.Slot(x, y, place, -1, "")
-			continue
-		}
-		step := env.Step(n, fanRoom, env.CardHeight, fanStep)
-		for k := range n {
-			p := t.Card(x, y+float64(k)*step, g.fans[f][k], place, k)
+		fan := t.Column(x, y, fanRoom, fanStep, fanPlace(f), g.fans[f][:g.n[f]], "")
+		for k := range fan {
 			if g.swap == SwapSecond && int(g.pick) == f*SwapDepth+k {
-				p.Flags |= env.Picked
+				fan[k].Flags |= env.Picked
 			}
 		}
 	}

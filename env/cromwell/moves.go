@@ -58,9 +58,11 @@ func (g *Game) AnyLegal() bool {
 // swappable reports whether the swap may begin: it is unused, and the
 // layout holds two different cards.
 func (g *Game) swappable() bool {
-	if g.swap != SwapUnused {
-		return false
-	}
+	return g.swap == SwapUnused && g.twoDifferent()
+}
+
+// twoDifferent reports whether the fans hold two different cards.
+func (g *Game) twoDifferent() bool {
 	var first cards.Card
 	for f := range NumFans {
 		for _, c := range g.fans[f][:g.n[f]] {
@@ -210,16 +212,8 @@ func (g *Game) Explain(a int) error {
 		}
 		return env.Reasonf("no card of the run on top of fan %d goes on %v (it needs the %v of %v)", x+1, target, cards.Rank(target.Rank()-1), target.Suit())
 	case ActSwapBegin:
-		// The swap needs two different cards in the fans.
-		var first cards.Card
-		for f := range NumFans {
-			for _, c := range g.fans[f][:g.n[f]] {
-				if first == cards.None {
-					first = c
-				} else if c != first {
-					return nil
-				}
-			}
+		if g.twoDifferent() {
+			return nil
 		}
 		return errors.New("the fans hold no two different cards: a swap would change nothing")
 	default:

@@ -1,6 +1,6 @@
 // Package envtest holds the test helpers every game package shares: the
-// property checker run at the size the tests use, and the Step and Terms
-// benchmarks.
+// property checker run at the size the tests use, random play, and the
+// Step and Terms benchmarks.
 package envtest
 
 import (
@@ -139,24 +139,32 @@ func Play(t testing.TB, g env.Game, moves ...string) {
 // differs from full, its computation from scratch.
 func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64) {
 	t.Helper()
+	RandomPlay(t, game, deals, 1, func(e *env.Env) {
+		if h, f := e.Game().Hash(), full(e.Game()); h != f {
+			t.Fatalf("deal %d step %d: incremental hash %x, computed from scratch %x", e.Seed(), e.Steps(), h, f)
+		}
+	})
+}
+
+// RandomPlay plays the named game on deals 0 to deals-1, every move a
+// uniformly random legal one (drawn from a generator seeded with seed), and
+// calls visit on every position of every game, the first and the last too.
+func RandomPlay(t testing.TB, game string, deals int, seed uint64, visit func(e *env.Env)) {
+	t.Helper()
 	e, err := env.Make(game, env.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := cards.NewRand(1)
-	for seed := range uint64(deals) {
-		e.Reset(seed)
-		for {
-			if h, f := e.Game().Hash(), full(e.Game()); h != f {
-				t.Fatalf("deal %d step %d: incremental hash %x, computed from scratch %x", seed, e.Steps(), h, f)
-			}
-			if e.Done() {
-				break
-			}
+	rng := cards.NewRand(seed)
+	for deal := range uint64(deals) {
+		e.Reset(deal)
+		visit(e)
+		for !e.Done() {
 			m := e.Mask()
 			if _, _, _, err := e.Advance(m.Nth(rng.IntN(m.Count()))); err != nil {
 				t.Fatal(err)
 			}
+			visit(e)
 		}
 	}
 }
@@ -253,6 +261,16 @@ func FuzzMoveNames(f *testing.F, game string) {
 			}
 		}
 	})
+}
+
+// CardLists parses each of lists as a list of cards (cards.MustParseList):
+// the piles of a position set up by hand.
+func CardLists(lists ...string) [][]cards.Card {
+	out := make([][]cards.Card, len(lists))
+	for i, l := range lists {
+		out[i] = cards.MustParseList(l)
+	}
+	return out
 }
 
 // TinyCards returns, for each suit, foundation tops that leave a few cards

@@ -16,11 +16,7 @@ func cs(s string) []cards.Card { return cards.MustParseList(s) }
 // (top of the picture) first; "" is an empty column.
 func position(cols ...string) *Game {
 	g := New()
-	var cl [][]cards.Card
-	for _, c := range cols {
-		cl = append(cl, cs(c))
-	}
-	g.SetColumns(cl...)
+	g.SetColumns(envtest.CardLists(cols...)...)
 	return g
 }
 

@@ -47,18 +47,7 @@ func (g *Game) Layout(t *env.Table) {
 	t.Text(9, pileY+0.1, 5.9, 0.34, "The Fifteen", env.AlignRight, false)
 	t.Text(9, pileY+0.5, 5.9, 0.27, emergency, env.AlignRight, false)
 	for c := range NumCols {
-		x := float64(c)
-		place := env.PlaceNames[c]
-		t.Text(x, colY-0.3, env.CardWidth, 0.24, place, env.AlignCenter, false)
-		n := int(g.n[c])
-		if n == 0 {
-			t.Slot(x, colY, place, -1, "lane")
-			continue
-		}
-		step := env.Step(n, colRoom, env.CardHeight, colStep)
-		for k := range n {
-			t.Card(x, colY+float64(k)*step, g.cols[c][k], place, k)
-		}
+		t.Column(float64(c), colY, colRoom, colStep, env.PlaceNames[c], g.cols[c][:g.n[c]], "lane")
 	}
 }
 

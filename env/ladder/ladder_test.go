@@ -18,11 +18,7 @@ func cs(s string) []cards.Card { return cards.MustParseList(s) }
 // "KD": a locked king nothing in them goes on.
 func position(rows ...string) *Game {
 	g := New()
-	var rs [][]cards.Card
-	for _, r := range rows {
-		rs = append(rs, cs(r))
-	}
-	g.SetRows(rs...)
+	g.SetRows(envtest.CardLists(rows...)...)
 	return g
 }
 

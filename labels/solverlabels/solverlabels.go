@@ -366,21 +366,15 @@ func newWorker(cfg *Config, proto *env.Env, meta Meta) (*worker, error) {
 // cancelled is not kept: a cancelled search leaves unknown labels.
 func (w *worker) Part(ctx context.Context, p int) (rows int64, skipped bool, err error) {
 	meta := w.runMeta
-	first := int64(p) * int64(meta.PartDeals)
-	n := min(int64(meta.PartDeals), meta.Deals-first)
+	first, n := labels.PartSpan(p, meta.PartDeals, meta.Deals)
 	meta.Part, meta.PartFirstDeal, meta.PartDealsHeld = p, meta.SeedStart+uint64(first), n
 	f := labels.PartFile{Path: PartPath(w.cfg.Out, p), Version: Version, ByteColumns: []string{"obs"}, Meta: &meta,
-		Same: func(path string) error {
-			var old Meta
-			if err := labels.ReadPartMeta(path, &old); err != nil {
-				return err
+		Same: labels.SameRun(func(old Meta) string {
+			if old.same(meta) {
+				return ""
 			}
-			if !old.same(meta) {
-				return fmt.Errorf("%s was written by another run (%s, agents %q, deals from %d, budget %d, %d deals a part); use another directory",
-					path, old.Game, old.Agents, old.SeedStart, old.Nodes, old.PartDeals)
-			}
-			return nil
-		}}
+			return fmt.Sprintf("%s, agents %q, deals from %d, budget %d, %d deals a part", old.Game, old.Agents, old.SeedStart, old.Nodes, old.PartDeals)
+		})}
 	w.meta, w.ctx = &meta, ctx
 	rows, skipped, err = labels.WritePart(ctx, f, n, func(i int64) ([]Row, error) {
 		err := w.label(first + i)

@@ -9,42 +9,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/internal/memlimit"
+	"github.com/patience-gym/patience/labels/internal/labelstest"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all" // the search knowledge the solver uses
 )
 
-func readRows(t *testing.T, dir string) []Row {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
-	var rows []Row
-	for _, f := range files {
-		r, err := parquet.ReadFile[Row](f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r...)
-	}
-	return rows
-}
+// readRows reads the rows of every part file in dir, in part order.
+func readRows(t *testing.T, dir string) []Row { return labelstest.Rows[Row](t, dir) }
 
 func config(t *testing.T, game, dir string) Config {
 	t.Helper()
-	f, err := agents.Parse("heuristic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := env.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, f := labelstest.Heuristic(t, game)
 	return Config{Game: spec, Agents: []*agents.Factory{f}, SeedStart: 70, Deals: 2, Nodes: 20_000, TableBits: 18,
 		PathPositions: 6, SiblingPositions: 1, LinePositions: 3, PartDeals: 1, Out: dir, Workers: 1}
 }

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -67,6 +68,16 @@ odd_actions = st.one_of(
 odd_seeds = st.one_of(
     st.none(), st.integers(0, 10**6), st.integers(-5, -1), st.integers(2**64 - 2, 2**65), st.booleans(), st.floats(0, 10)
 )
+
+
+def in_two_threads(play: Callable[[int], None]) -> None:
+    """Runs play(0) and play(1) at once, each in a thread of its own, and
+    waits for both."""
+    threads = [threading.Thread(target=play, args=(t,)) for t in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
 
 
 def in_space(space: gym.spaces.Box, obs: np.ndarray) -> bool:
@@ -216,11 +227,7 @@ class PatienceAPI(RuleBasedStateMachine):
                     errors.append(e)
                     return
 
-        threads = [threading.Thread(target=play, args=(t,)) for t in range(2)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+        in_two_threads(play)
         assert not errors, errors
         event("two threads: " + ("some calls refused" if sum(ran) < 2 * k else "every call ran"))
         info = env.episode_info()
@@ -336,11 +343,7 @@ class PatienceAPI(RuleBasedStateMachine):
                 except BaseException as e:
                     errors.append(e)
 
-        threads = [threading.Thread(target=play, args=(t,)) for t in range(2)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+        in_two_threads(play)
         assert not errors, errors
         # The vector is still whole: a step with its own draw runs.
         _, _, term, trunc, info = v.step(v.sample_legal().copy())

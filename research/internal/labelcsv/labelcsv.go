@@ -1,11 +1,13 @@
 // Package labelcsv runs the research commands' work on a range of deals
-// (on the product's runner), writes the header and rows of their CSV files of move labels,
-// and finds where a game was lost.
+// (on the product's runner), writes the header and rows of their CSV files
+// of move labels and reads them back, makes what a deal is played and
+// judged with, and finds where a game was lost.
 package labelcsv
 
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -78,4 +80,18 @@ func LastWon(states []env.Game, lo int, won func(env.Game) bool) int {
 		}
 	}
 	return lo
+}
+
+// Read reads a CSV file that Header and Row wrote: its header's columns,
+// and each row's values.
+func Read(path string) (header []string, rows [][]string, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for _, l := range lines[1:] {
+		rows = append(rows, strings.Split(l, ","))
+	}
+	return strings.Split(lines[0], ","), rows, nil
 }

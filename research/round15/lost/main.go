@@ -20,7 +20,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -31,8 +30,8 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
-	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
 )
 
@@ -40,23 +39,17 @@ import (
 type namer interface{ ActionString(int) string }
 
 func main() {
-	game := flag.String("game", "fifteen", "the game (an open one)")
+	d := cli.Deals{Game: "fifteen", Start: 930000, N: 60, Workers: 2}
+	d.Register("the game (an open one)", "first deal", "deals")
 	agent := flag.String("agent", "policy", "the agent")
-	start := flag.Uint64("start", 930000, "first deal")
-	n := flag.Int("n", 60, "deals")
 	nodes := flag.Int64("nodes", 300000, "the solver's node budget a search")
-	workers := flag.Int("workers", 2, "parallel workers")
 	csvPath := flag.String("csv", "", "write every legal move's terms at the last won position to this CSV file")
 	perGame := flag.Int("sample", 0, "with -csv, also solve the moves of this many won positions of each game drawn at random, and write those that have both moves that keep the win and moves that lose it (kind sample)")
 	flag.Parse()
 	if *perGame > 0 && *csvPath == "" {
-		fmt.Fprintln(os.Stderr, "lost: -sample needs -csv")
-		os.Exit(2)
+		cli.Usage("lost", "-sample needs -csv")
 	}
-	if err := run(*game, *agent, *start, *n, *nodes, *workers, *csvPath, *perGame); err != nil {
-		fmt.Fprintln(os.Stderr, "lost:", err)
-		os.Exit(1)
-	}
+	cli.Exit("lost", run(d.Game, *agent, d.Start, d.N, *nodes, d.Workers, *csvPath, *perGame))
 }
 
 func run(game, agent string, start uint64, n int, nodes int64, workers int, csvPath string, perGame int) error {
@@ -112,21 +105,14 @@ type result struct{ line, kind, rows string }
 // also makes the CSV rows of the last won position's moves, and those of
 // perGame positions drawn at random (see sample).
 func one(game, agent string, seed uint64, nodes int64, withRows bool, perGame int) (result, error) {
-	a, err := agents.New(agent)
+	p, err := labelcsv.NewPlayer(game, agent, nodes)
 	if err != nil {
 		return result{}, err
 	}
-	s, err := solver.New(solver.Options{Nodes: nodes, TableBits: 20})
-	if err != nil {
-		return result{}, err
-	}
-	e, err := env.Make(game, env.Options{})
-	if err != nil {
-		return result{}, err
-	}
+	won := p.Won
 	var states []env.Game
 	var acts []int
-	r, err := agents.Play(e, a, seed, seed, func(e *env.Env, act int) bool {
+	r, err := agents.Play(p.Env, p.Agent, seed, seed, func(e *env.Env, act int) bool {
 		states = append(states, e.Game().Clone())
 		acts = append(acts, act)
 		return true
@@ -134,7 +120,6 @@ func one(game, agent string, seed uint64, nodes int64, withRows bool, perGame in
 	if err != nil {
 		return result{}, err
 	}
-	won := func(g env.Game) bool { return s.Solve(context.Background(), g).Verdict == solver.Solved }
 	if r.Outcome == env.Won {
 		return result{line: fmt.Sprintf("%d won steps=%d", seed, r.Steps), kind: "won",
 			rows: sample(states, acts, len(states), perGame, seed, won)}, nil

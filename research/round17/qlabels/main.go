@@ -32,35 +32,29 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
 )
 
 func main() {
-	game := flag.String("game", "fifteen", "the game (an open one)")
+	d := cli.Deals{Game: "fifteen", Start: 290000, N: 100, Workers: 2}
+	d.Register("the game (an open one)", "first deal", "deals")
 	agent := flag.String("agent", "policy", "the agent (deterministic given its seed)")
-	start := flag.Uint64("start", 290000, "first deal")
-	n := flag.Int("n", 100, "deals")
 	perGame := flag.Int("per-game", 10, "positions drawn from each game")
 	steps := flag.Int("steps", 60, "draw positions among the game's first this many")
-	workers := flag.Int("workers", 2, "parallel workers")
 	reseeds := flag.Int("reseeds", 1, "continuations of each move, the agent's generator seeded anew for each (1 to 64)")
 	obs := flag.Bool("obs", false, "add the column obs: the observation after the move, two hex digits a cell")
 	rollout := flag.String("rollout", "", "the agent that plays the continuations, from the position after the move (default: -agent, with its memory of the game)")
 	out := flag.String("csv", "", "the CSV file to write (required)")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "qlabels: -csv is required")
-		os.Exit(2)
+		cli.Usage("qlabels", "-csv is required")
 	}
 	if *reseeds < 1 || *reseeds > 64 {
-		fmt.Fprintln(os.Stderr, "qlabels: -reseeds must be 1 to 64")
-		os.Exit(2)
+		cli.Usage("qlabels", "-reseeds must be 1 to 64")
 	}
 	o := options{perGame: *perGame, steps: *steps, reseeds: *reseeds, obs: *obs, rollout: *rollout}
-	if err := run(*game, *agent, *start, *n, o, *workers, *out); err != nil {
-		fmt.Fprintln(os.Stderr, "qlabels:", err)
-		os.Exit(1)
-	}
+	cli.Exit("qlabels", run(d.Game, *agent, d.Start, d.N, o, d.Workers, *out))
 }
 
 // options are what is drawn and written for each deal.

@@ -2,27 +2,22 @@ package main
 
 import (
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/research/internal/labelcsv"
 )
 
 // rows reads a CSV written by run: its header and its rows split.
 func rows(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	h, rs, err := labelcsv.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	var out [][]string
-	for _, l := range lines[1:] {
-		out = append(out, strings.Split(l, ","))
-	}
-	return strings.Split(lines[0], ","), out
+	return h, rs
 }
 
 // TestReseedsAndObs: with -reseeds 3 -obs every move of a kept position has

@@ -34,53 +34,49 @@ import (
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/policy"
+	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
 )
 
 func main() {
-	game := flag.String("game", "fourquarters", "the game (one with evaluation terms)")
+	d := cli.Deals{Game: "fourquarters", Start: 320000, N: 16000, Workers: 2}
+	d.Register("the game (one with evaluation terms)", "first training deal", "training deals a round")
 	initFile := flag.String("init", "", "the value file to play first (default: the evaluation's weights)")
 	samples := flag.Int("samples", 16, "lookahead_samples of the files written (1 in a game without hidden cards)")
-	start := flag.Uint64("start", 320000, "first training deal")
-	n := flag.Int("n", 16000, "training deals a round")
 	iterations := flag.Int("iterations", 1, "rounds; round i plays deals start+i*n ... on the file round i-1 wrote")
 	lambda := flag.Float64("lambda", 1e-6, "ridge penalty per row")
-	workers := flag.Int("workers", 2, "parallel workers")
 	out := flag.String("out", "", "the value file to write (required); round i < last also writes OUT.roundI")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "fvi: -out is required")
-		os.Exit(2)
+		cli.Usage("fvi", "-out is required")
 	}
-	cfg := config{game: *game, init: *initFile, samples: *samples, start: *start, n: *n, iterations: *iterations,
-		lambda: *lambda, workers: *workers, out: *out, command: "bin/fvi " + strings.Join(os.Args[1:], " ")}
-	if err := cfg.run(); err != nil {
-		fmt.Fprintln(os.Stderr, "fvi:", err)
-		os.Exit(1)
-	}
+	cfg := config{Deals: d, init: *initFile, samples: *samples, iterations: *iterations,
+		lambda: *lambda, out: *out, command: "bin/fvi " + strings.Join(os.Args[1:], " ")}
+	cli.Exit("fvi", cfg.run())
 }
 
+// config is a run's: the game, the first training deal, the deals a
+// round (N) and the workers (cli.Deals), and the rest of its flags.
 type config struct {
-	game, init, out, command string
-	samples, n, iterations   int
-	workers                  int
-	start                    uint64
-	lambda                   float64
+	cli.Deals
+	init, out, command  string
+	samples, iterations int
+	lambda              float64
 }
 
 func (c *config) run() error {
-	spec, err := env.Lookup(c.game)
+	spec, err := env.Lookup(c.Game)
 	if err != nil {
 		return err
 	}
 	if len(spec.Terms) == 0 {
-		return fmt.Errorf("%s's evaluation has no named terms to weigh", c.game)
+		return fmt.Errorf("%s's evaluation has no named terms to weigh", c.Game)
 	}
-	if c.n < 1 || c.iterations < 1 || c.samples < 1 || c.samples > policy.MaxLookaheadSamples {
+	if c.N < 1 || c.iterations < 1 || c.samples < 1 || c.samples > policy.MaxLookaheadSamples {
 		return fmt.Errorf("want -n and -iterations of at least 1 and -samples from 1 to %d", policy.MaxLookaheadSamples)
 	}
 	if !spec.Hidden && c.samples != 1 {
-		return fmt.Errorf("%s has no hidden cards: -samples must be 1", c.game)
+		return fmt.Errorf("%s has no hidden cards: -samples must be 1", c.Game)
 	}
 	play := c.init
 	if play == "" {
@@ -94,7 +90,7 @@ func (c *config) run() error {
 		}
 	}
 	for it := range c.iterations {
-		first := c.start + uint64(it*c.n)
+		first := c.Start + uint64(it*c.N)
 		w, rows, mean, err := c.fit(spec, play, first)
 		if err != nil {
 			return err
@@ -107,7 +103,7 @@ func (c *config) run() error {
 			return err
 		}
 		fmt.Printf("round %d: %s played deals %d..%d, %.2f cards placed a game, %d positions; wrote %s\n",
-			it+1, play, first, first+uint64(c.n)-1, mean, rows, path)
+			it+1, play, first, first+uint64(c.N)-1, mean, rows, path)
 		for i, t := range spec.Terms {
 			fmt.Printf("  %s %.4f (evaluation %g)\n", t.Name, w[i], t.Weight)
 		}
@@ -123,7 +119,7 @@ type game struct {
 	progress int
 }
 
-// fit plays the file at path on c.n deals from first and returns the
+// fit plays the file at path on c.N deals from first and returns the
 // ridge regression's weights of the terms (and the intercept last), the
 // rows and the mean final progress.
 func (c *config) fit(spec *env.Spec, path string, first uint64) ([]float64, int, float64, error) {
@@ -135,8 +131,8 @@ func (c *config) fit(spec *env.Spec, path string, first uint64) ([]float64, int,
 	xtx := mat.NewSymDense(nf, nil)
 	xty := mat.NewVecDense(nf, nil)
 	rows, total := 0, 0
-	err = labelcsv.Each(first, c.n, c.workers, func(seed uint64) (game, error) {
-		e, err := env.Make(c.game, env.Options{})
+	err = labelcsv.Each(first, c.N, c.Workers, func(seed uint64) (game, error) {
+		e, err := env.Make(c.Game, env.Options{})
 		if err != nil {
 			return game{}, err
 		}
@@ -175,7 +171,7 @@ func (c *config) fit(spec *env.Spec, path string, first uint64) ([]float64, int,
 	if err := w.SolveVec(xtx, xty); err != nil {
 		return nil, 0, 0, fmt.Errorf("regression: %w", err)
 	}
-	return w.RawVector().Data, rows, float64(total) / float64(c.n), nil
+	return w.RawVector().Data, rows, float64(total) / float64(c.N), nil
 }
 
 // write writes the value file that scores a position by the weights w of
@@ -203,7 +199,7 @@ func (c *config) write(spec *env.Spec, path string, w []float64, first uint64, r
 	b, _ := json.Marshal(params) // finite numbers by name: cannot fail
 	meta.Extra = map[string]string{"cem_parameters": string(b), "cem_features": "terms"}
 	if rows > 0 {
-		b, _ := json.Marshal(map[string]any{"first": first, "deals": c.n, "positions": rows})
+		b, _ := json.Marshal(map[string]any{"first": first, "deals": c.N, "positions": rows})
 		meta.Extra["training_deals"] = string(b)
 	}
 	m, err := policy.NewModel(meta, [][]float32{make([]float32, spec.OneHotLen())}, [][]float32{{0}})

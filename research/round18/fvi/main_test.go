@@ -9,6 +9,7 @@ import (
 	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/policy"
+	"github.com/patience-gym/patience/research/internal/cli"
 )
 
 // TestRunWritesPlayableFiles: two rounds on a few deals write the first
@@ -16,13 +17,13 @@ import (
 // every one of its terms, looks ahead on the copies asked for, names its
 // training deals (the second round's follow the first's), and plays.
 func TestRunWritesPlayableFiles(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "fq.safetensors")
-	c := config{game: "fourquarters", samples: 4, start: 1000, n: 30, iterations: 2, lambda: 1e-6, workers: 2, out: out, command: "test"}
+	c := config{Deals: cli.Deals{Game: "fourquarters", Start: 1000, N: 30, Workers: 2}, samples: 4, iterations: 2, lambda: 1e-6,
+		out: filepath.Join(t.TempDir(), "fq.safetensors"), command: "test"}
 	if err := c.run(); err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := env.Lookup("fourquarters")
-	for i, path := range []string{out + ".round1", out} {
+	for i, path := range []string{c.out + ".round1", c.out} {
 		m, err := policy.Load(path)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +63,7 @@ func TestRunRefuses(t *testing.T) {
 		{"fifteen", 4, "fifteen has no hidden cards: -samples must be 1"},
 		{"limited", 1, "limited's evaluation has no named terms"},
 	} {
-		cfg := config{game: c.game, samples: c.samples, n: 1, iterations: 1, out: filepath.Join(t.TempDir(), "x")}
+		cfg := config{Deals: cli.Deals{Game: c.game, N: 1}, samples: c.samples, iterations: 1, out: filepath.Join(t.TempDir(), "x")}
 		if err := cfg.run(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.game, err, c.want)
 		}

@@ -12,7 +12,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -22,28 +21,22 @@ import (
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/policy"
+	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/labelcsv"
-	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
 )
 
 func main() {
-	game := flag.String("game", "fifteen", "the game (an open one)")
+	d := cli.Deals{Game: "fifteen", Start: 610000, N: 100, Workers: 2}
+	d.Register("the game (an open one)", "first deal", "deals")
 	model := flag.String("model", "models/fifteen.safetensors", "the value file the policy agent plays and whose terms rank the corrections")
-	start := flag.Uint64("start", 610000, "first deal")
-	n := flag.Int("n", 100, "deals")
 	fixes := flag.Int("fixes", 3, "corrections at most a deal")
 	nodes := flag.Int64("nodes", 100000, "the solver's node budget a search")
-	workers := flag.Int("workers", 2, "parallel workers")
 	flag.Parse()
 	if *fixes < 0 {
-		fmt.Fprintln(os.Stderr, "oracle: -fixes must be 0 or more")
-		os.Exit(2)
+		cli.Usage("oracle", "-fixes must be 0 or more")
 	}
-	if err := run(*game, *model, *start, *n, *fixes, *nodes, *workers); err != nil {
-		fmt.Fprintln(os.Stderr, "oracle:", err)
-		os.Exit(1)
-	}
+	cli.Exit("oracle", run(d.Game, *model, d.Start, d.N, *fixes, *nodes, d.Workers))
 }
 
 // outcome is one deal's: won after fixes corrections (fixes = -1: not
@@ -115,19 +108,11 @@ func weights(spec *env.Spec, extra map[string]float64) []float64 {
 // one plays deal seed with the agent, correcting its losing move up to
 // fixes times.
 func one(game, agent string, w []float64, seed uint64, fixes int, nodes int64) (outcome, error) {
-	a, err := agents.New(agent)
+	p, err := labelcsv.NewPlayer(game, agent, nodes)
 	if err != nil {
 		return outcome{}, err
 	}
-	s, err := solver.New(solver.Options{Nodes: nodes, TableBits: 20})
-	if err != nil {
-		return outcome{}, err
-	}
-	e, err := env.Make(game, env.Options{})
-	if err != nil {
-		return outcome{}, err
-	}
-	won := func(g env.Game) bool { return s.Solve(context.Background(), g).Verdict == solver.Solved }
+	a, e, won := p.Agent, p.Env, p.Won
 	if err := agents.Prepare(a, e.Spec()); err != nil {
 		return outcome{}, err
 	}
