@@ -309,7 +309,7 @@ func TestProtocolShardsMerge(t *testing.T) {
 // is a win among them.
 func TestReverdictCountsTheWinnableAgain(t *testing.T) {
 	spec := limitedSpec(t)
-	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: protocolAgents(t, "heuristic"), Workers: 2, deals: 200}
+	cfg := ProtocolConfig{Protocol: V1, Games: []*env.Spec{spec}, Agents: parseAgents(t, "heuristic"), Workers: 2, deals: 200}
 	res, err := RunProtocol(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
