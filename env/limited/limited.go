@@ -393,6 +393,19 @@ func (g *Game) PrivilegedRow() [Privileged]cards.Card { return g.priv }
 // Fifth returns the turned fifth card, or cards.None.
 func (g *Game) Fifth() cards.Card { return g.fifth }
 
+// Pack returns the face-down cards (hidden information, for search and
+// tools): the stock in the first deal, the pile in the second, the next
+// card to come last. The slice aliases the game.
+func (g *Game) Pack() []cards.Card { return g.pack[:g.np] }
+
+// Waste returns the waste of the first deal, the first card turned first
+// and its top last (hidden below the top; for search and tools). The
+// slice aliases the game.
+func (g *Game) Waste() []cards.Card { return g.waste[:g.nw] }
+
+// Foundations returns the eight foundations.
+func (g *Game) Foundations() cards.Foundations { return g.found }
+
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
 
@@ -472,6 +485,28 @@ func (g *Game) fullHash() uint64 {
 	h ^= fifthKey(g.fifth)
 	if g.second {
 		h ^= keysPhase[0]
+	}
+	return h
+}
+
+// TableHash returns the part of Hash that the columns (their cards and
+// pairs) and the privileged row give: Hash is TableHash xor the keys of the
+// foundations, the stock or pile, the waste, the fifth card and the phase.
+// A search that keys positions by the columns' and the privileged cards'
+// contents regardless of their order replaces this part (for search and
+// tools).
+func (g *Game) TableHash() uint64 {
+	var h uint64
+	for c := range NumCols {
+		for d := 0; d < int(g.n[c]); d++ {
+			h ^= colKey(c, d, g.cols[c][d])
+		}
+		if g.paired&(1<<c) != 0 {
+			h ^= keysPaired[c]
+		}
+	}
+	for i, k := range g.priv {
+		h ^= privKey(i, k)
 	}
 	return h
 }

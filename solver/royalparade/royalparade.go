@@ -14,7 +14,11 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-var _ solver.SafeMover = (*Position)(nil)
+var (
+	_ solver.SafeMover  = (*Position)(nil)
+	_ solver.DeadTester = (*Position)(nil)
+	_ solver.Keyer      = (*Position)(nil)
+)
 
 // Position is a game of Royal Parade as the solver searches it: the rules'
 // game, with its safe moves.
@@ -83,4 +87,47 @@ func (g *Position) SafeMove() int {
 		}
 	}
 	return -1
+}
+
+// Dead reports that the relaxed game (relax.go), which drops the
+// rectangle's cells but keeps the auxiliary piles and the order of the
+// stock, cannot build every card: then the real game cannot either.
+func (g *Position) Dead() bool { return relaxed(&g.Game) > 0 }
+
+// rowKeys are the keys of the cells' contents in Key: rowKeys[r][c][h] is
+// that of a cell of row r holding card c with a base pile of height h (0
+// for a loose card).
+var rowKeys = func() (k [rules.Rows][cards.NumCodes][rules.PileCards + 1]uint64) {
+	r := cards.NewRand(0x7e9a_5e1f)
+	for i := range k {
+		for c := range k[i] {
+			for h := range k[i][c] {
+				k[i][c][h] = r.Uint64()
+			}
+		}
+	}
+	return k
+}()
+
+// Key returns the key of g's class (solver.Keyer): its Hash with the
+// cells' part replaced by the sum of their contents' keys row by row, so
+// that the order of the cells within a row does not count.
+//
+// Why positions of equal Key play alike: nothing in the rules tells the
+// cells of a row apart. A cell's row says which bases it takes and where
+// its card waits; its column says nothing (a card moves to any cell of a
+// row, never to a column). So two positions whose rows hold the same
+// contents in another order are one position with the cells of each row
+// renamed, and the renaming maps every move onto a move of the same card
+// to the same kind of cell. The contents are added rather than xored, so
+// that two equal contents in a row do not cancel out.
+func (g *Position) Key() uint64 {
+	var sum uint64
+	for i := range rules.NumCells {
+		c, h := g.Cell(i)
+		if c != cards.None {
+			sum += rowKeys[i/rules.Cols][c][h]
+		}
+	}
+	return g.Hash() ^ g.CellsHash() ^ sum
 }
