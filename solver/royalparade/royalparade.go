@@ -131,3 +131,10 @@ func (g *Position) Key() uint64 {
 	}
 	return g.Hash() ^ g.CellsHash() ^ sum
 }
+
+// SearchEvaluate ranks positions for the search (solver.SearchEvaluator)
+// by the progress a greedy playout reaches from them (playout.go), ties
+// broken by the heuristic agent's evaluation.
+func (g *Position) SearchEvaluate() float64 {
+	return playout(&g.Game) + 0.01*g.Evaluate()
+}
