@@ -114,7 +114,8 @@ type DeadEvaluator interface {
 // mix keeps the contract too. For every position p reached by a line
 // whose every move survived Prune:
 //   - reach: for every legal move a at p, the position after a is reached
-//     by some line whose every move survives Prune, or cannot be won;
+//     by some line whose every move survives Prune (or, in a game that is
+//     a Keyer, a position alike to it is), or cannot be won;
 //   - progress: the moves kept at p depend on p alone, and if p can be
 //     won, one of them leads to a position that can be won in fewer moves.
 //

@@ -87,11 +87,13 @@
 //
 // # Solver
 //
-// Limited declares no safe moves to package solver: rule 9 (the fifth card
-// may be turned only when no privileged card has a move) makes a move that
-// looks harmless, such as a card home that uncovers another, change which
-// moves are legal later, so no simple dominance holds. The solver sees the
-// stock and the pile: its verdicts are upper bounds on what a player can do.
+// What a search knows of Limited beyond these rules lives beside the
+// solver, in package solver/limited. It declares no safe moves: rule 9 (the
+// fifth card may be turned only when no privileged card has a move) makes a
+// move that looks harmless, such as a card home that uncovers another, or
+// a card put into a space, change which moves are legal later, so no simple
+// dominance holds. The solver sees the stock and the pile: its verdicts are
+// upper bounds on what a player can do.
 package limited
 
 import (

@@ -113,8 +113,9 @@ func winningLines(t testing.TB, n int, seed uint64) []env.Game {
 // knowledge are the searches with each technique of this package on,
 // compared with the plain search.
 var knowledge = map[string]solver.Options{
-	"keys": {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
-	"all":  {},
+	"keys":    {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
+	"pruning": {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
+	"all":     {},
 }
 
 // TestKnowledgeKeepsVerdicts: on late positions of random games and of

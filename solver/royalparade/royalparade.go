@@ -18,6 +18,7 @@ var (
 	_ solver.SafeMover  = (*Position)(nil)
 	_ solver.DeadTester = (*Position)(nil)
 	_ solver.Keyer      = (*Position)(nil)
+	_ solver.Pruner     = (*Position)(nil)
 )
 
 // Position is a game of Royal Parade as the solver searches it: the rules'
@@ -137,4 +138,36 @@ func (g *Position) Key() uint64 {
 // broken by the heuristic agent's evaluation.
 func (g *Position) SearchEvaluate() float64 {
 	return playout(&g.Game) + 0.01*g.Evaluate()
+}
+
+// Prune clears the moves into an empty cell but the first of each row
+// (solver.Pruner): a card moved into another empty cell of the same row
+// leads to a position alike to the one the first gives (Key: the cells of
+// a row are alike), which a search that remembers positions by Key
+// searches once anyway; leaving the others out spares ranking them.
+func (g *Position) Prune(_ []int, m *env.Mask) {
+	var first [rules.Rows]int
+	for r := range rules.Rows {
+		first[r] = -1
+		for i := r * rules.Cols; i < (r+1)*rules.Cols; i++ {
+			if c, _ := g.Cell(i); c == cards.None {
+				first[r] = i
+				break
+			}
+		}
+	}
+	if first[0] < 0 && first[1] < 0 && first[2] < 0 {
+		return
+	}
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		if a == rules.ActDeal {
+			continue
+		}
+		d := (a - rules.ActMove) % rules.NumCells
+		if f := first[d/rules.Cols]; f >= 0 && d != f {
+			if c, _ := g.Cell(d); c == cards.None {
+				m.Unset(a)
+			}
+		}
+	}
 }

@@ -154,10 +154,11 @@ func TestKnowledgeKeepsVerdicts(t *testing.T) {
 		n = 30
 	}
 	positions := append(playouts(n, 1), winningLines(t, n/3, 2)...)
-	plain, _ := solver.New(solver.Options{Nodes: 200000, TableBits: 18, NoDeadTest: true, NoSafeMoves: true, NoKey: true, Passes: []solver.Pass{}})
+	plain, _ := solver.New(solver.Options{Nodes: 200000, TableBits: 18, NoDeadTest: true, NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}})
 	variants := map[string]solver.Options{
-		"dead test": {NoSafeMoves: true, NoKey: true, Passes: []solver.Pass{}},
-		"keys":      {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
+		"dead test": {NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}},
+		"keys":      {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
+		"pruning":   {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
 		"all":       {},
 	}
 	decided, lost, cut, alive := 0, 0, 0, 0
