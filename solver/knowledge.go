@@ -38,6 +38,18 @@ type Keyer interface {
 	Key() uint64
 }
 
+// Planner is implemented by games that know a better series of limited
+// passes than DefaultPasses: passes that rank moves by the game's
+// env.Evaluator as well as by its SearchEvaluator (Pass.Plain), for
+// example, when each order finds wins the other misses. A search whose
+// Options.Passes is nil runs the game's passes; one that names its passes
+// runs those.
+type Planner interface {
+	// Passes returns the limited passes, run in order before the last,
+	// unlimited one (see DefaultPasses). It may allocate.
+	Passes() []Pass
+}
+
 // SafeMover is implemented by games that know moves a search may play
 // without trying the alternatives (dominance moves). A safe move never
 // turns a position from which the game can be won into one from which it

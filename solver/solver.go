@@ -153,6 +153,11 @@ type Pass struct {
 	// the position after it searched with a small budget, in rounds of
 	// more forms and larger budgets. Other games skip the pass.
 	Opening bool
+	// Plain makes the pass rank moves by the game's env.Evaluator (else
+	// by progress) rather than by its SearchEvaluator: the evaluation
+	// made for play, cheaper, whose other order finds other wins (see
+	// Planner). In a game without a SearchEvaluator it ranks as any pass.
+	Plain bool
 	// Late makes the pass hold back a move allowed once
 	// (LateOnceMover) while it is available: the pass searches as if
 	// it were spent, with that game's safe moves and dead test, and makes
@@ -326,6 +331,7 @@ type Solver struct {
 	useLate bool // the game is an LateOnceMover
 	useKey  bool // the game is a Keyer: the table remembers positions by Key
 	late    bool // this pass holds the once-allowed move back (Pass.Late)
+	plain   bool // this pass ranks by env.Evaluator, not SearchEvaluate (Pass.Plain)
 	// useCache keeps scores and dead tests in the score cache; noCache
 	// (for tests) turns the cache off here and in the opening pass.
 	useCache, noCache bool
@@ -428,6 +434,9 @@ func (s *Solver) search(ctx context.Context, orig, g env.Game) Result {
 	passes := s.opts.Passes
 	if passes == nil {
 		passes = DefaultPasses
+		if p, ok := g.(Planner); ok {
+			passes = p.Passes()
+		}
 	}
 	err := s.sequence(g, passes)
 	switch {
@@ -479,10 +488,11 @@ func (s *Solver) pass(g env.Game) error {
 func (s *Solver) sequence(g env.Game, passes []Pass) error {
 	var err error
 	for i := 0; i <= len(passes); i++ {
-		s.limit, s.disc, s.late = unlimited, false, false
+		s.limit, s.disc, s.late, s.plain = unlimited, false, false, false
 		s.passNodes, s.passTime = 0, 0
 		if i < len(passes) {
 			s.limit, s.disc = uint8(passes[i].Limit), passes[i].Discrepancy
+			s.plain = passes[i].Plain && s.useSrch
 			if passes[i].Late {
 				if !s.useLate || !g.(OnceMover).OnceAvailable() {
 					continue // nothing to hold back: the other passes cover it
@@ -767,6 +777,12 @@ func (s *Solver) midway(g env.Game) bool {
 
 // score is the evaluation the search ranks a position by.
 func (s *Solver) score(g env.Game) float64 {
+	if s.plain {
+		if s.useEval {
+			return g.(env.Evaluator).Evaluate()
+		}
+		return float64(g.Progress())
+	}
 	if !s.useCache {
 		if s.useSrch {
 			return g.(SearchEvaluator).SearchEvaluate()

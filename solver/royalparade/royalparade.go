@@ -19,6 +19,7 @@ var (
 	_ solver.DeadTester = (*Position)(nil)
 	_ solver.Keyer      = (*Position)(nil)
 	_ solver.Pruner     = (*Position)(nil)
+	_ solver.Planner    = (*Position)(nil)
 )
 
 // Position is a game of Royal Parade as the solver searches it: the rules'
@@ -170,4 +171,23 @@ func (g *Position) Prune(_ []int, m *env.Mask) {
 			}
 		}
 	}
+}
+
+// Passes returns the search's limited passes (solver.Planner): each of
+// solver.DefaultPasses twice, first ranking moves by the heuristic
+// agent's evaluation (Pass.Plain), then by the playout (SearchEvaluate).
+// Each order finds wins the other misses: on deals 500,000-500,029 at
+// 300k nodes, the playout's found 3 wins the other did not find at 2M
+// nodes, and missed 3 that it found.
+func (g *Position) Passes() []solver.Pass {
+	var out []solver.Pass
+	for _, p := range solver.DefaultPasses {
+		if p.Late || p.Opening {
+			continue // Royal Parade has no move allowed once
+		}
+		q := p
+		q.Plain = true
+		out = append(out, q, p)
+	}
+	return out
 }
