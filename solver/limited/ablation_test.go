@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/limited"
 	"github.com/patience-gym/patience/solver"
 )
@@ -26,15 +28,42 @@ var (
 )
 
 // ablationRows are the rows of the ablation: the techniques on, as
-// solver options.
+// solver options, and whether the playout evaluation ranks moves.
 var ablationRows = []struct {
 	name string
 	o    solver.Options
+	eval bool
 }{
-	{"plain search (before)", solver.Options{NoKey: true, NoPrune: true}},
-	{"+ keys", solver.Options{NoPrune: true}},
-	{"+ one space (all)", solver.Options{}},
+	{"plain search (before)", solver.Options{NoKey: true, NoPrune: true}, false},
+	{"+ keys", solver.Options{NoPrune: true}, false},
+	{"+ one space", solver.Options{}, false},
+	{"+ playout evaluation", solver.Options{Passes: solver.DefaultPasses}, true},
+	{"+ plain passes too (all)", solver.Options{}, true},
 }
+
+// noEval is a search position without the search evaluation and without
+// its own passes: the heuristic agent's evaluation (env.Evaluator) ranks
+// moves. It forwards the rules and the other techniques to a Position.
+type noEval struct{ p Position }
+
+func (g *noEval) Spec() *env.Spec                         { return g.p.Spec() }
+func (g *noEval) Deal(seed uint64)                        { g.p.Deal(seed) }
+func (g *noEval) Legal(m *env.Mask)                       { g.p.Legal(m) }
+func (g *noEval) Explain(a int) error                     { return g.p.Explain(a) }
+func (g *noEval) Apply(a int)                             { g.p.Apply(a) }
+func (g *noEval) Progress() int                           { return g.p.Progress() }
+func (g *noEval) Won() bool                               { return g.p.Won() }
+func (g *noEval) Observe(dst []uint8)                     { g.p.Observe(dst) }
+func (g *noEval) Inventory(dst []cards.Card) []cards.Card { return g.p.Inventory(dst) }
+func (g *noEval) Hash() uint64                            { return g.p.Hash() }
+func (g *noEval) Clone() env.Game                         { c := *g; return &c }
+func (g *noEval) CopyFrom(src env.Game)                   { *g = *src.(*noEval) }
+func (g *noEval) ActionString(a int) string               { return g.p.ActionString(a) }
+func (g *noEval) ParseActions(s string) ([]int, error)    { return g.p.ParseActions(s) }
+func (g *noEval) Render() string                          { return g.p.Render() }
+func (g *noEval) Evaluate() float64                       { return g.p.Evaluate() }
+func (g *noEval) Key() uint64                             { return g.p.Key() }
+func (g *noEval) Prune(line []int, m *env.Mask)           { g.p.Prune(line, m) }
 
 func TestAblation(t *testing.T) {
 	if *ablation == 0 {
@@ -56,8 +85,12 @@ func TestAblation(t *testing.T) {
 		for d := range *ablation {
 			g := rules.New()
 			g.Deal(*ablationStart + uint64(d))
+			var search env.Game = g
+			if !row.eval {
+				search = &noEval{*New(g)}
+			}
 			t0 := time.Now()
-			r := s.Solve(context.Background(), g)
+			r := s.Solve(context.Background(), search)
 			secs = append(secs, time.Since(t0).Seconds())
 			if r.Verdict == solver.Solved {
 				if err := solver.VerifyEnv(g, 0, r.Line); err != nil {

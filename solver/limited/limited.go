@@ -1,10 +1,17 @@
 // Package limited is the solver's knowledge of Limited (package
 // env/limited holds the rules): a position type that wraps the rules'
-// game and gives the solver the key of its class of alike positions
-// (Key: the columns, and the privileged slots, are alike, so positions
-// that differ only by their order are searched once). Importing it
-// registers it with package solver, which then searches every game of
-// Limited through it.
+// game and gives the solver
+//   - the key of its class of alike positions (Key: the columns, and the
+//     privileged slots, are alike, so positions that differ only by their
+//     order are searched once), and moves into a space offered for the
+//     first space only (Prune);
+//   - an evaluation for the search, the cards a greedy playout gets home
+//     (SearchEvaluate, playout.go), and passes that rank moves by it and
+//     by the heuristic agent's evaluation in turn (Passes): each order
+//     finds wins the other misses.
+//
+// Importing it registers it with package solver, which then searches
+// every game of Limited through it.
 //
 // It declares no safe moves and no dead test. Safe moves fail on rule 9
 // (see package env/limited); the dead tests tried (a pair's cards waiting
@@ -23,8 +30,10 @@ import (
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
 var (
-	_ solver.Keyer  = (*Position)(nil)
-	_ solver.Pruner = (*Position)(nil)
+	_ solver.Keyer           = (*Position)(nil)
+	_ solver.Pruner          = (*Position)(nil)
+	_ solver.SearchEvaluator = (*Position)(nil)
+	_ solver.Planner         = (*Position)(nil)
 )
 
 // Position is a game of Limited as the solver searches it.
@@ -66,4 +75,28 @@ func (g *Position) Prune(_ []int, m *env.Mask) {
 			m.Unset(a)
 		}
 	}
+}
+
+// SearchEvaluate ranks positions for the search (solver.SearchEvaluator)
+// by the cards a greedy playout gets home from them (playout.go), ties
+// broken by the heuristic agent's evaluation.
+func (g *Position) SearchEvaluate() float64 {
+	return float64(playout(g)) + 0.05*g.Evaluate()
+}
+
+// Passes returns the search's limited passes (solver.Planner): each of
+// solver.DefaultPasses twice, first ranking moves by the heuristic
+// agent's evaluation (Pass.Plain), then by the playout (SearchEvaluate).
+// Each order finds wins the other misses.
+func (g *Position) Passes() []solver.Pass {
+	var out []solver.Pass
+	for _, p := range solver.DefaultPasses {
+		if p.Late || p.Opening {
+			continue // Limited has no move allowed once
+		}
+		q := p
+		q.Plain = true
+		out = append(out, q, p)
+	}
+	return out
 }

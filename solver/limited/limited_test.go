@@ -159,3 +159,40 @@ func TestKnowledgeKeepsVerdicts(t *testing.T) {
 		t.Errorf("the sample proves little: %d decided, %d lost", decided, lost)
 	}
 }
+
+// TestPlayout: the greedy playout of the search evaluation gets home
+// every card of a second deal that needs no choice, and stops where a
+// fifth card has nowhere to go.
+func TestPlayout(t *testing.T) {
+	mk := func(cols [][]cards.Card, priv, pile string) *Position {
+		g := rules.New()
+		g.SetColumns(cols...)
+		for s := range cards.NumSuits {
+			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
+		}
+		g.SetFoundation(cards.Spades, 8, 8)
+		g.SetSecondDeal(cs(priv), cs(pile))
+		return New(g)
+	}
+	// 10♠ pairs onto J♠, the K♠ that refills its slot takes Q♠, and the
+	// 9♠ that comes then sends every spade home.
+	if got := playout(mk([][]cards.Card{cs("KS"), cs("QS JS")}, "10S 10S QS JS", "KS 9S 9S")); got != 104 {
+		t.Errorf("a second deal without choices: %d cards home, want 104", got)
+	}
+	// Nothing moves: the fifth card, K♠, has nowhere to go (no space, no
+	// column top that takes it) before the 9♠s come.
+	g := rules.New()
+	g.SetColumns(cs("JS 10S"), cs("JS 10S"), cs("KH"), cs("KH"), cs("QH"), cs("QH"),
+		cs("JH"), cs("JH"), cs("10H"), cs("10H"), cs("9H"), cs("9H"))
+	g.SetPaired(0, true)
+	g.SetPaired(1, true)
+	for s := range cards.NumSuits {
+		g.SetFoundation(cards.Suit(s), cards.King, cards.King)
+	}
+	g.SetFoundation(cards.Spades, 8, 8)
+	g.SetFoundation(cards.Hearts, 5, 5)
+	g.SetSecondDeal(cs("KS QS QS"), cs("KS 9S 9S 6H 6H 7H 7H 8H 8H"))
+	if got := playout(New(g)); got != 78 {
+		t.Errorf("a fifth card with nowhere to go: %d cards home, want 78", got)
+	}
+}

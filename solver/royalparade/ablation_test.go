@@ -66,8 +66,9 @@ var ablationRows = []ablationStep{
 	{"+ relaxed-game dead test", solver.Options{NoKey: true, NoPrune: true}, false},
 	{"safe moves + keys", solver.Options{NoDeadTest: true, NoPrune: true}, false},
 	{"+ dead test + keys", solver.Options{NoPrune: true}, false},
-	{"+ playout evaluation", solver.Options{NoPrune: true}, true},
-	{"+ one empty cell a row (all)", solver.Options{}, true},
+	{"+ playout evaluation", solver.Options{NoPrune: true, Passes: solver.DefaultPasses}, true},
+	{"+ one empty cell a row", solver.Options{Passes: solver.DefaultPasses}, true},
+	{"+ plain passes too (all)", solver.Options{}, true},
 }
 
 func TestAblation(t *testing.T) {

@@ -1,8 +1,21 @@
 // Package royalparade is the solver's knowledge of Royal Parade (package
 // env/royalparade holds the rules): a position type that wraps the rules'
-// game and adds its safe moves (SafeMove). Importing it registers it with
-// package solver, which then searches every game of Royal Parade through
-// it.
+// game and gives the solver
+//   - safe moves (SafeMove): a build that no other copy of the card
+//     contests;
+//   - a dead test (Dead): a relaxed game that keeps the auxiliary piles and
+//     the order of the stock exactly and counts the cells loosely
+//     (relax.go) must build every card;
+//   - the key of its class of alike positions (Key: the cells of a row are
+//     alike), and moves into an empty cell offered for the first empty
+//     cell of each row only (Prune);
+//   - an evaluation for the search, the progress of a greedy playout
+//     (SearchEvaluate, playout.go), and passes that rank moves by it and
+//     by the heuristic agent's evaluation in turn (Passes).
+//
+// Importing it registers it with package solver, which then searches every
+// game of Royal Parade through it. See docs/research/solver-royalparade.md
+// for what each technique decided.
 package royalparade
 
 import (
@@ -15,15 +28,16 @@ import (
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
 var (
-	_ solver.SafeMover  = (*Position)(nil)
-	_ solver.DeadTester = (*Position)(nil)
-	_ solver.Keyer      = (*Position)(nil)
-	_ solver.Pruner     = (*Position)(nil)
-	_ solver.Planner    = (*Position)(nil)
+	_ solver.SafeMover       = (*Position)(nil)
+	_ solver.DeadTester      = (*Position)(nil)
+	_ solver.Keyer           = (*Position)(nil)
+	_ solver.Pruner          = (*Position)(nil)
+	_ solver.Planner         = (*Position)(nil)
+	_ solver.SearchEvaluator = (*Position)(nil)
 )
 
 // Position is a game of Royal Parade as the solver searches it: the rules'
-// game, with its safe moves.
+// game, with the search knowledge the package doc lists.
 type Position struct{ rules.Game }
 
 // New returns g's position (a copy of g) for a search.
