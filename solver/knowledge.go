@@ -20,6 +20,36 @@ type SearchEvaluator interface {
 	SearchEvaluate() float64
 }
 
+// Keyer is implemented by games in which different positions play alike:
+// positions that differ only by a renaming of places that the rules
+// cannot tell apart (Limited's columns, the cells of a row in Royal
+// Parade). The transposition table then remembers positions by Key, so
+// that a search expands one position of each such class; a game without
+// it is remembered by Hash. Lines are still made of the moves the search
+// played, and shortened and replayed by Hash.
+type Keyer interface {
+	// Key returns a 64-bit key of the position's class. Two positions of
+	// equal Key and equal Progress must be alike: a renaming of places
+	// maps one onto the other, and maps the legal moves of one onto those
+	// of the other, each to a move that leads to positions alike again.
+	// So one can be won exactly when the other can. Positions that play
+	// differently must get different keys (up to hash collisions, which
+	// cost what those of Hash do). It must not allocate.
+	Key() uint64
+}
+
+// Planner is implemented by games that know a better series of limited
+// passes than DefaultPasses: passes that rank moves by the game's
+// env.Evaluator as well as by its SearchEvaluator (Pass.Plain), for
+// example, when each order finds wins the other misses. A search whose
+// Options.Passes is nil runs the game's passes; one that names its passes
+// runs those.
+type Planner interface {
+	// Passes returns the limited passes, run in order before the last,
+	// unlimited one (see DefaultPasses). It may allocate.
+	Passes() []Pass
+}
+
 // SafeMover is implemented by games that know moves a search may play
 // without trying the alternatives (dominance moves). A safe move never
 // turns a position from which the game can be won into one from which it
@@ -96,7 +126,8 @@ type DeadEvaluator interface {
 // mix keeps the contract too. For every position p reached by a line
 // whose every move survived Prune:
 //   - reach: for every legal move a at p, the position after a is reached
-//     by some line whose every move survives Prune, or cannot be won;
+//     by some line whose every move survives Prune (or, in a game that is
+//     a Keyer, a position alike to it is), or cannot be won;
 //   - progress: the moves kept at p depend on p alone, and if p can be
 //     won, one of them leads to a position that can be won in fewer moves.
 //

@@ -30,17 +30,18 @@ var stress = flag.Int("stress", 0, "positions per game in the verdict tests")
 // variants of the search compared with the reference.
 var variants = map[string]solver.Options{
 	"all":         {},
-	"safe moves":  {NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
-	"dead test":   {NoSafeMoves: true, NoPrune: true, Passes: []solver.Pass{}},
-	"pruning":     {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
-	"passes only": {NoSafeMoves: true, NoDeadTest: true, NoPrune: true},
+	"safe moves":  {NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}},
+	"dead test":   {NoSafeMoves: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}},
+	"pruning":     {NoSafeMoves: true, NoDeadTest: true, NoKey: true, Passes: []solver.Pass{}},
+	"keys":        {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
+	"passes only": {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true},
 	// A late pass searches with the knowledge of the game without the
 	// once-allowed move while it is unused, and leaves moves out: what it
 	// cannot find, the unlimited pass after it must still decide.
 	"late pass": {Passes: []solver.Pass{{Late: true}, {Late: true, Discrepancy: true, Limit: 1}}},
 }
 
-var reference = solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}}
+var reference = solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}}
 
 // compare decides each position with the reference and every variant and
 // fails on a disagreement. It returns how many positions the reference

@@ -59,7 +59,7 @@ func solve(t testing.TB, s *solver.Solver, g env.Game) solver.Result {
 
 // exhaustive is a search with no table, no safe moves, no dead test, no
 // pruning and no limited passes: every path, for tiny positions.
-var exhaustive = solver.Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}}
+var exhaustive = solver.Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}}
 
 func cromwellPos(t testing.TB, variant string, found map[cards.Suit][2]cards.Rank, fans ...string) *cromwell.Game {
 	t.Helper()
@@ -380,5 +380,53 @@ func TestScoreCacheChangesNoSearch(t *testing.T) {
 	}
 	if !cached.UsesScoreCache() || plain.UsesScoreCache() {
 		t.Error("the cache is not on where it should be, or on where it should not")
+	}
+}
+
+// TestKeyerMergesAlikePositions: a game that keys alike positions together
+// (Keyer: Royal Parade's cells of a row) is searched in fewer nodes, to
+// the same verdict, than with its keys off (Options.NoKey), which
+// remembers positions by their hashes.
+func TestKeyerMergesAlikePositions(t *testing.T) {
+	for _, seed := range []uint64{500008, 500012, 500020, 500025} {
+		g := royalparade.New()
+		g.Deal(seed)
+		if _, ok := solver.Wrap(g).(solver.Keyer); !ok {
+			t.Fatal("Royal Parade's search position has no keys")
+		}
+		o := solver.Options{Nodes: 100000, NoDeadTest: true, NoSafeMoves: true, NoPrune: true, Passes: solver.DefaultPasses}
+		with := solve(t, newSolver(t, o), g)
+		o.NoKey = true
+		without := solve(t, newSolver(t, o), g)
+		if with.Verdict != without.Verdict || with.Verdict == solver.Unknown {
+			t.Errorf("deal %d: %v with keys, %v without", seed, with.Verdict, without.Verdict)
+		}
+		if with.Nodes >= without.Nodes {
+			t.Errorf("deal %d: %d nodes with keys, %d without", seed, with.Nodes, without.Nodes)
+		}
+	}
+}
+
+// TestPlannerPasses: a game with its own passes (Planner: Royal Parade
+// runs each default pass twice, ranking by the heuristic agent's
+// evaluation, Pass.Plain, then by its playout) is searched with them when
+// the options name none, and with the options' passes otherwise; the
+// plain passes find a win the playout's order misses at this budget.
+func TestPlannerPasses(t *testing.T) {
+	g := royalparade.New()
+	g.Deal(1000199)
+	if _, ok := solver.Wrap(g).(solver.Planner); !ok {
+		t.Fatal("Royal Parade's search position has no passes of its own")
+	}
+	planned := solve(t, newSolver(t, solver.Options{Nodes: 50000}), g)
+	if planned.Verdict != solver.Solved {
+		t.Errorf("with its own passes: %v in %d nodes", planned.Verdict, planned.Nodes)
+	}
+	named := solve(t, newSolver(t, solver.Options{Nodes: 50000, Passes: solver.DefaultPasses}), g)
+	if named.Verdict == solver.Solved {
+		t.Errorf("with the default passes: solved in %d nodes; the test proves nothing", named.Nodes)
+	}
+	if named.Passes > len(solver.DefaultPasses)+1 {
+		t.Errorf("with the default passes named: %d passes begun", named.Passes)
 	}
 }

@@ -87,11 +87,13 @@
 //
 // # Solver
 //
-// Limited declares no safe moves to package solver: rule 9 (the fifth card
-// may be turned only when no privileged card has a move) makes a move that
-// looks harmless, such as a card home that uncovers another, change which
-// moves are legal later, so no simple dominance holds. The solver sees the
-// stock and the pile: its verdicts are upper bounds on what a player can do.
+// What a search knows of Limited beyond these rules lives beside the
+// solver, in package solver/limited. It declares no safe moves: rule 9 (the
+// fifth card may be turned only when no privileged card has a move) makes a
+// move that looks harmless, such as a card home that uncovers another, or
+// a card put into a space, change which moves are legal later, so no simple
+// dominance holds. The solver sees the stock and the pile: its verdicts are
+// upper bounds on what a player can do.
 package limited
 
 import (
@@ -393,6 +395,19 @@ func (g *Game) PrivilegedRow() [Privileged]cards.Card { return g.priv }
 // Fifth returns the turned fifth card, or cards.None.
 func (g *Game) Fifth() cards.Card { return g.fifth }
 
+// Pack returns the face-down cards (hidden information, for search and
+// tools): the stock in the first deal, the pile in the second, the next
+// card to come last. The slice aliases the game.
+func (g *Game) Pack() []cards.Card { return g.pack[:g.np] }
+
+// Waste returns the waste of the first deal, the first card turned first
+// and its top last (hidden below the top; for search and tools). The
+// slice aliases the game.
+func (g *Game) Waste() []cards.Card { return g.waste[:g.nw] }
+
+// Foundations returns the eight foundations.
+func (g *Game) Foundations() cards.Foundations { return g.found }
+
 // Progress returns the cards on foundations.
 func (g *Game) Progress() int { return g.home }
 
@@ -472,6 +487,28 @@ func (g *Game) fullHash() uint64 {
 	h ^= fifthKey(g.fifth)
 	if g.second {
 		h ^= keysPhase[0]
+	}
+	return h
+}
+
+// TableHash returns the part of Hash that the columns (their cards and
+// pairs) and the privileged row give: Hash is TableHash xor the keys of the
+// foundations, the stock or pile, the waste, the fifth card and the phase.
+// A search that keys positions by the columns' and the privileged cards'
+// contents regardless of their order replaces this part (for search and
+// tools).
+func (g *Game) TableHash() uint64 {
+	var h uint64
+	for c := range NumCols {
+		for d := 0; d < int(g.n[c]); d++ {
+			h ^= colKey(c, d, g.cols[c][d])
+		}
+		if g.paired&(1<<c) != 0 {
+			h ^= keysPaired[c]
+		}
+	}
+	for i, k := range g.priv {
+		h ^= privKey(i, k)
 	}
 	return h
 }

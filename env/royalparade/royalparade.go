@@ -427,6 +427,19 @@ func (g *Game) fullHash() uint64 {
 	return h
 }
 
+// CellsHash returns the part of Hash that the rectangle's cells give: Hash
+// is CellsHash xor the keys of the auxiliary piles, the stock and the
+// discarded aces. A search that keys positions by the cells' contents
+// regardless of their order in a row replaces this part (for search and
+// tools).
+func (g *Game) CellsHash() uint64 {
+	var h uint64
+	for i, c := range g.cell {
+		h ^= cellKey(i, c, g.high[i])
+	}
+	return h
+}
+
 // Clone returns an independent copy.
 func (g *Game) Clone() env.Game { c := *g; return &c }
 

@@ -5,8 +5,7 @@
 //	import _ "github.com/patience-gym/patience/solver/all"
 //
 // A search package imports its game, so this registers those games too;
-// import env/all for every game (Limited has no search package: the
-// solver searches its plain rules).
+// import env/all for every game.
 package all
 
 import (
@@ -15,5 +14,6 @@ import (
 	_ "github.com/patience-gym/patience/solver/fifteen"
 	_ "github.com/patience-gym/patience/solver/fourquarters"
 	_ "github.com/patience-gym/patience/solver/ladder"
+	_ "github.com/patience-gym/patience/solver/limited"
 	_ "github.com/patience-gym/patience/solver/royalparade"
 )

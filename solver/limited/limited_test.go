@@ -1,0 +1,198 @@
+package limited
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	rules "github.com/patience-gym/patience/env/limited"
+	"github.com/patience-gym/patience/solver"
+)
+
+// cs parses a list of cards.
+func cs(s string) []cards.Card { return cards.MustParseList(s) }
+
+// TestKeyIgnoresOrder: positions whose columns, and whose privileged
+// rows, hold the same contents in another order share a key; a pair
+// undone, a card moved or anything else changed gives another.
+func TestKeyIgnoresOrder(t *testing.T) {
+	mk := func(cols [][]cards.Card, paired int, priv []cards.Card) *Position {
+		g := rules.New()
+		g.SetColumns(cols...)
+		if paired >= 0 {
+			g.SetPaired(paired, true)
+		}
+		g.SetFoundation(cards.Spades, 3, 2)
+		g.SetSecondDeal(priv, cs("9H 2C KD"))
+		return New(g)
+	}
+	a := mk([][]cards.Card{cs("5S 4S"), cs("KH"), nil, cs("7D 7D")}, 0, cs("QC 5H 9S JD"))
+	b := mk([][]cards.Card{cs("7D 7D"), nil, cs("5S 4S"), nil, cs("KH")}, 2, cs("JD QC 9S 5H"))
+	if a.Key() != b.Key() {
+		t.Error("the same columns and privileged cards in another order: keys differ")
+	}
+	if a.Hash() == b.Hash() {
+		t.Error("the rules' hashes ignore the order too: the test proves nothing")
+	}
+	for name, c := range map[string]*Position{
+		"no pair":           mk([][]cards.Card{cs("5S 4S"), cs("KH"), nil, cs("7D 7D")}, -1, cs("QC 5H 9S JD")),
+		"a card moved":      mk([][]cards.Card{cs("5S"), cs("KH 4S"), nil, cs("7D 7D")}, -1, cs("QC 5H 9S JD")),
+		"one 7♦ gone":       mk([][]cards.Card{cs("5S 4S"), cs("KH"), nil, cs("7D")}, 0, cs("QC 5H 9S JD")),
+		"another privilege": mk([][]cards.Card{cs("5S 4S"), cs("KH"), nil, cs("7D 7D")}, 0, cs("QC 5H 9S JC")),
+	} {
+		if c.Key() == a.Key() {
+			t.Errorf("%s: same key", name)
+		}
+	}
+	// The keys follow the moves: the same move in both keeps them equal.
+	a.Apply(rules.ActMove + (rules.SrcPriv+1)*rules.NumDests + rules.DstColumn + 2) // 5♥ into a space
+	b.Apply(rules.ActMove + (rules.SrcPriv+3)*rules.NumDests + rules.DstColumn + 3) // the same, elsewhere
+	if a.Key() != b.Key() {
+		t.Error("after the same move: keys differ")
+	}
+}
+
+// playouts returns positions of random games of Limited, late ones, so
+// that a search from them finishes.
+func playouts(n int, seed uint64) []env.Game {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	var out []env.Game
+	m := env.NewMask(rules.NumActions)
+	for d := range n {
+		g := rules.New()
+		g.Deal(seed*1000 + uint64(d))
+		for step := 0; step < 500; step++ {
+			g.Legal(&m)
+			acts := m.AppendActions(nil)
+			if len(acts) == 0 {
+				break
+			}
+			// Card moves before turns, and the fifth card last: games
+			// that get far.
+			a := acts[rng.IntN(len(acts))]
+			if a >= rules.ActTurn && len(acts) > 1 && rng.IntN(3) != 0 {
+				a = acts[rng.IntN(len(acts)-1)]
+			}
+			g.Apply(a)
+			if g.SecondDeal() && rng.IntN(3) == 0 {
+				out = append(out, g.Clone())
+			}
+		}
+	}
+	return out
+}
+
+// winningLines returns positions along the winning lines the solver finds
+// for deals, some way before their ends: positions that can be won.
+func winningLines(t testing.TB, n int, seed uint64) []env.Game {
+	t.Helper()
+	s, _ := solver.New(solver.Options{Nodes: 30000, TableBits: 18})
+	var out []env.Game
+	for d := range n {
+		g := rules.New()
+		g.Deal(seed*1000 + uint64(d))
+		r := s.Solve(context.Background(), g)
+		if r.Verdict != solver.Solved {
+			continue
+		}
+		for _, k := range []int{15, 30, 45} {
+			if k < len(r.Line) {
+				p := g.Clone()
+				for _, a := range r.Line[:len(r.Line)-k] {
+					p.Apply(a)
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// knowledge are the searches with each technique of this package on,
+// compared with the plain search.
+var knowledge = map[string]solver.Options{
+	"keys":    {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
+	"pruning": {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
+	"all":     {},
+}
+
+// TestKnowledgeKeepsVerdicts: on late positions of random games and of
+// winning lines, each technique decides as the plain search does.
+func TestKnowledgeKeepsVerdicts(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	positions := append(playouts(n, 1), winningLines(t, n/2, 2)...)
+	plain, _ := solver.New(solver.Options{Nodes: 200000, TableBits: 18, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}})
+	searches := map[string]*solver.Solver{}
+	for name, o := range knowledge {
+		o.Nodes, o.TableBits = 200000, 18
+		searches[name], _ = solver.New(o)
+	}
+	decided, lost := 0, 0
+	for i, g := range positions {
+		want := plain.Solve(context.Background(), g)
+		if want.Verdict == solver.Unknown {
+			continue
+		}
+		decided++
+		if want.Verdict == solver.Unsolvable {
+			lost++
+		}
+		for name, s := range searches {
+			got := s.Solve(context.Background(), g)
+			if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
+				t.Fatalf("position %d: %s says %v, the plain search %v\n%s", i, name, got.Verdict, want.Verdict, g.Render())
+			}
+			if got.Verdict == solver.Solved {
+				if err := solver.VerifyEnv(g, 0, got.Line); err != nil {
+					t.Fatalf("position %d: %s: %v", i, name, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d positions, %d decided by the plain search, %d lost", len(positions), decided, lost)
+	if lost < 10 || decided-lost < 10 {
+		t.Errorf("the sample proves little: %d decided, %d lost", decided, lost)
+	}
+}
+
+// TestPlayout: the greedy playout of the search evaluation gets home
+// every card of a second deal that needs no choice, and stops where a
+// fifth card has nowhere to go.
+func TestPlayout(t *testing.T) {
+	mk := func(cols [][]cards.Card, priv, pile string) *Position {
+		g := rules.New()
+		g.SetColumns(cols...)
+		for s := range cards.NumSuits {
+			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
+		}
+		g.SetFoundation(cards.Spades, 8, 8)
+		g.SetSecondDeal(cs(priv), cs(pile))
+		return New(g)
+	}
+	// 10♠ pairs onto J♠, the K♠ that refills its slot takes Q♠, and the
+	// 9♠ that comes then sends every spade home.
+	if got := playout(mk([][]cards.Card{cs("KS"), cs("QS JS")}, "10S 10S QS JS", "KS 9S 9S")); got != 104 {
+		t.Errorf("a second deal without choices: %d cards home, want 104", got)
+	}
+	// Nothing moves: the fifth card, K♠, has nowhere to go (no space, no
+	// column top that takes it) before the 9♠s come.
+	g := rules.New()
+	g.SetColumns(cs("JS 10S"), cs("JS 10S"), cs("KH"), cs("KH"), cs("QH"), cs("QH"),
+		cs("JH"), cs("JH"), cs("10H"), cs("10H"), cs("9H"), cs("9H"))
+	g.SetPaired(0, true)
+	g.SetPaired(1, true)
+	for s := range cards.NumSuits {
+		g.SetFoundation(cards.Suit(s), cards.King, cards.King)
+	}
+	g.SetFoundation(cards.Spades, 8, 8)
+	g.SetFoundation(cards.Hearts, 5, 5)
+	g.SetSecondDeal(cs("KS QS QS"), cs("KS 9S 9S 6H 6H 7H 7H 8H 8H"))
+	if got := playout(New(g)); got != 78 {
+		t.Errorf("a fifth card with nowhere to go: %d cards home, want 78", got)
+	}
+}
