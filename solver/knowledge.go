@@ -20,6 +20,24 @@ type SearchEvaluator interface {
 	SearchEvaluate() float64
 }
 
+// Keyer is implemented by games in which different positions play alike:
+// positions that differ only by a renaming of places that the rules
+// cannot tell apart (Limited's columns, the cells of a row in Royal
+// Parade). The transposition table then remembers positions by Key, so
+// that a search expands one position of each such class; a game without
+// it is remembered by Hash. Lines are still made of the moves the search
+// played, and shortened and replayed by Hash.
+type Keyer interface {
+	// Key returns a 64-bit key of the position's class. Two positions of
+	// equal Key and equal Progress must be alike: a renaming of places
+	// maps one onto the other, and maps the legal moves of one onto those
+	// of the other, each to a move that leads to positions alike again.
+	// So one can be won exactly when the other can. Positions that play
+	// differently must get different keys (up to hash collisions, which
+	// cost what those of Hash do). It must not allocate.
+	Key() uint64
+}
+
 // SafeMover is implemented by games that know moves a search may play
 // without trying the alternatives (dominance moves). A safe move never
 // turns a position from which the game can be won into one from which it

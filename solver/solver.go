@@ -5,7 +5,8 @@
 // evaluation of the positions they lead to (SearchEvaluator where a game
 // has one, env.Evaluator otherwise, else progress), and remembers every
 // position it has visited in a transposition table keyed by the game's
-// full-state hash. The table has a fixed size (Options.TableBits); a full
+// full-state hash (or, for a game whose positions fall into classes that
+// play alike, by the key of the class: Keyer). The table has a fixed size (Options.TableBits); a full
 // bucket evicts its least recently used entry, as Solvitaire's cache does,
 // and the positions on the current path are pinned, so cycles are always
 // detected. A position evicted after its search may be searched again: that
@@ -117,6 +118,9 @@ type Options struct {
 	NoDeadTest bool
 	// NoPrune ignores the game's pruning of moves (Pruner).
 	NoPrune bool
+	// NoKey ignores the game's keys of alike positions (Keyer): the
+	// table remembers positions by Hash.
+	NoKey bool
 	// NoTable searches without a transposition table, remembering only the
 	// positions on the current path (to avoid cycles): an exhaustive search
 	// of every path, exponential, for tests on tiny positions.
@@ -320,6 +324,7 @@ type Solver struct {
 	useStag bool // the game is an Staged
 	useBoth bool // the game is an DeadEvaluator, with both of its tests on
 	useLate bool // the game is an LateOnceMover
+	useKey  bool // the game is a Keyer: the table remembers positions by Key
 	late    bool // this pass holds the once-allowed move back (Pass.Late)
 	// useCache keeps scores and dead tests in the score cache; noCache
 	// (for tests) turns the cache off here and in the opening pass.
@@ -548,6 +553,8 @@ func (s *Solver) bind(g env.Game) {
 	_, s.usePrun = g.(Pruner)
 	_, s.useStag = g.(Staged)
 	_, s.useLate = g.(LateOnceMover)
+	_, s.useKey = g.(Keyer)
+	s.useKey = s.useKey && !s.opts.NoKey
 	s.usePrun = s.usePrun && !s.opts.NoPrune
 	s.useSafe = s.useSafe && !s.opts.NoSafeMoves
 	s.useDead = s.useDead && !s.opts.NoDeadTest
@@ -652,7 +659,7 @@ func (s *Solver) enter(d int, a int, slack uint8) error {
 			return nil // cannot happen: children are listed with slack
 		}
 	}
-	k0 := key{st.Hash(), uint16(st.Progress())}
+	k0 := key{s.key(st), uint16(st.Progress())}
 	if a >= 0 && s.tt.has(k0.hash, k0.check, slack) {
 		return nil // searched since its parent listed it
 	}
@@ -686,7 +693,7 @@ func (s *Solver) enter(d int, a int, slack uint8) error {
 		if st.Progress() > p0 && !s.disc {
 			slack = s.limit
 		}
-		if k1 := (key{st.Hash(), uint16(st.Progress())}); k1 != k0 {
+		if k1 := (key{s.key(st), uint16(st.Progress())}); k1 != k0 {
 			if !s.tt.insert(k1.hash, k1.check, slack, true) {
 				s.tt.unpin(k0.hash, k0.check)
 				return nil // reached before by another way
@@ -742,6 +749,15 @@ const (
 // which is still available.
 func (s *Solver) holding(g env.Game) bool {
 	return s.late && g.(OnceMover).OnceAvailable()
+}
+
+// key returns the key the transposition table remembers g by: its class's
+// Key where the game is a Keyer, and its Hash otherwise.
+func (s *Solver) key(g env.Game) uint64 {
+	if s.useKey {
+		return g.(Keyer).Key()
+	}
+	return g.Hash()
 }
 
 // midway reports whether g is inside a move of several actions.
@@ -932,7 +948,7 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 			s.cut = true
 			continue
 		}
-		if s.tt.has(c.Hash(), uint16(cp), cs) {
+		if s.tt.has(s.key(c), uint16(cp), cs) {
 			continue
 		}
 		var score float64

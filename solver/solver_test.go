@@ -59,7 +59,7 @@ func solve(t testing.TB, s *solver.Solver, g env.Game) solver.Result {
 
 // exhaustive is a search with no table, no safe moves, no dead test, no
 // pruning and no limited passes: every path, for tiny positions.
-var exhaustive = solver.Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}}
+var exhaustive = solver.Options{NoTable: true, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}}
 
 func cromwellPos(t testing.TB, variant string, found map[cards.Suit][2]cards.Rank, fans ...string) *cromwell.Game {
 	t.Helper()
