@@ -18,7 +18,9 @@
 //   - one arm a round (prune.go): pairs removed in several arms before one
 //     close-up are the same as each arm's pairs removed and closed up on
 //     its own, the arms in the order of the refill, so a search removes
-//     pairs in one arm between close-ups, in one order.
+//     pairs in one arm between close-ups, in one order;
+//   - ranks, not cards (key.go): suits never matter, so the transposition
+//     table remembers a position by the ranks in its cells.
 package fourquarters
 
 import (
@@ -34,6 +36,7 @@ var (
 	_ solver.DeadTester      = (*Position)(nil)
 	_ solver.StartDeadTester = (*Position)(nil)
 	_ solver.Pruner          = (*Position)(nil)
+	_ solver.Keyer           = (*Position)(nil)
 )
 
 // Technique names one piece of the knowledge, so that a measurement or a
@@ -48,8 +51,10 @@ const (
 	Frozen
 	// OneArm is the pruning to one arm a round (prune.go).
 	OneArm
+	// RankKeys keys positions by ranks, not cards (key.go).
+	RankKeys
 	// All is every technique.
-	All = Parity | Frozen | OneArm
+	All = Parity | Frozen | OneArm | RankKeys
 )
 
 // Position is a game of Four Quarters as the solver searches it: the

@@ -311,3 +311,25 @@ func TestKeepsVerdicts(t *testing.T) {
 		t.Errorf("too few decided positions of each kind: %v", count)
 	}
 }
+
+// TestKeyIgnoresSuits: positions with the same ranks in the same cells
+// and the same stock share a key; a rank moved to another cell, or a card
+// fewer in the stock, does not.
+func TestKeyIgnoresSuits(t *testing.T) {
+	a := New(cross(t, "", map[string]string{"N1": "5S", "N2": "5H", "E3": "KD"}, "2C 3C"))
+	b := New(cross(t, "", map[string]string{"N1": "5D", "N2": "5C", "E3": "KS"}, "2C 3C"))
+	c := New(cross(t, "", map[string]string{"N1": "5S", "N3": "5H", "E3": "KD"}, "2C 3C"))
+	d := New(cross(t, "", map[string]string{"N1": "5S", "N2": "5H", "E3": "KD"}, "3C"))
+	if a.Key() != b.Key() {
+		t.Error("the same ranks in other suits: different keys")
+	}
+	if a.Hash() == b.Hash() {
+		t.Error("the hashes do not tell the suits apart")
+	}
+	if a.Key() == c.Key() || a.Key() == d.Key() {
+		t.Error("other cells or another stock: the same key")
+	}
+	if off := NewWith(cross(t, "", map[string]string{"N1": "5S"}, ""), All&^RankKeys); off.Key() != off.Hash() {
+		t.Error("without RankKeys the key is not the hash")
+	}
+}
