@@ -333,3 +333,28 @@ func TestKeyIgnoresSuits(t *testing.T) {
 		t.Error("without RankKeys the key is not the hash")
 	}
 }
+
+// TestPruneLeavesOutFreezingClose: in a round under way, closing up is
+// left out when it would leave the arm frozen (its files slid, no pair),
+// and kept when the slide makes a pair.
+func TestPruneLeavesOutFreezingClose(t *testing.T) {
+	m := env.NewMask(rules.NumActions)
+	for _, c := range []struct {
+		cells map[string]string
+		kept  bool
+	}{
+		{map[string]string{"N1": "5S", "N5": "7H", "N9": "5H"}, false},
+		{map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, true},
+	} {
+		g := New(cross(t, "", c.cells, ""))
+		g.regular = true // as if a search from a calm start had made the gap
+		g.Legal(&m)
+		if !m.Has(rules.ActClose) {
+			t.Fatal("closing up is not legal")
+		}
+		g.Prune(nil, &m)
+		if m.Has(rules.ActClose) != c.kept {
+			t.Errorf("%v: close kept %v, want %v", c.cells, m.Has(rules.ActClose), c.kept)
+		}
+	}
+}

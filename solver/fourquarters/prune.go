@@ -59,6 +59,9 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 		last = 15 - bits.LeadingZeros16(h)
 	}
 	close := g.CloseAction()
+	if g.use&Frozen != 0 && m.Has(close) && g.closeFreezes(act, &r) {
+		m.Unset(close)
+	}
 	for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
 		if x == close {
 			continue
@@ -71,4 +74,24 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 			m.Unset(x)
 		}
 	}
+}
+
+// closeFreezes reports that closing up now would leave arm act, the one
+// arm in the middle of a round (whose ranks are r), frozen (frozen.go):
+// its files slid, its empty cells refilled from the stock in cell order
+// (no other arm has an empty cell, so the refill starts with it), and no
+// pair in it. The position it leads to is dead, so Prune leaves the move
+// out: a win never needs it.
+func (g *Position) closeFreezes(act int, r *armRanks) bool {
+	c := r.compact()
+	stock := g.Stock()
+	for k := range c {
+		if c[k] == 0 && len(stock) > 0 {
+			c[k] = uint8(stock[0].Rank())
+			stock = stock[1:]
+		}
+	}
+	// Refilled full, or with the stock spent, the arm then changes only by
+	// its own pairs.
+	return c.count() > 0 && !c.hasPair()
 }

@@ -27,10 +27,11 @@ func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
 // The interfaces Position implements.
 var (
-	_ solver.SafeMover = (*Position)(nil)
-	_ solver.Keyer     = (*Position)(nil)
-	_ solver.Pruner    = (*Position)(nil)
-	_ solver.Narrower  = (*Position)(nil)
+	_ solver.SafeMover       = (*Position)(nil)
+	_ solver.Keyer           = (*Position)(nil)
+	_ solver.Pruner          = (*Position)(nil)
+	_ solver.Narrower        = (*Position)(nil)
+	_ solver.SearchEvaluator = (*Position)(nil)
 )
 
 // Technique names one piece of the knowledge, so that a measurement or a
@@ -49,8 +50,11 @@ const (
 	// Shifts leaves out of the limited passes the moves that only shift a
 	// run from row to row (narrow.go).
 	Shifts
+	// Ranking ranks positions by SearchEvaluate (eval.go) rather than
+	// by the heuristic agent's Evaluate.
+	Ranking
 	// All is every technique.
-	All = Safe | RowKeys | TurnOrder | Shifts
+	All = Safe | RowKeys | TurnOrder | Shifts | Ranking
 )
 
 // Position is a game of Ladder as the solver searches it: the rules' game
