@@ -18,7 +18,11 @@
 //   - one arm a round (prune.go): pairs removed in several arms before one
 //     close-up are the same as each arm's pairs removed and closed up on
 //     its own, the arms in the order of the refill, so a search removes
-//     pairs in one arm between close-ups, in one order;
+//     pairs in one arm between close-ups, in one order; and since such a
+//     round refills its arm from the stock's top, the search knows before
+//     closing up whether the arm will be frozen or the parity past
+//     mending, and leaves out the close-ups, and the arms all of whose
+//     rounds, that lead to such dead positions;
 //   - ranks, not cards (key.go): suits never matter, so the transposition
 //     table remembers a position by the ranks in its cells.
 package fourquarters

@@ -179,7 +179,9 @@ func TestPruneKeepsOneArm(t *testing.T) {
 		cells[rules.CellName(i)] = string(ranks[i]) + string(suit[i%4])
 	}
 	cells["N4"], cells["N10"], cells["N12"], cells["E2"] = cells["N3"][:1]+"C", cells["N9"][:1]+"C", cells["N11"][:1]+"H", cells["E1"][:1]+"D"
-	g := New(cross(t, "", cells, "AS AH AD AC 2S 2H"))
+	// (Without the parity test: with six stock cards this cross's parity is
+	// past mending, which would leave closing up out.)
+	g := NewWith(cross(t, "", cells, "AS AH AD AC 2S 2H"), All&^Parity)
 	if !g.regular {
 		t.Fatal("a full cross is not calm")
 	}
@@ -336,15 +338,16 @@ func TestKeyIgnoresSuits(t *testing.T) {
 
 // TestPruneLeavesOutFreezingClose: in a round under way, closing up is
 // left out when it would leave the arm frozen (its files slid, no pair),
-// and kept when the slide makes a pair.
+// and kept when the slide makes a pair; and left out when the parity
+// after it cannot be mended.
 func TestPruneLeavesOutFreezingClose(t *testing.T) {
 	m := env.NewMask(rules.NumActions)
 	for _, c := range []struct {
 		cells map[string]string
 		kept  bool
 	}{
-		{map[string]string{"N1": "5S", "N5": "7H", "N9": "5H"}, false},
-		{map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, true},
+		{map[string]string{"N1": "5S", "N5": "7H", "N9": "5H", "N11": "7C"}, false},
+		{map[string]string{"N1": "5S", "N5": "5H", "N7": "7H", "N9": "7C"}, true},
 	} {
 		g := New(cross(t, "", c.cells, ""))
 		g.regular = true // as if a search from a calm start had made the gap
@@ -356,5 +359,45 @@ func TestPruneLeavesOutFreezingClose(t *testing.T) {
 		if m.Has(rules.ActClose) != c.kept {
 			t.Errorf("%v: close kept %v, want %v", c.cells, m.Has(rules.ActClose), c.kept)
 		}
+	}
+	// An odd 7 in arm N and none to come: dead after closing up, by parity.
+	g := New(cross(t, "", map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, ""))
+	g.regular = true
+	g.Legal(&m)
+	g.Prune(nil, &m)
+	if m.Has(rules.ActClose) {
+		t.Error("closing up kept though the parity after it is past mending")
+	}
+	g = NewWith(cross(t, "", map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, ""), All&^Parity)
+	g.regular = true
+	g.Legal(&m)
+	g.Prune(nil, &m)
+	if !m.Has(rules.ActClose) {
+		t.Error("closing up left out by parity without the parity test")
+	}
+}
+
+// TestPruneLeavesOutDeadRounds: at a calm position, an arm whose every
+// round (a set of its pairs removed, then closing up) leaves it frozen is
+// left out; an arm with a round that lives is kept.
+func TestPruneLeavesOutDeadRounds(t *testing.T) {
+	// Arm N: 5♠ 5♥ side by side, then 9♣ alone: removing the fives slides
+	// 9♣ to the hub and leaves it without a pair; the stock is spent.
+	// Arm E: two pairs of sevens, one above the other: a round clears it.
+	cells := map[string]string{"N1": "5S", "N2": "5H", "N3": "9C", "E1": "7S", "E2": "7H", "E3": "8S", "E4": "8H"}
+	m := env.NewMask(rules.NumActions)
+	g := NewWith(cross(t, "", cells, ""), All&^Parity)
+	g.Legal(&m)
+	g.Prune(nil, &m)
+	for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
+		if i, _, _ := g.ActionCells(x); i/rules.ArmCells == 0 {
+			t.Errorf("kept %s, a pair of arm N, whose rounds all freeze it", g.ActionString(x))
+		}
+	}
+	if m.Count() == 0 {
+		t.Error("arm E's rounds left out too")
+	}
+	if g.roundsDead(1) || !g.roundsDead(0) {
+		t.Errorf("roundsDead: N %v, E %v", g.roundsDead(0), g.roundsDead(1))
 	}
 }

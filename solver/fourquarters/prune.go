@@ -9,11 +9,15 @@ import (
 
 // Prune keeps, where one arm A is in the middle of a round (closing up
 // would change A and no other arm), only the pairs of A and closing up;
-// and of A's pairs only those whose outer cell (the higher-numbered) lies
-// beyond every cell of A emptied since the last close-up. Elsewhere it
-// keeps every move. It prunes only in a search that starts from a calm
+// of A's pairs only those whose outer cell (the higher-numbered) lies
+// beyond every cell of A emptied since the last close-up; and closing up
+// only if the position it leads to is not known dead (closeFreezes). At a
+// calm position (no arm in a round) it leaves out the pairs of the arms
+// all of whose rounds lead to such dead positions (roundsDead). Elsewhere
+// it keeps every move. It prunes only in a search that starts from a calm
 // position (no arm in the middle of a round, as every deal starts:
-// DeadAtStart, New), and never in the variant hub.
+// DeadAtStart, New), and never in the variant hub. The dead positions are
+// judged with the techniques Frozen and Parity, where in use.
 //
 // Why it keeps the contract (the reach rule, for positions the search
 // meets from a calm start). Pairs removed between two close-ups never
@@ -32,7 +36,9 @@ import (
 // empty cells while the stock has cards (a close-up refills every empty
 // cell then) and as the gaps when it has none (the rest of an emptied
 // file end is indistinguishable from one long empty, and leaving it out
-// keeps more moves, never fewer).
+// keeps more moves, never fewer). The moves left out because they lead to
+// dead positions only, or only by rounds of that form, are never needed
+// by a win.
 func (g *Position) Prune(line []int, m *env.Mask) {
 	if g.use&OneArm == 0 || !g.regular || g.hub() {
 		return
@@ -47,6 +53,25 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 		}
 	}
 	if act < 0 {
+		// A new round: leave out the arms all of whose rounds lead to dead
+		// positions.
+		if g.use&Frozen == 0 {
+			return
+		}
+		var dead [rules.NumArms]bool
+		any := false
+		for a := range rules.NumArms {
+			dead[a] = g.roundsDead(a)
+			any = any || dead[a]
+		}
+		if !any {
+			return
+		}
+		for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
+			if i, _, ok := g.ActionCells(x); ok && dead[i/rules.ArmCells] {
+				m.Unset(x)
+			}
+		}
 		return
 	}
 	r := g.ranksOf(act)
@@ -76,12 +101,14 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 	}
 }
 
-// closeFreezes reports that closing up now would leave arm act, the one
-// arm in the middle of a round (whose ranks are r), frozen (frozen.go):
-// its files slid, its empty cells refilled from the stock in cell order
-// (no other arm has an empty cell, so the refill starts with it), and no
-// pair in it. The position it leads to is dead, so Prune leaves the move
-// out: a win never needs it.
+// closeFreezes reports that closing up now would leave a dead position:
+// arm act, the one arm in the middle of a round (whose ranks are r), has
+// its files slid and its empty cells refilled from the stock in cell
+// order (no other arm has an empty cell, so the refill starts with it),
+// and then it is frozen (frozen.go), or, where the parity test is in use,
+// the arms' parity is beyond what the stock left can mend (parity.go).
+// The position it leads to is dead, so Prune leaves the move out: a win
+// never needs it.
 func (g *Position) closeFreezes(act int, r *armRanks) bool {
 	c := r.compact()
 	stock := g.Stock()
@@ -93,5 +120,95 @@ func (g *Position) closeFreezes(act int, r *armRanks) bool {
 	}
 	// Refilled full, or with the stock spent, the arm then changes only by
 	// its own pairs.
-	return c.count() > 0 && !c.hasPair()
+	if c.count() > 0 && !c.hasPair() {
+		return true
+	}
+	if g.use&Parity == 0 {
+		return false
+	}
+	var left [14]uint8
+	for _, x := range stock {
+		left[x.Rank()]++
+	}
+	var odd [14]uint8 // arms with an odd number of the rank
+	for a := range rules.NumArms {
+		ra := c
+		if a != act {
+			ra = g.ranksOf(a)
+		}
+		var par [14]uint8
+		for _, x := range ra {
+			par[x] ^= 1
+		}
+		for k := 1; k <= 13; k++ {
+			odd[k] += par[k]
+		}
+	}
+	for k := 1; k <= 13; k++ {
+		if odd[k] > left[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// armPairs lists the pairs of touching cells of arm ranks r that hold one
+// rank, as cell bits, into ps, and returns how many there are (at most
+// len(ps)).
+func (r *armRanks) pairs(ps *[rules.ArmPairs]uint16) int {
+	n := 0
+	for k := range rules.ArmCells - 1 {
+		if r[k] == 0 {
+			continue
+		}
+		for l := k + 1; l < rules.ArmCells && l <= k+3; l++ {
+			if r[l] == r[k] && touchArm[k]>>l&1 != 0 {
+				ps[n] = 1<<k | 1<<l
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// maxRoundPairs caps the pairs of an arm whose rounds roundsDead tries:
+// beyond it the rounds are too many to try at every position.
+const maxRoundPairs = 10
+
+// roundsDead reports that every round arm a could play from this calm
+// position (a non-empty set of its pairs removed, then, if that slides or
+// refills anything, a close-up, which with the other arms calm refills a
+// from the stock's top) leaves a dead position (closeFreezes). It is false
+// when the arm has no pair, or too many to try.
+func (g *Position) roundsDead(a int) bool {
+	r := g.ranksOf(a)
+	var ps [rules.ArmPairs]uint16
+	n := r.pairs(&ps)
+	if n == 0 || n > maxRoundPairs {
+		return false
+	}
+	return !g.someRoundLives(a, &r, ps[:n], 0, false)
+}
+
+// someRoundLives reports whether a round of arm a that removes, besides
+// the cells already emptied in r, a set of the pairs ps (disjoint from
+// those cells) leaves a position that is not known dead; taken says
+// whether r already lost a pair.
+func (g *Position) someRoundLives(a int, r *armRanks, ps []uint16, used uint16, taken bool) bool {
+	if taken && !g.closeFreezes(a, r) {
+		return true
+	}
+	for i, p := range ps {
+		if p&used != 0 {
+			continue
+		}
+		s := *r
+		for b := p; b != 0; b &= b - 1 {
+			s[bits.TrailingZeros16(b)] = 0
+		}
+		if g.someRoundLives(a, &s, ps[i+1:], used|p, true) {
+			return true
+		}
+	}
+	return false
 }
