@@ -57,8 +57,11 @@ const (
 	OneArm
 	// RankKeys keys positions by ranks, not cards (key.go).
 	RankKeys
+	// Lookahead leaves out, with OneArm, the close-ups and rounds that
+	// lead to dead positions (prune.go).
+	Lookahead
 	// All is every technique.
-	All = Parity | Frozen | OneArm | RankKeys
+	All = Parity | Frozen | OneArm | RankKeys | Lookahead
 )
 
 // Position is a game of Four Quarters as the solver searches it: the

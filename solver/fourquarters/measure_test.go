@@ -36,6 +36,7 @@ func TestMeasure(t *testing.T) {
 		{"parity (before)", Parity},
 		{"+ frozen arms", Parity | Frozen},
 		{"+ one arm a round", Parity | Frozen | OneArm},
+		{"+ dead rounds left out", Parity | Frozen | OneArm | Lookahead},
 		{"+ ranks as keys", All},
 	}
 	var sb strings.Builder

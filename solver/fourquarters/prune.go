@@ -16,8 +16,9 @@ import (
 // all of whose rounds lead to such dead positions (roundsDead). Elsewhere
 // it keeps every move. It prunes only in a search that starts from a calm
 // position (no arm in the middle of a round, as every deal starts:
-// DeadAtStart, New), and never in the variant hub. The dead positions are
-// judged with the techniques Frozen and Parity, where in use.
+// DeadAtStart, New), and never in the variant hub. The close-ups and
+// rounds are left out with the technique Lookahead, and judged with the
+// frozen-arm test and, where in use, the parity test.
 //
 // Why it keeps the contract (the reach rule, for positions the search
 // meets from a calm start). Pairs removed between two close-ups never
@@ -55,7 +56,7 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 	if act < 0 {
 		// A new round: leave out the arms all of whose rounds lead to dead
 		// positions.
-		if g.use&Frozen == 0 {
+		if g.use&Lookahead == 0 {
 			return
 		}
 		var dead [rules.NumArms]bool
@@ -84,7 +85,7 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 		last = 15 - bits.LeadingZeros16(h)
 	}
 	close := g.CloseAction()
-	if g.use&Frozen != 0 && m.Has(close) && g.closeFreezes(act, &r) {
+	if g.use&Lookahead != 0 && m.Has(close) && g.closeFreezes(act, &r) {
 		m.Unset(close)
 	}
 	for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
