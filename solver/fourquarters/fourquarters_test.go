@@ -360,15 +360,17 @@ func TestPruneLeavesOutFreezingClose(t *testing.T) {
 			t.Errorf("%v: close kept %v, want %v", c.cells, m.Has(rules.ActClose), c.kept)
 		}
 	}
-	// An odd 7 in arm N and none to come: dead after closing up, by parity.
-	g := New(cross(t, "", map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, ""))
+	// A lone 9 in arm E and none to come: dead after closing up, by parity
+	// (the frozen arm E is the dead test's to find, not the lookahead's).
+	cells := map[string]string{"N1": "5S", "N5": "5H", "N7": "7H", "N9": "7C", "E1": "9S"}
+	g := New(cross(t, "", cells, ""))
 	g.regular = true
 	g.Legal(&m)
 	g.Prune(nil, &m)
 	if m.Has(rules.ActClose) {
 		t.Error("closing up kept though the parity after it is past mending")
 	}
-	g = NewWith(cross(t, "", map[string]string{"N1": "5S", "N5": "5H", "N7": "7H"}, ""), All&^Parity)
+	g = NewWith(cross(t, "", cells, ""), All&^Parity)
 	g.regular = true
 	g.Legal(&m)
 	g.Prune(nil, &m)
@@ -397,7 +399,44 @@ func TestPruneLeavesOutDeadRounds(t *testing.T) {
 	if m.Count() == 0 {
 		t.Error("arm E's rounds left out too")
 	}
-	if g.roundsDead(1) || !g.roundsDead(0) {
-		t.Errorf("roundsDead: N %v, E %v", g.roundsDead(0), g.roundsDead(1))
+	v := g.view()
+	if !v.armLives(1) || v.armLives(0) {
+		t.Errorf("rounds that live: N %v, E %v", v.armLives(0), v.armLives(1))
+	}
+}
+
+// TestHotPathAllocatesNothing: the dead tests, the pruning and the key run
+// at every position a search expands, without allocating.
+func TestHotPathAllocatesNothing(t *testing.T) {
+	g := rules.New()
+	g.Deal(500001)
+	p := New(g)
+	m := env.NewMask(rules.NumActions)
+	p.Legal(&m)
+	a := m.Next(0)
+	q := p.Clone().(*Position)
+	q.Apply(a) // a round under way
+	for _, x := range []*Position{p, q} {
+		if n := testing.AllocsPerRun(20, func() {
+			x.Legal(&m)
+			x.Prune(nil, &m)
+			_ = x.Dead()
+			_ = x.Key()
+		}); n != 0 {
+			t.Errorf("%v allocations a position", n)
+		}
+	}
+}
+
+// BenchmarkPrune: the pruning with its lookahead, at the start of a deal
+// and in a round under way.
+func BenchmarkPrune(b *testing.B) {
+	g := rules.New()
+	g.Deal(500066)
+	p := New(g)
+	m := env.NewMask(rules.NumActions)
+	for b.Loop() {
+		p.Legal(&m)
+		p.Prune(nil, &m)
 	}
 }

@@ -54,24 +54,8 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 		}
 	}
 	if act < 0 {
-		// A new round: leave out the arms all of whose rounds lead to dead
-		// positions.
-		if g.use&Lookahead == 0 {
-			return
-		}
-		var dead [rules.NumArms]bool
-		any := false
-		for a := range rules.NumArms {
-			dead[a] = g.roundsDead(a)
-			any = any || dead[a]
-		}
-		if !any {
-			return
-		}
-		for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
-			if i, _, ok := g.ActionCells(x); ok && dead[i/rules.ArmCells] {
-				m.Unset(x)
-			}
+		if g.use&Lookahead != 0 {
+			g.pruneRounds(-1, -1, m) // a new round: leave out the dead ones
 		}
 		return
 	}
@@ -85,9 +69,6 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 		last = 15 - bits.LeadingZeros16(h)
 	}
 	close := g.CloseAction()
-	if g.use&Lookahead != 0 && m.Has(close) && g.closeFreezes(act, &r) {
-		m.Unset(close)
-	}
 	for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
 		if x == close {
 			continue
@@ -100,116 +81,56 @@ func (g *Position) Prune(line []int, m *env.Mask) {
 			m.Unset(x)
 		}
 	}
+	if g.use&Lookahead != 0 {
+		g.pruneRounds(act, last, m)
+	}
 }
 
-// closeFreezes reports that closing up now would leave a dead position:
-// arm act, the one arm in the middle of a round (whose ranks are r), has
-// its files slid and its empty cells refilled from the stock in cell
-// order (no other arm has an empty cell, so the refill starts with it),
-// and then it is frozen (frozen.go), or, where the parity test is in use,
-// the arms' parity is beyond what the stock left can mend (parity.go).
-// The position it leads to is dead, so Prune leaves the move out: a win
-// never needs it.
-func (g *Position) closeFreezes(act int, r *armRanks) bool {
-	c := r.compact()
-	stock := g.Stock()
-	for k := range c {
-		if c[k] == 0 && len(stock) > 0 {
-			c[k] = uint8(stock[0].Rank())
-			stock = stock[1:]
+// pruneRounds leaves out of m the moves that lead only to dead positions,
+// looking at the rounds they can be part of. In a round under way in arm
+// act (cells up to last emptied since the last close-up; act -1 for a
+// calm position), a pair is kept only if some round that goes on with it,
+// then with pairs of higher outer cells only, leaves a position that is
+// not dead; and closing up is kept only if the position after it is not
+// dead and is won or has such a round of some arm (two rounds ahead).
+func (g *Position) pruneRounds(act, last int, m *env.Mask) {
+	v := g.view()
+	close := g.CloseAction()
+	if act >= 0 && m.Has(close) {
+		if w := v.after(act, &v.arms[act]); w.dead(act) || !w.anyLives() {
+			m.Unset(close)
 		}
 	}
-	// Refilled full, or with the stock spent, the arm then changes only by
-	// its own pairs.
-	if c.count() > 0 && !c.hasPair() {
-		return true
-	}
-	if g.use&Parity == 0 {
-		return false
-	}
-	var left [14]uint8
-	for _, x := range stock {
-		left[x.Rank()]++
-	}
-	var odd [14]uint8 // arms with an odd number of the rank
-	for a := range rules.NumArms {
-		ra := c
-		if a != act {
-			ra = g.ranksOf(a)
-		}
-		var par [14]uint8
-		for _, x := range ra {
-			par[x] ^= 1
-		}
-		for k := 1; k <= 13; k++ {
-			odd[k] += par[k]
-		}
-	}
-	for k := 1; k <= 13; k++ {
-		if odd[k] > left[k] {
-			return true
-		}
-	}
-	return false
-}
-
-// armPairs lists the pairs of touching cells of arm ranks r that hold one
-// rank, as cell bits, into ps, and returns how many there are (at most
-// len(ps)).
-func (r *armRanks) pairs(ps *[rules.ArmPairs]uint16) int {
-	n := 0
-	for k := range rules.ArmCells - 1 {
-		if r[k] == 0 {
+	for x := m.Next(0); x >= 0; x = m.Next(x + 1) {
+		if x == close {
 			continue
 		}
-		for l := k + 1; l < rules.ArmCells && l <= k+3; l++ {
-			if r[l] == r[k] && touchArm[k]>>l&1 != 0 {
-				ps[n] = 1<<k | 1<<l
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// maxRoundPairs caps the pairs of an arm whose rounds roundsDead tries:
-// beyond it the rounds are too many to try at every position.
-const maxRoundPairs = 10
-
-// roundsDead reports that every round arm a could play from this calm
-// position (a non-empty set of its pairs removed, then, if that slides or
-// refills anything, a close-up, which with the other arms calm refills a
-// from the stock's top) leaves a dead position (closeFreezes). It is false
-// when the arm has no pair, or too many to try.
-func (g *Position) roundsDead(a int) bool {
-	r := g.ranksOf(a)
-	var ps [rules.ArmPairs]uint16
-	n := r.pairs(&ps)
-	if n == 0 || n > maxRoundPairs {
-		return false
-	}
-	return !g.someRoundLives(a, &r, ps[:n], 0, false)
-}
-
-// someRoundLives reports whether a round of arm a that removes, besides
-// the cells already emptied in r, a set of the pairs ps (disjoint from
-// those cells) leaves a position that is not known dead; taken says
-// whether r already lost a pair.
-func (g *Position) someRoundLives(a int, r *armRanks, ps []uint16, used uint16, taken bool) bool {
-	if taken && !g.closeFreezes(a, r) {
-		return true
-	}
-	for i, p := range ps {
-		if p&used != 0 {
+		i, j, ok := g.ActionCells(x)
+		if !ok {
 			continue
 		}
-		s := *r
-		for b := p; b != 0; b &= b - 1 {
-			s[bits.TrailingZeros16(b)] = 0
+		a := i / rules.ArmCells
+		r := v.arms[a]
+		var ps [rules.ArmPairs]uint16
+		n := r.pairs(&ps)
+		if n > maxRoundPairs {
+			continue
 		}
-		if g.someRoundLives(a, &s, ps[i+1:], used|p, true) {
-			return true
+		k, l := i%rules.ArmCells, j%rules.ArmCells
+		e := uint16(1<<k | 1<<l)
+		r[k], r[l] = 0, 0
+		// The pairs the round may go on with: higher outer cells (pairs
+		// lists them in that order), none of e's cells.
+		rest := ps[:n]
+		for len(rest) > 0 && rest[0] != e {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			rest = rest[1:]
+		}
+		if !v.roundLives(a, r, rest, e, true) {
+			m.Unset(x)
 		}
 	}
-	return false
 }
+
