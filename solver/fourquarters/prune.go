@@ -133,4 +133,3 @@ func (g *Position) pruneRounds(act, last int, m *env.Mask) {
 		}
 	}
 }
-
