@@ -141,6 +141,22 @@ type Pruner interface {
 	Prune(line []int, m *env.Mask)
 }
 
+// Narrower is implemented by games that know moves a search seldom needs
+// although a win may need them (moves that only shift cards from one
+// place to another alike, for example). The limited passes (every pass
+// but the last, unlimited one) leave them out: they look for wins where
+// wins usually are. A limited pass whose Narrow left a move out proves
+// nothing (as one whose limit cut a move), and the unlimited pass never
+// calls Narrow, so the verdicts stay exact. A search calls Narrow after
+// Prune, with the same arguments.
+type Narrower interface {
+	// Narrow clears from m, which holds the legal actions now (after
+	// Prune), actions a limited pass may leave out. line holds the actions
+	// that led to the current state, the latest last. It must not
+	// allocate.
+	Narrow(line []int, m *env.Mask)
+}
+
 // Staged is implemented by games in which one move of the rules may take
 // several actions (a move that picks two cards, one action each, for
 // example). A search does not count the actions inside such a move as

@@ -122,6 +122,9 @@ type Options struct {
 	// NoKey ignores the game's keys of alike positions (Keyer): the
 	// table remembers positions by Hash.
 	NoKey bool
+	// NoNarrow ignores the game's narrowing of the limited passes
+	// (Narrower).
+	NoNarrow bool
 	// NoTable searches without a transposition table, remembering only the
 	// positions on the current path (to avoid cycles): an exhaustive search
 	// of every path, exponential, for tests on tiny positions.
@@ -331,6 +334,7 @@ type Solver struct {
 	useBoth bool // the game is an DeadEvaluator, with both of its tests on
 	useLate bool // the game is an LateOnceMover
 	useKey  bool // the game is a Keyer: the table remembers positions by Key
+	useNarr bool // the game is a Narrower and narrowing is on
 	late    bool // this pass holds the once-allowed move back (Pass.Late)
 	plain   bool // this pass ranks by env.Evaluator, not SearchEvaluate (Pass.Plain)
 	// useCache keeps scores and dead tests in the score cache; noCache
@@ -569,6 +573,8 @@ func (s *Solver) bind(g env.Game) {
 	_, s.useLate = g.(LateOnceMover)
 	_, s.useKey = g.(Keyer)
 	s.useKey = s.useKey && !s.opts.NoKey
+	_, s.useNarr = g.(Narrower)
+	s.useNarr = s.useNarr && !s.opts.NoNarrow
 	s.usePrun = s.usePrun && !s.opts.NoPrune
 	s.useSafe = s.useSafe && !s.opts.NoSafeMoves
 	s.useDead = s.useDead && !s.opts.NoDeadTest
@@ -934,6 +940,13 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 	// the pruner would move it to (it proves nothing, so it may).
 	if s.usePrun && !(s.late && (mode != lateOff || s.midway(st))) {
 		st.(Pruner).Prune(s.line, &s.mask)
+	}
+	if s.useNarr && (s.disc || s.limit != unlimited) {
+		n := s.mask.Count()
+		st.(Narrower).Narrow(s.line, &s.mask)
+		if s.mask.Count() < n {
+			s.cut = true // a move left out: this pass proves nothing
+		}
 	}
 	switch mode {
 	case lateHold:

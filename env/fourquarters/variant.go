@@ -126,3 +126,28 @@ func (g *Game) tableAny(t *pairTable) bool {
 	}
 	return false
 }
+
+// ActionCells returns the two global cells of pair action a in g's variant
+// of the rules, the lower first, and ok false when a is closing up or no
+// action of the variant. It reads nothing of the position.
+func (g *Game) ActionCells(a int) (i, j int, ok bool) {
+	if t := g.pairs; t != nil {
+		if a < ActPair || a >= t.close {
+			return 0, 0, false
+		}
+		return int(t.cells[a-ActPair][0]), int(t.cells[a-ActPair][1]), true
+	}
+	if a < ActPair || a >= ActClose {
+		return 0, 0, false
+	}
+	i, j = PairCells(a - ActPair)
+	return i, j, true
+}
+
+// CloseAction returns the id of closing up in g's variant of the rules.
+func (g *Game) CloseAction() int {
+	if t := g.pairs; t != nil {
+		return t.close
+	}
+	return ActClose
+}

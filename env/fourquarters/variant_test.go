@@ -51,3 +51,30 @@ func TestVariantHub(t *testing.T) {
 }
 
 func TestVariantHubChecks(t *testing.T) { envtest.Check(t, "fourquarters:hub") }
+
+// TestActionCells: the accessor names the cells of every pair action the
+// variant offers, and nothing for closing up.
+func TestActionCells(t *testing.T) {
+	for _, v := range []string{"", VariantHub} {
+		g := New()
+		if err := g.SetVariant(v); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := g.ActionCells(g.CloseAction()); ok {
+			t.Errorf("variant %q: closing up has cells", v)
+		}
+		if g.CloseAction() != g.Spec().Actions-1 {
+			t.Errorf("variant %q: close is %d, the last action is %d", v, g.CloseAction(), g.Spec().Actions-1)
+		}
+		for a := 0; a < g.CloseAction(); a++ {
+			i, j, ok := g.ActionCells(a)
+			if !ok || i >= j {
+				t.Fatalf("variant %q: action %d has cells %d, %d (%v)", v, a, i, j, ok)
+			}
+			want := CellName(i) + "-" + CellName(j)
+			if got := g.ActionString(a); got != want {
+				t.Errorf("variant %q: action %d is %s, its cells %s", v, a, got, want)
+			}
+		}
+	}
+}

@@ -413,6 +413,21 @@ func (g *Game) fullHash() uint64 {
 	return h
 }
 
+// RowsHash returns the part of Hash that the rows' cards give: Hash is
+// RowsHash xor the keys of the ladder, the stock, the waste, the
+// foundations and the redeal. A search that keys positions by the rows'
+// contents regardless of their order replaces this part (for search and
+// tools).
+func (g *Game) RowsHash() uint64 {
+	var h uint64
+	for r := range NumRows {
+		for i := 0; i < int(g.rn[r]); i++ {
+			h ^= rowKey(r, i, g.rows[r][i])
+		}
+	}
+	return h
+}
+
 // Clone returns an independent copy.
 func (g *Game) Clone() env.Game { c := *g; return &c }
 

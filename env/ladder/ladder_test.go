@@ -625,3 +625,23 @@ func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }
 
 func FuzzPlay(f *testing.F)      { envtest.FuzzPlay(f, "ladder") }
 func FuzzMoveNames(f *testing.F) { envtest.FuzzMoveNames(f, "ladder") }
+
+// TestRowsHash: the rows' part of the hash is what the rows contribute:
+// emptying every row leaves Hash xor RowsHash.
+func TestRowsHash(t *testing.T) {
+	g := New()
+	g.Deal(7)
+	if g.RowsHash() == 0 {
+		t.Fatal("a deal's rows contribute nothing")
+	}
+	rest := g.Hash() ^ g.RowsHash()
+	h := g.Clone().(*Game)
+	for r := range NumRows {
+		for h.rn[r] > 0 {
+			h.popRow(r)
+		}
+	}
+	if h.Hash() != rest || h.RowsHash() != 0 {
+		t.Errorf("without the rows the hash is %x, want %x", h.Hash(), rest)
+	}
+}

@@ -1,84 +1,79 @@
 // Package ladder is the solver's knowledge of Ladder (package env/ladder
-// holds the rules): a position type that wraps the rules' game and adds
-// its safe moves (SafeMove). Importing it registers it with package
-// solver, which then searches every game of Ladder through it.
+// holds the rules): a position type that wraps the rules' game and
+// implements the solver's optional interfaces. Importing it registers it
+// with package solver, which then searches every game of Ladder through
+// it. The solver sees the ladder's face-down cards and the stock: its
+// verdicts are upper bounds on what a player can do.
+//
+// The knowledge, each piece with its reason where it is implemented:
+//   - safe moves (safe.go): a card goes home without trying alternatives
+//     when nothing could ever be built on it and its twin's foundation is
+//     ready for it;
+//   - keys (key.go): the rows are alike, so the transposition table
+//     remembers a position by the contents of its rows regardless of
+//     their order;
+//   - pruning (prune.go): a move that neither takes nor needs the waste
+//     commutes with turning the stock, so it is not tried right after a
+//     turn.
 package ladder
 
 import (
 	"github.com/patience-gym/patience/env"
-	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/ladder"
 	"github.com/patience-gym/patience/solver"
 )
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-var _ solver.SafeMover = (*Position)(nil)
+// The interfaces Position implements.
+var (
+	_ solver.SafeMover       = (*Position)(nil)
+	_ solver.Keyer           = (*Position)(nil)
+	_ solver.Pruner          = (*Position)(nil)
+	_ solver.Narrower        = (*Position)(nil)
+	_ solver.SearchEvaluator = (*Position)(nil)
+)
 
-// Position is a game of Ladder as the solver searches it: the rules' game,
-// with its safe moves.
-type Position struct{ rules.Game }
+// Technique names one piece of the knowledge, so that a measurement or a
+// test can switch it off (NewWith). The safe moves, keys and pruning also
+// have the solver's own switches (solver.Options).
+type Technique uint16
 
-// New returns g's position (a copy of g) for a search.
-func New(g *rules.Game) *Position { return &Position{*g} }
+// The techniques.
+const (
+	// Safe is the safe moves home (safe.go).
+	Safe Technique = 1 << iota
+	// RowKeys keys positions by their rows' contents (key.go).
+	RowKeys
+	// TurnOrder leaves out moves that commute with a turn (prune.go).
+	TurnOrder
+	// Shifts leaves out of the limited passes the moves that only shift a
+	// run from row to row (narrow.go).
+	Shifts
+	// Ranking ranks positions by SearchEvaluate (eval.go) rather than
+	// by the heuristic agent's Evaluate.
+	Ranking
+	// All is every technique.
+	All = Safe | RowKeys | TurnOrder | Shifts | Ranking
+)
+
+// Position is a game of Ladder as the solver searches it: the rules' game
+// and the techniques in use.
+type Position struct {
+	rules.Game
+	use Technique
+}
+
+// New returns g's position (a copy of g) for a search, with every
+// technique.
+func New(g *rules.Game) *Position { return NewWith(g, All) }
+
+// NewWith returns g's position (a copy of g) for a search with the
+// techniques use only.
+func NewWith(g *rules.Game, use Technique) *Position { return &Position{Game: *g, use: use} }
 
 // Clone returns an independent copy.
 func (g *Position) Clone() env.Game { c := *g; return &c }
 
 // CopyFrom makes g a copy of src (a *Position).
 func (g *Position) CopyFrom(src env.Game) { *g = *src.(*Position) }
-
-// SafeMove returns a move home that never costs a win, or -1: a row's outer
-// card, the waste top or the ladder card, of rank r, that fits a
-// foundation, when it is an ace, or when both copies of the card one rank
-// below it in its suit are home and every card that could ever be built on
-// it (the four cards of rank r−1 and the other colour) is home already. It
-// reads no hidden card beyond what the move itself shows.
-//
-// Why it is safe: a card goes home, onto a row, or into an empty row; once
-// home it cannot serve as the card others build on, and nothing could ever
-// be built on it. Take any winning line from the position and play it with
-// the card home at once, skipping the line's moves of that card (a run it
-// lay at the end of moves without it; turning it onto the waste is skipped,
-// which leaves the waste one card shorter and every other card where it
-// was). The foundations take every card they took in the line: the other
-// copy of the card finds its suit's other foundation at r−1, since both
-// copies of r−1 are home. (Without that condition the other copy could lie
-// on a copy of r−1 and need the one foundation showing r−1 first.) An ace
-// needs no condition: each suit has two foundations and two aces.
-func (g *Position) SafeMove() int {
-	found := g.Foundations()
-	for r := range rules.NumRows {
-		if row := g.Row(r); len(row) > 0 && safeHome(&found, row[len(row)-1]) {
-			return rules.ActRowHome + r
-		}
-	}
-	if w := g.Waste(); len(w) > 0 && safeHome(&found, w[len(w)-1]) {
-		return rules.ActWasteHome
-	}
-	if l := g.Ladder(); len(l) > 0 && safeHome(&found, l[len(l)-1]) {
-		return rules.ActLadderHome
-	}
-	return -1
-}
-
-// safeHome reports whether c fits a foundation of found and nothing can
-// ever be built on it.
-func safeHome(found *cards.Foundations, c cards.Card) bool {
-	if !found.Fits(c) {
-		return false
-	}
-	r := uint8(c.Rank())
-	if r == uint8(cards.Ace) {
-		return true
-	}
-	if found[2*int(c.Suit())+1] < r-1 {
-		return false // a copy of r−1 of c's suit is not home
-	}
-	for s := range cards.NumSuits {
-		if cards.Suit(s).Red() != c.Red() && found[2*s+1] < r-1 {
-			return false // a card of rank r−1 of suit s is not home
-		}
-	}
-	return true
-}

@@ -1,0 +1,226 @@
+package ladder
+
+import (
+	"context"
+	"flag"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
+	"github.com/patience-gym/patience/env/envtest"
+	rules "github.com/patience-gym/patience/env/ladder"
+	"github.com/patience-gym/patience/solver"
+)
+
+// stress sets the number of positions of the verdict tests for a longer
+// run: go test ./solver/ladder -run Keep -stress 3000.
+var stress = flag.Int("stress", 0, "positions in the verdict tests")
+
+// tiny returns a random small position: a few cards of each suit left
+// (the foundations hold the rest), spread over the rows, the ladder, the
+// stock and the waste, the redeal made or not. In crowded positions
+// (crowded true) every row holds cards and the stock is spent, so that
+// the ladder and the waste must wait for cards to go home: such positions
+// are often lost.
+func tiny(rng *cards.Rand, crowded bool) *rules.Game {
+	left := 10 + rng.IntN(16)
+	if crowded {
+		left = 23 + rng.IntN(4)
+	}
+	tops, rest := envtest.TinyCards(rng, left)
+	var rows [rules.NumRows][]cards.Card
+	var ladder, stock, waste []cards.Card
+	nrows := 2 + rng.IntN(rules.NumRows-1)
+	if crowded {
+		nrows = rules.NumRows
+	}
+	for i, c := range rest {
+		x := rng.IntN(10)
+		switch {
+		case crowded && i < rules.NumRows:
+			rows[i] = append(rows[i], c)
+		case crowded && x < 4:
+			r := rng.IntN(nrows)
+			rows[r] = append(rows[r], c)
+		case crowded && x < 5:
+			ladder = append(ladder, c)
+		case crowded:
+			waste = append(waste, c)
+		case x < 4:
+			r := rng.IntN(nrows)
+			rows[r] = append(rows[r], c)
+		case x < 6:
+			ladder = append(ladder, c)
+		case x < 8:
+			stock = append(stock, c)
+		default:
+			waste = append(waste, c)
+		}
+	}
+	g := rules.New()
+	g.SetRows(rows[:]...)
+	g.SetLadder(ladder)
+	g.SetStock(stock)
+	g.SetWaste(waste)
+	for s, tp := range tops {
+		g.SetFoundation(cards.Suit(s), tp[0], tp[1])
+	}
+	g.SetRedealUsed(crowded || rng.IntN(3) != 0)
+	return g
+}
+
+// TestKeepsVerdicts compares, on many small positions, the verdict of the
+// search with every technique against the plain search (no safe moves,
+// pruning or keys), which decides exactly which positions can be won.
+// Small positions of Ladder are nearly always won: even with every row
+// taken, the redeal spent and half the cards in the ladder and the waste,
+// 198 of 200 are.
+func TestKeepsVerdicts(t *testing.T) {
+	n := 200
+	if *stress > 0 {
+		n = *stress
+	}
+	ref, err := solver.New(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}, Nodes: 50000, TableBits: 18})
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := solver.New(solver.Options{Nodes: 50000, TableBits: 18})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var count [3]int
+	rng := cards.NewRand(5)
+	for i := range n {
+		g := tiny(rng, i%2 == 1)
+		want := ref.Solve(context.Background(), g)
+		if want.Verdict == solver.Unknown {
+			continue
+		}
+		count[want.Verdict]++
+		got := with.Solve(context.Background(), g)
+		if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
+			t.Fatalf("position %d: %v with the techniques, %v without\n%s", i, got.Verdict, want.Verdict, g.Render())
+		}
+	}
+	t.Logf("decided by the reference: %d solved, %d unsolvable", count[solver.Solved], count[solver.Unsolvable])
+	// A search that leaves out moves or merges positions wrongly can only
+	// turn a win into a loss (every line found is replayed), so it is the
+	// won positions that test it.
+	if count[solver.Solved] < n/2 {
+		t.Errorf("too few positions won: %v", count)
+	}
+}
+
+// TestKeyIgnoresRowOrder: the rows' contents in another order give the
+// same key, other contents another; without RowKeys the key is the hash.
+func TestKeyIgnoresRowOrder(t *testing.T) {
+	a, b, c := rules.New(), rules.New(), rules.New()
+	x, y := cards.MustParseList("9S 8H"), cards.MustParseList("KD QC JD")
+	a.SetRows(x, y)
+	b.SetRows(nil, y, nil, nil, nil, x)
+	c.SetRows(y, x[:1])
+	for _, g := range []*rules.Game{a, b, c} {
+		g.SetStock(cards.MustParseList("2C 3C"))
+	}
+	if New(a).Key() != New(b).Key() {
+		t.Error("the same rows in another order: different keys")
+	}
+	if a.Hash() == b.Hash() {
+		t.Error("the hashes do not tell the rows' order apart")
+	}
+	if New(a).Key() == New(c).Key() {
+		t.Error("other rows: the same key")
+	}
+	if p := NewWith(a, All&^RowKeys); p.Key() != a.Hash() {
+		t.Error("without RowKeys the key is not the hash")
+	}
+	// Two empty rows and one of two cards differ from one empty row and
+	// two of one card each: the keys are added, not xored.
+	d, e := rules.New(), rules.New()
+	d.SetRows(cards.MustParseList("9S 8H"), nil)
+	e.SetRows(cards.MustParseList("9S"), cards.MustParseList("8H"))
+	if New(d).Key() == New(e).Key() {
+		t.Error("a run split over two rows keys as the run whole")
+	}
+}
+
+// TestPruneAfterTurn: right after a turn only the waste's moves, another
+// turn and the redeal are kept; after any other move, or without the
+// technique, every move is.
+func TestPruneAfterTurn(t *testing.T) {
+	g := rules.New()
+	g.SetRows(cards.MustParseList("9S"), cards.MustParseList("10H"), cards.MustParseList("AS"))
+	g.SetStock(cards.MustParseList("8D 2C"))
+	g.SetWaste(cards.MustParseList("5C"))
+	g.SetLadder(cards.MustParseList("AD"))
+	p := New(g)
+	p.Apply(rules.ActTurn) // 8D on the waste: it fits 9S
+	m := env.NewMask(rules.NumActions)
+	p.Legal(&m)
+	all := m.Count()
+	p.Prune([]int{rules.ActTurn}, &m)
+	for a := m.Next(0); a >= 0; a = m.Next(a + 1) {
+		if !wasteMove(a) {
+			t.Errorf("kept %s after a turn", p.ActionString(a))
+		}
+	}
+	if !m.Has(rules.ActWaste+0) || !m.Has(rules.ActTurn) {
+		t.Error("the waste's build or the turn left out")
+	}
+	if m.Count() == all {
+		t.Error("nothing left out after a turn")
+	}
+	p.Legal(&m)
+	p.Prune([]int{rules.ActTurn, rules.ActRowHome + 2}, &m)
+	if m.Count() != all {
+		t.Error("moves left out after a move that is not a turn")
+	}
+	q := NewWith(g, All&^TurnOrder)
+	q.Apply(rules.ActTurn)
+	q.Legal(&m)
+	q.Prune([]int{rules.ActTurn}, &m)
+	if m.Count() != all {
+		t.Error("moves left out without the technique")
+	}
+}
+
+// TestNarrowLeavesOutShifts: moving 9♠ from 10♥ onto 10♦ uncovers 10♥,
+// which neither goes home nor takes a card that could move: left out;
+// with a black nine elsewhere, or hearts home up to nine, it is kept, as
+// are the moves that are no shifts.
+func TestNarrowLeavesOutShifts(t *testing.T) {
+	shift := rules.ActBuild + rules.NumRows*1 + 0
+	cases := []struct {
+		name  string
+		third string
+		heart cards.Rank
+		kept  bool
+	}{
+		{"nothing for 10♥", "5C", 0, false},
+		{"9♣ could go onto 10♥", "9C", 0, true},
+		{"10♥ goes home", "5C", 9, true},
+	}
+	m := env.NewMask(rules.NumActions)
+	for _, c := range cases {
+		g := rules.New()
+		g.SetRows(cards.MustParseList("10D"), cards.MustParseList("10H 9S"), cards.MustParseList(c.third))
+		g.SetFoundation(cards.Hearts, c.heart, 0)
+		g.SetStock(cards.MustParseList("2C"))
+		p := New(g)
+		p.Legal(&m)
+		if !m.Has(shift) {
+			t.Fatalf("%s: 2>1 is not legal", c.name)
+		}
+		p.Narrow(nil, &m)
+		if m.Has(shift) != c.kept {
+			t.Errorf("%s: 2>1 kept %v, want %v", c.name, m.Has(shift), c.kept)
+		}
+		// 9♠ alone into an empty row uncovers 10♥ as well.
+		if into := rules.ActEmpty + rules.MaxRun*(rules.NumRows*1+4); m.Has(into) != c.kept {
+			t.Errorf("%s: 2>5:1 kept %v, want %v", c.name, m.Has(into), c.kept)
+		}
+		if !m.Has(rules.ActTurn) {
+			t.Errorf("%s: the turn left out", c.name)
+		}
+	}
+}
