@@ -6,7 +6,6 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
-	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge
 )
 
 // DefaultSolverNodes is the solver agent's node budget per search.

@@ -12,6 +12,7 @@ import (
 	_ "github.com/patience-gym/patience/env/all" // registers the games
 	"github.com/patience-gym/patience/internal/specjson"
 	"github.com/patience-gym/patience/render"
+	_ "github.com/patience-gym/patience/solver/all" // every game's search knowledge, for the agents that search
 )
 
 // Options are the options of pg_create, given as a JSON object; every field
