@@ -20,7 +20,7 @@ const (
 
 // HOP is hindsight optimisation (perfect-information Monte Carlo): at a
 // decision it draws Worlds worlds the player cannot tell from the game
-// (View.Sample), asks the clairvoyant solver in each which moves keep a
+// (sampleWorld), asks the clairvoyant solver in each which moves keep a
 // win, and plays the move that wins in the most worlds; ties, and worlds
 // where every search ran out of nodes, are broken by the game's one-step
 // evaluation (the heuristic's ranking, which also steers away from
@@ -241,11 +241,11 @@ func (h *HOP) decide(v View) int {
 		h.worlds = append(h.worlds, v.Scratch())
 	}
 	h.start, h.spent = time.Now(), 0
-	v.Sample(h.sample, &h.rng)
+	sampleWorld(v, h.sample, &h.rng)
 	h.rank(v)
 	W := h.opts.Worlds
 	for w := range W {
-		v.Sample(h.worlds[w], &h.rng)
+		sampleWorld(v, h.worlds[w], &h.rng)
 	}
 	// The root searches: a world won gives its line's first move a win.
 	h.rootWon = h.rootWon[:0]

@@ -24,7 +24,7 @@ const (
 // ISMCTS is information-set Monte Carlo tree search (Cowling, Powley and
 // Whitehouse 2012): one tree whose nodes are what the player knows, not
 // positions of one world. Each iteration draws a new world the player
-// cannot tell from the game (View.Sample) and walks down the tree in it,
+// cannot tell from the game (sampleWorld) and walks down the tree in it,
 // choosing moves by UCB1; a move that turns a card leads to the child of
 // what the player then sees, so the tree branches on the cards turned as
 // the game does, and every node's statistics are over the worlds that
@@ -250,7 +250,7 @@ func (t *ISMCTS) Act(v View) int {
 	// The root's moves in the order of the one-step evaluation, positions
 	// seen this episode last: the order of their first visits, and the
 	// tie-break of the choice.
-	v.Sample(t.sim, &t.rng)
+	sampleWorld(v, t.sim, &t.rng)
 	t.pick.choose(t.sim, &t.seen, visibleHash, t.scores)
 	t.expand(t.root, t.sim, t.scores)
 	r := t.nodes[t.root]
@@ -320,7 +320,7 @@ func (t *ISMCTS) expand(n int32, e *env.Env, scores []float64) {
 // iterate runs one iteration in a new world.
 func (t *ISMCTS) iterate(v View) {
 	t.iters++
-	v.Sample(t.sim, &t.rng)
+	sampleWorld(v, t.sim, &t.rng)
 	t.path, t.at = t.path[:0], t.at[:0]
 	n := t.root
 	value := 0.0

@@ -5,19 +5,44 @@ import (
 	"fmt"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/solver"
 )
 
-// This file holds what the fair search agents (hop, ismcts) share: a
-// clairvoyant oracle that decides positions of sampled worlds with the
-// solver and remembers its verdicts.
+// This file holds what the fair search agents (hop, ismcts) share: the
+// worlds they sample, and a clairvoyant oracle that decides positions of
+// those worlds with the solver and remembers its verdicts.
 //
-// A world is a copy of the episode whose hidden cards View.Sample drew
-// afresh: the game's Determinize reshuffles the cards the player has never
-// seen and keeps every card seen where it was, so each world is one the
-// player cannot tell from the real game. Asking the solver about a world
-// reads that world's hidden cards, which are a sample, never the real
-// ones: the agents stay fair (TestFairAgentsIgnoreTheHiddenCards).
+// A world is a copy of the episode whose cards the player has never seen
+// were drawn afresh, uniformly, and whose every card seen stays where it
+// is: one the player cannot tell from the real game (sampleWorld). Asking
+// the solver about a world reads that world's hidden cards, which are a
+// sample, never the real ones: the agents stay fair
+// (TestFairAgentsIgnoreTheHiddenCards).
+
+// unseenDeterminizer is implemented by games whose Determinize reshuffles
+// cards a player who remembers has seen (Limited's and Ladder's waste
+// below its top, which the observation no longer shows):
+// DeterminizeUnseen reshuffles only the cards never seen, and, as
+// Determinize, changes neither the observation nor the legal actions.
+type unseenDeterminizer interface {
+	DeterminizeUnseen(rng *cards.Rand)
+}
+
+// sampleWorld makes dst a world of v's episode drawn with rng: a copy
+// whose cards never seen are reshuffled (DeterminizeUnseen where the game
+// has it, else the game's Determinize, which reshuffles nothing else in
+// the other games). dst must be an Env of v's game (View.Scratch).
+func sampleWorld(v View, dst *env.Env, rng *cards.Rand) {
+	dst.CopyFrom(v.e)
+	if u, ok := dst.Game().(unseenDeterminizer); ok {
+		// The observation and the mask dst holds stay right: the method
+		// changes neither.
+		u.DeterminizeUnseen(rng)
+		return
+	}
+	dst.Determinize(rng)
+}
 
 // oracle decides positions of sampled worlds with the solver, at a fixed
 // node budget per search, and remembers each verdict by the position's

@@ -25,8 +25,28 @@ type Worlds struct {
 	Rewind func(start, world env.Game)
 }
 
-// CheckWorlds checks that Determinize samples the worlds a player who
-// remembers every card seen cannot tell apart. It plays random games of
+// UnseenDeterminizer is implemented by games whose Determinize reshuffles
+// cards a player who remembers has seen (Limited's and Ladder's waste,
+// which the observation no longer shows): DeterminizeUnseen reshuffles
+// only the cards never seen. The fair search agents sample their worlds
+// with it where a game has it, and with Determinize elsewhere.
+type UnseenDeterminizer interface {
+	DeterminizeUnseen(rng *cards.Rand)
+}
+
+// sampleWorld reshuffles g's cards never seen: DeterminizeUnseen where g
+// has it, else Determinize.
+func sampleWorld(g env.Game, rng *cards.Rand) {
+	if u, ok := g.(UnseenDeterminizer); ok {
+		u.DeterminizeUnseen(rng)
+		return
+	}
+	g.(env.Determinizer).Determinize(rng)
+}
+
+// CheckWorlds checks that the game samples the worlds a player who
+// remembers every card seen cannot tell apart (with DeterminizeUnseen where
+// the game has it, else with Determinize). It plays random games of
 // the named game and, at points along each, determinizes copies of the
 // position; each copy must show the same observation and legal moves, hold
 // the same unseen cards, and be the end of a history that shows the player
@@ -73,7 +93,7 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 			if step%every == 0 || mask.Empty() {
 				for k := range 3 {
 					world.CopyFrom(g)
-					world.(env.Determinizer).Determinize(cards.NewRand(seed<<20 ^ uint64(step)<<4 ^ uint64(k)))
+					sampleWorld(world, cards.NewRand(seed<<20^uint64(step)<<4^uint64(k)))
 					checked++
 					if world.Hash() != g.Hash() {
 						differed++
@@ -139,7 +159,7 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 		counts := make([][cards.NumCodes]float64, len(places))
 		for d := range draws {
 			world.CopyFrom(p)
-			world.(env.Determinizer).Determinize(cards.NewRand(uint64(d)*0x9e3779b97f4a7c15 + uint64(pi)))
+			sampleWorld(world, cards.NewRand(uint64(d)*0x9e3779b97f4a7c15+uint64(pi)))
 			u2 = w.Unseen(world, u2[:0])
 			for i, at := range places {
 				counts[i][u2[at]]++

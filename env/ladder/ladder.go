@@ -79,12 +79,12 @@
 //	piles          2  [stock cards, waste cards], each 0..43
 //	redeal         1  1 once the redeal has been made
 //
-// Hidden from the observation: the face-down ladder cards, the stock and
-// the waste below its top (the waste is a squared pile: only its top
-// shows). A player who remembers every turned card knows the waste's order,
-// and after the redeal the stock's; the observation leaves that memory to
-// the agent, and Determinize keeps it: it reshuffles only the cards never
-// seen, the face-down ladder cards and the stock before the redeal.
+// Hidden: the face-down ladder cards, the stock and the waste below its top
+// (the waste is a squared pile: only its top shows). Determinize shuffles
+// all of them among those places, keeping each place's count. A player who
+// remembers every turned card knows more (the waste's order, and after the
+// redeal the stock's); the observation leaves that memory to the agent,
+// and DeterminizeUnseen keeps it: it reshuffles only the cards never seen.
 //
 // # Search
 //
@@ -420,14 +420,36 @@ func (g *Game) Clone() env.Game { c := *g; return &c }
 // CopyFrom makes g a copy of src (a *Game).
 func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
 
-// Determinize reshuffles the cards a player has never seen — the face-down
-// ladder cards and, before the redeal, the stock — among those places,
-// keeping each place's count. The waste holds only cards seen as they were
-// turned, in that order, and the stock after the redeal is that waste
-// turned over: a player who remembers the turns knows them, so they keep
-// their order. The cards are sorted first, so the result depends only on
+// Determinize shuffles the hidden cards — the face-down ladder cards, the
+// stock and the waste below its top — among those places, keeping each
+// place's count. The cards are sorted first, so the result depends only on
 // which cards are hidden and on rng.
 func (g *Game) Determinize(rng *cards.Rand) {
+	var buf [cards.DeckSize]cards.Card
+	nl := max(int(g.ln)-1, 0) // the face-up ladder card stays
+	nw := max(int(g.wn)-1, 0) // the waste top stays
+	n := copy(buf[:], g.ladder[:nl])
+	n += copy(buf[n:], g.stock[:g.sn])
+	n += copy(buf[n:], g.waste[:nw])
+	hidden := buf[:n]
+	rng.Reshuffle(hidden)
+	k := copy(g.ladder[:nl], hidden)
+	k += copy(g.stock[:g.sn], hidden[k:])
+	copy(g.waste[:nw], hidden[k:])
+	g.hash = g.fullHash()
+}
+
+// DeterminizeUnseen reshuffles only the cards a player who remembers every
+// card turned has never seen: the face-down ladder cards and, before the
+// redeal, the stock, among those places, keeping each place's count. The
+// waste holds only cards seen as they were turned, in that order, and the
+// stock after the redeal is that waste turned over, so they keep their
+// order. Determinize, which the observation alone justifies, reshuffles
+// the waste too; the fair search agents, which may remember, sample their
+// worlds with this. The cards are sorted first, so the result depends only
+// on which cards are hidden and on rng; the observation and the legal
+// actions do not change.
+func (g *Game) DeterminizeUnseen(rng *cards.Rand) {
 	var buf [LadderSize + StockSize]cards.Card
 	nl := max(int(g.ln)-1, 0) // the face-up ladder card stays
 	n := copy(buf[:], g.ladder[:nl])

@@ -497,26 +497,19 @@ func TestHiddenInformation(t *testing.T) {
 		if d.Hash() != d.fullHash() {
 			t.Errorf("Determinize(%d) left a stale hash", seed)
 		}
-		if !slices.Equal(d.ladder[:d.ln-1], a.ladder[:a.ln-1]) && !slices.Equal(d.stock[:d.sn], a.stock[:a.sn]) {
+		if !slices.Equal(d.ladder[:d.ln-1], a.ladder[:a.ln-1]) && !slices.Equal(d.stock[:d.sn], a.stock[:a.sn]) && !slices.Equal(d.waste[:d.wn-1], a.waste[:a.wn-1]) {
 			changed++
 		}
-		// The waste was seen card by card as it was turned: it stays.
-		if !slices.Equal(d.waste[:d.wn], a.waste[:a.wn]) {
-			t.Errorf("Determinize(%d) changed the waste, which the player saw turned", seed)
-		}
-		// Same rng, different order of the cards never seen: the same
-		// result.
+		// Same rng, different hidden order: the same result.
 		e := New()
 		*e = *b
-		e.waste = a.waste
-		e.hash = e.fullHash()
 		e.Determinize(cards.NewRand(seed))
 		if e.Hash() != d.Hash() {
 			t.Errorf("Determinize(%d) depends on the hidden order", seed)
 		}
 	}
 	if changed < 6 {
-		t.Errorf("only %d of 8 determinizations reshuffled both the ladder and the stock", changed)
+		t.Errorf("only %d of 8 determinizations reshuffled all three hidden places", changed)
 	}
 }
 

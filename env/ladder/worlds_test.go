@@ -8,8 +8,8 @@ import (
 	"github.com/patience-gym/patience/env/envtest"
 )
 
-// TestWorlds: Determinize samples the worlds a player who remembers every
-// turned card cannot tell apart (the face-down ladder cards and the stock
+// TestWorlds: DeterminizeUnseen samples the worlds a player who remembers
+// every turned card cannot tell apart (the face-down ladder cards and the stock
 // before the redeal are reshuffled; the waste, and the stock after the
 // redeal, keep the order the player saw), and their order is uniform (see
 // envtest.CheckWorlds).
@@ -37,8 +37,8 @@ func TestWorlds(t *testing.T) {
 
 // TestWorldsAfterTheRedeal: after the redeal the stock is the waste turned
 // over, which the player saw card by card, and the ladder is empty:
-// nothing is left to reshuffle. Before it, the same cards in the stock are
-// reshuffled.
+// DeterminizeUnseen leaves nothing to reshuffle. Before it, the same cards
+// in the stock are reshuffled.
 func TestWorldsAfterTheRedeal(t *testing.T) {
 	g := New()
 	g.SetRows(cards.MustParseList("KS QH"), cards.MustParseList("KD QC"))
@@ -49,13 +49,13 @@ func TestWorldsAfterTheRedeal(t *testing.T) {
 		g.SetRedealUsed(redealt)
 		for seed := range uint64(16) {
 			x := *g
-			x.Determinize(cards.NewRand(seed))
+			x.DeterminizeUnseen(cards.NewRand(seed))
 			if x.waste != g.waste {
-				t.Fatalf("redeal made %v: Determinize(%d) changed the waste", redealt, seed)
+				t.Fatalf("redeal made %v: DeterminizeUnseen(%d) changed the waste", redealt, seed)
 			}
 			switch {
 			case redealt && x.Hash() != g.Hash():
-				t.Fatalf("Determinize(%d) changed the stock of the redeal, which the player saw turned", seed)
+				t.Fatalf("DeterminizeUnseen(%d) changed the stock of the redeal, which the player saw turned", seed)
 			case !redealt && x.stock != g.stock:
 				moved = true
 			}

@@ -72,10 +72,11 @@
 //	                  unless it has fewer)
 //	phase          1  0 first deal, 1 second deal
 //
-// Hidden from the observation: the order of the stock, the waste below its
-// top and the pile. A player who remembers what was turned knows the waste
-// and the pile (the waste turned over): Determinize reshuffles the stock
-// alone, the only cards never seen.
+// Hidden: the order of the stock, the waste below its top and the pile.
+// Determinize shuffles those cards among those places. A player who
+// remembers what was turned knows the waste and the pile (the waste turned
+// over): DeterminizeUnseen reshuffles the stock alone, the only cards never
+// seen.
 //
 // # Step limit
 //
@@ -484,14 +485,34 @@ func (g *Game) Clone() env.Game { c := *g; return &c }
 // CopyFrom makes g a copy of src (a *Game).
 func (g *Game) CopyFrom(src env.Game) { *g = *src.(*Game) }
 
-// Determinize reshuffles the cards a player has never seen: the stock of
-// the first deal. Every card of the waste was seen as it was turned, in
-// the order it was turned, and the pile of the second deal is that waste
-// turned over, so a player who remembers the turns knows both: they keep
-// their order (in the second deal nothing is hidden from such a player).
-// The stock is sorted first, so the result depends only on which cards it
-// holds and on rng.
+// Determinize reshuffles the hidden cards: the stock and the waste below its
+// top in the first deal, the pile in the second. They are sorted first, so
+// the result depends only on which cards are hidden and on rng.
 func (g *Game) Determinize(rng *cards.Rand) {
+	var buf [2 * StockSize]cards.Card
+	n := copy(buf[:], g.pack[:g.np])
+	below := 0
+	if !g.second && g.nw > 1 {
+		below = int(g.nw) - 1
+		n += copy(buf[n:], g.waste[:below])
+	}
+	hidden := buf[:n]
+	rng.Reshuffle(hidden)
+	m := copy(g.pack[:g.np], hidden)
+	copy(g.waste[:below], hidden[m:])
+	g.hash = g.fullHash()
+}
+
+// DeterminizeUnseen reshuffles only the cards a player who remembers every
+// card turned has never seen: the stock of the first deal. Each card of
+// the waste was seen as it was turned, in that order, and the pile of the
+// second deal is that waste turned over, so they keep their order (in the
+// second deal nothing is hidden from such a player). Determinize, which
+// the observation alone justifies, reshuffles them too; the fair search
+// agents, which may remember, sample their worlds with this. The stock is
+// sorted first, so the result depends only on which cards it holds and on
+// rng; the observation and the legal actions do not change.
+func (g *Game) DeterminizeUnseen(rng *cards.Rand) {
 	if g.second {
 		return
 	}

@@ -8,10 +8,12 @@ import (
 	"github.com/patience-gym/patience/env/envtest"
 )
 
-// TestWorlds: Determinize samples the worlds a player who remembers every
-// turned card cannot tell apart (the stock alone is reshuffled; the waste
-// and the pile of the second deal keep the order the player saw), and the
-// stock's order is uniform (see envtest.CheckWorlds).
+// TestWorlds: DeterminizeUnseen samples the worlds a player who remembers
+// every turned card cannot tell apart (the stock alone is reshuffled; the
+// waste and the pile of the second deal keep the order the player saw),
+// and the stock's order is uniform (see envtest.CheckWorlds). Determinize,
+// which reshuffles the waste below its top as well, fails this test: a
+// world it makes can hold in its stock a card the player saw turned.
 func TestWorlds(t *testing.T) {
 	envtest.CheckWorlds(t, "limited", envtest.Worlds{
 		Unseen: func(g env.Game, dst []cards.Card) []cards.Card {
