@@ -36,7 +36,10 @@ const (
 // them has been searched in every world won, so candidates that cannot
 // catch up are never searched to the end. Verdicts are remembered by the
 // world's full state (see oracle), which makes the searches of worlds that
-// hide the same cards free.
+// hide the same cards free; where every world drawn is the same (nothing
+// unseen is left: Limited's second deal to a player who remembers, Royal
+// Parade once the stock is dealt), the decision is one world searched
+// with all the worlds' nodes.
 //
 // With line=keep, the agent also keeps one world in which the move it
 // played wins, and goes on with that world's winning line while the game
@@ -51,16 +54,21 @@ const (
 // hidden cards: it values a move as if the player would learn them, so it
 // overrates moves whose win depends on guessing them (strategy fusion).
 type HOP struct {
-	opts   HOPOptions
-	or     *oracle
-	rng    cards.Rand
-	pick   greedy
-	seen   hashSet
-	sample *env.Env
-	worlds []*env.Env
-	child  env.Game
-	scores []float64
-	cands  []int
+	opts HOPOptions
+	// or decides positions with the node budget Nodes; deep with Worlds
+	// times it, for decisions where every world drawn is the same (nothing
+	// the player has not seen is left to draw), which one search settles.
+	// cur is the one of this decision, nw the worlds it weighs.
+	or, deep, cur *oracle
+	nw            int
+	rng           cards.Rand
+	pick          greedy
+	seen          hashSet
+	sample        *env.Env
+	worlds        []*env.Env
+	child         env.Game
+	scores        []float64
+	cands         []int
 	// state[w*len(cands)+i] is candidate i's standing in world w (see
 	// the cand constants); wins and open count, per candidate, the worlds
 	// where it is won and those not yet searched among the worlds won.
@@ -198,12 +206,21 @@ func (h *HOP) Reset(seed uint64) {
 	h.pick.rng = &h.rng
 	h.seen.clear()
 	h.or.reset()
+	if h.deep != nil {
+		h.deep.reset()
+	}
 	h.keptOK = false
 }
 
 // Searches returns the searches made and the nodes they expanded since
 // the last Reset.
-func (h *HOP) Searches() (searches, nodes int64) { return h.or.searches, h.or.spent }
+func (h *HOP) Searches() (searches, nodes int64) {
+	searches, nodes = h.or.searches, h.or.spent
+	if h.deep != nil {
+		searches, nodes = searches+h.deep.searches, nodes+h.deep.spent
+	}
+	return searches, nodes
+}
 
 // Act returns the move that keeps a win in the most sampled worlds.
 func (h *HOP) Act(v View) int {
@@ -244,17 +261,29 @@ func (h *HOP) decide(v View) int {
 	sampleWorld(v, h.sample, &h.rng)
 	h.rank(v)
 	W := h.opts.Worlds
+	same := true
 	for w := range W {
 		sampleWorld(v, h.worlds[w], &h.rng)
+		same = same && h.worlds[w].Hash() == h.worlds[0].Hash()
 	}
+	h.cur = h.or
+	if same && W > 1 {
+		// Every world is the real game: one search with all the worlds'
+		// nodes.
+		if h.deep == nil {
+			h.deep, _ = newOracle(h.opts.Nodes*int64(W), h.opts.TableBits) // the budget was checked
+		}
+		h.cur, W = h.deep, 1
+	}
+	h.nw = W
 	// The root searches: a world won gives its line's first move a win.
 	h.rootWon = h.rootWon[:0]
 	for w := range W {
 		won := false
 		if !h.outOfBudget() {
-			before := h.or.spent
-			verdict, first := h.or.decide(h.worlds[w].Game())
-			h.spent += h.or.spent - before
+			before := h.cur.spent
+			verdict, first := h.cur.decide(h.worlds[w].Game())
+			h.spent += h.cur.spent - before
 			if verdict == solver.Solved && first >= 0 {
 				won = true
 				if !slices.Contains(h.cands, first) {
@@ -366,9 +395,9 @@ func (h *HOP) settle(w, i int) {
 	}
 	h.child.CopyFrom(world)
 	h.child.Apply(h.cands[i])
-	before := h.or.spent
-	verdict, _ := h.or.decide(h.child)
-	h.spent += h.or.spent - before
+	before := h.cur.spent
+	verdict, _ := h.cur.decide(h.child)
+	h.spent += h.cur.spent - before
 	h.open[i]--
 	if verdict == solver.Solved {
 		h.state[w*C+i] = candWon
@@ -389,7 +418,7 @@ func (h *HOP) outOfBudget() bool {
 // keep remembers a world in which candidate i wins, to follow its line.
 func (h *HOP) keep(i int) {
 	C := len(h.cands)
-	for w := range h.opts.Worlds {
+	for w := range h.nw {
 		if h.state[w*C+i] == candWon {
 			if h.kept == nil {
 				h.kept = h.worlds[w].Clone()
@@ -409,7 +438,13 @@ func (h *HOP) follow(v View) (int, bool) {
 	if string(h.kept.Observation()) != string(v.Observation()) {
 		return 0, false // a card turned that the world did not predict
 	}
-	verdict, a := h.or.decide(h.kept.Game())
+	g := h.kept.Game()
+	if h.deep != nil {
+		if verdict, a, ok := h.deep.memo.get(g.Hash()); ok && verdict == solver.Solved && a >= 0 && v.Mask().Has(a) {
+			return a, true
+		}
+	}
+	verdict, a := h.or.decide(g)
 	if verdict != solver.Solved || a < 0 || !v.Mask().Has(a) {
 		return 0, false
 	}
