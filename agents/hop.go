@@ -65,6 +65,7 @@ type HOP struct {
 	pick          greedy
 	seen          hashSet
 	sample        *env.Env
+	scratch       *env.Env // tries the candidates on the sample (leadsBack)
 	worlds        []*env.Env
 	child         env.Game
 	scores        []float64
@@ -252,7 +253,7 @@ func (h *HOP) decide(v View) int {
 		return m.Next(0)
 	}
 	if h.sample == nil {
-		h.sample = v.Scratch()
+		h.sample, h.scratch = v.Scratch(), v.Scratch()
 	}
 	for len(h.worlds) < h.opts.Worlds {
 		h.worlds = append(h.worlds, v.Scratch())
@@ -372,12 +373,18 @@ func (h *HOP) leader() int {
 	return best
 }
 
-// choose returns the candidate won in the most worlds searched.
+// choose returns the candidate won in the most worlds searched, passing
+// over the candidates that lead back to a position of the episode while
+// another does not (a game where cards can go back and forth would
+// otherwise go round in circles).
 func (h *HOP) choose() int {
-	best := 0
-	for i := 1; i < len(h.cands); i++ {
-		if h.better(i, h.wins[i], best, h.wins[best]) {
-			best = i
+	best, bestFresh := -1, false
+	for i := range h.cands {
+		fresh := !leadsBack(h.sample, h.scratch, h.cands[i], &h.seen)
+		switch {
+		case best >= 0 && bestFresh && !fresh:
+		case best < 0, fresh && !bestFresh, h.better(i, h.wins[i], best, h.wins[best]):
+			best, bestFresh = i, fresh
 		}
 	}
 	if h.opts.KeepLine {

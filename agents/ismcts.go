@@ -48,6 +48,7 @@ type ISMCTS struct {
 	seen   hashSet
 	roll   rollout
 	sim    *env.Env
+	look   *env.Env // the root's sample: its moves' priors and repeats
 	scores []float64
 	nodes  []isNode
 	edges  []isEdge
@@ -242,7 +243,7 @@ func (t *ISMCTS) Act(v View) int {
 		return t.last
 	}
 	if t.sim == nil {
-		t.sim = v.Scratch()
+		t.sim, t.look = v.Scratch(), v.Scratch()
 	}
 	if len(t.scores) < v.Spec().Actions {
 		t.scores = make([]float64, v.Spec().Actions)
@@ -250,9 +251,9 @@ func (t *ISMCTS) Act(v View) int {
 	// The root's moves in the order of the one-step evaluation, positions
 	// seen this episode last: the order of their first visits, and the
 	// tie-break of the choice.
-	sampleWorld(v, t.sim, &t.rng)
-	t.pick.choose(t.sim, &t.seen, visibleHash, t.scores)
-	t.expand(t.root, t.sim, t.scores)
+	sampleWorld(v, t.look, &t.rng)
+	t.pick.choose(t.look, &t.seen, visibleHash, t.scores)
+	t.expand(t.root, t.look, t.scores)
 	r := t.nodes[t.root]
 	for i := r.first; i < r.first+r.count; i++ {
 		t.edges[i].prior = t.scores[t.edges[i].action]
@@ -264,11 +265,18 @@ func (t *ISMCTS) Act(v View) int {
 		}
 		t.iterate(v)
 	}
-	best := int32(-1)
+	// The most visited move, ties to the higher prior, passing over the
+	// moves that lead back to a position of the episode while another does
+	// not (where cards can go back and forth, the tree's values alone
+	// would let a game go round in circles).
+	best, bestFresh := int32(-1), false
 	for i := r.first; i < r.first+r.count; i++ {
 		e := &t.edges[i]
-		if best < 0 || e.visits > t.edges[best].visits || e.visits == t.edges[best].visits && e.prior > t.edges[best].prior {
-			best = i
+		fresh := !leadsBack(t.look, t.sim, int(e.action), &t.seen)
+		switch {
+		case best >= 0 && bestFresh && !fresh:
+		case best < 0, fresh && !bestFresh, e.visits > t.edges[best].visits, e.visits == t.edges[best].visits && e.prior > t.edges[best].prior:
+			best, bestFresh = i, fresh
 		}
 	}
 	t.last = int(t.edges[best].action)

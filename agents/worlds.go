@@ -44,6 +44,17 @@ func sampleWorld(v View, dst *env.Env, rng *cards.Rand) {
 	dst.Determinize(rng)
 }
 
+// leadsBack reports whether move a leads from world w's position to one the
+// player has seen this episode (seen holds visibleHash of each), trying it
+// on scratch. A move that turns a card never does.
+func leadsBack(w, scratch *env.Env, a int, seen *hashSet) bool {
+	scratch.CopyFrom(w)
+	if scratch.Try(a) != nil {
+		return false
+	}
+	return seen.has(visibleHash(scratch))
+}
+
 // oracle decides positions of sampled worlds with the solver, at a fixed
 // node budget per search, and remembers each verdict by the position's
 // full-state hash. A full hash names one state of one world, hidden cards
