@@ -13,6 +13,7 @@ import (
 var fairAgents = []string{
 	"hop:worlds=4,nodes=3000,width=3",
 	"hop:worlds=4,nodes=3000,width=3,line=keep",
+	"hop:worlds=3,nodes=1000,width=3,line=keep,tie=rollout,rollout-steps=10",
 	"ismcts:iterations=16,nodes=300",
 	"ismcts:iterations=16,leaf=eval",
 	"ismcts:iterations=12,leaf=rollout,rollout-steps=10",

@@ -66,10 +66,16 @@ type HOP struct {
 	seen          hashSet
 	sample        *env.Env
 	scratch       *env.Env // tries the candidates on the sample (leadsBack)
-	worlds        []*env.Env
-	child         env.Game
-	scores        []float64
-	cands         []int
+	sim           *env.Env // a world a rollout plays (tie=rollout)
+	roll          rollout
+	rollRng       cards.Rand
+	// tie[i] is candidate i's rollout value summed over the worlds
+	// (tie=rollout), which breaks ties of wins before the evaluation.
+	tie    []float64
+	worlds []*env.Env
+	child  env.Game
+	scores []float64
+	cands  []int
 	// state[w*len(cands)+i] is candidate i's standing in world w (see
 	// the cand constants); wins and open count, per candidate, the worlds
 	// where it is won and those not yet searched among the worlds won.
@@ -110,6 +116,12 @@ type HOPOptions struct {
 	// KeepLine follows the winning line of one world while the game
 	// agrees with it (line=keep).
 	KeepLine bool
+	// TieRollout breaks ties of wins (and decisions where no world is
+	// won) by the mean result of heuristic rollouts of RolloutSteps
+	// steps after each candidate in each world, as mc scores its
+	// candidates, before the one-step evaluation (tie=rollout).
+	TieRollout   bool
+	RolloutSteps int
 	// TableBits sizes the solver's transposition table.
 	TableBits int
 }
@@ -124,6 +136,14 @@ func newHOP(s *Settings) (func() Agent, error) {
 		TableBits: s.Int("table-bits", 18, "log2 of the solver's transposition table entries (16 bytes each)"),
 	}
 	o.Time = readMoveTime(s)
+	switch t := s.String("tie", "eval", "what breaks ties of wins: eval (the one-step evaluation) or rollout (heuristic rollouts after each candidate in each world, then the evaluation)"); t {
+	case "eval":
+	case "rollout":
+		o.TieRollout = true
+	default:
+		s.Errorf("tie=%s: want eval or rollout", t)
+	}
+	o.RolloutSteps = s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout (tie=rollout)")
 	switch l := s.String("line", "none", "none: decide every move; keep: follow the winning line of one world while the game agrees with it"); l {
 	case "none":
 	case "keep":
@@ -131,8 +151,8 @@ func newHOP(s *Settings) (func() Agent, error) {
 	default:
 		s.Errorf("line=%s: want none or keep", l)
 	}
-	if o.Worlds <= 0 || o.Nodes <= 0 || o.Width <= 0 {
-		s.Errorf("worlds, nodes and width must be positive")
+	if o.Worlds <= 0 || o.Nodes <= 0 || o.Width <= 0 || o.RolloutSteps <= 0 {
+		s.Errorf("worlds, nodes, width and rollout-steps must be positive")
 	}
 	if o.Budget < 0 {
 		s.Errorf("budget must not be negative")
@@ -175,6 +195,9 @@ func NewHOP(o HOPOptions) (*HOP, error) {
 	if o.TableBits == 0 {
 		o.TableBits = 18
 	}
+	if o.RolloutSteps == 0 {
+		o.RolloutSteps = DefaultRolloutSteps
+	}
 	or, err := newOracle(o.Nodes, o.TableBits)
 	if err != nil {
 		return nil, err
@@ -192,6 +215,9 @@ func (h *HOP) Settings() string {
 		line = "keep"
 	}
 	s := fmt.Sprintf("worlds=%d nodes=%d width=%d line=%s", h.opts.Worlds, h.opts.Nodes, h.opts.Width, line)
+	if h.opts.TieRollout {
+		s += fmt.Sprintf(" tie=rollout rollout-steps=%d", h.opts.RolloutSteps)
+	}
 	if h.opts.Budget > 0 {
 		s += fmt.Sprintf(" budget=%d", h.opts.Budget)
 	}
@@ -295,6 +321,9 @@ func (h *HOP) decide(v View) int {
 		h.rootWon = append(h.rootWon, won)
 	}
 	C := len(h.cands)
+	if h.opts.TieRollout {
+		h.rollouts(W)
+	}
 	h.state = slices.Grow(h.state[:0], W*C)[:W*C]
 	h.wins = slices.Grow(h.wins[:0], C)[:C]
 	h.open = slices.Grow(h.open[:0], C)[:C]
@@ -327,6 +356,30 @@ func (h *HOP) decide(v View) int {
 	return h.choose()
 }
 
+// rollouts plays a heuristic rollout after each candidate in each of the
+// first W worlds, with the same seed for every candidate of a world
+// (common random numbers), and sums each candidate's results in tie.
+func (h *HOP) rollouts(W int) {
+	if h.sim == nil {
+		h.sim = h.sample.Clone()
+		h.roll = rollout{heuristic: true, rng: &h.rollRng}
+	}
+	C := len(h.cands)
+	h.tie = slices.Grow(h.tie[:0], C)[:C]
+	clear(h.tie)
+	for w := range W {
+		seed := h.rng.Uint64()
+		for i, a := range h.cands {
+			h.sim.CopyFrom(h.worlds[w])
+			if _, _, _, err := h.sim.Advance(a); err != nil {
+				continue // cannot happen: the worlds show the game's moves
+			}
+			h.rollRng.Seed(seed)
+			h.tie[i] += h.roll.run(h.sim, h.opts.RolloutSteps)
+		}
+	}
+}
+
 // rank orders the legal moves by the one-step evaluation of the sample
 // (positions seen before last), shuffled first so that the seed orders
 // equal scores, and keeps the best Width as candidates.
@@ -353,6 +406,9 @@ func (h *HOP) rank(v View) {
 func (h *HOP) better(i, ci, j, cj int) bool {
 	if ci != cj {
 		return ci > cj
+	}
+	if h.opts.TieRollout && h.tie[i] != h.tie[j] {
+		return h.tie[i] > h.tie[j]
 	}
 	si, sj := h.scores[h.cands[i]], h.scores[h.cands[j]]
 	if si != sj {
