@@ -16,6 +16,7 @@ var fairAgents = []string{
 	"hop:worlds=3,nodes=1000,width=3,line=keep,tie=rollout,rollout-steps=10",
 	"ismcts:iterations=16,nodes=300",
 	"ismcts:iterations=16,leaf=eval",
+	"ismcts:iterations=10,nodes=300,leaf=solver-rollout,rollout-steps=10",
 	"ismcts:iterations=12,leaf=rollout,rollout-steps=10",
 }
 

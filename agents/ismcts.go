@@ -93,7 +93,8 @@ type ISMCTSOptions struct {
 	Nodes int64
 	// Exploration is the UCB1 constant.
 	Exploration float64
-	// Leaf is what scores a new node: "solver", "eval" or "rollout".
+	// Leaf is what scores a new node: "solver", "solver-rollout" (a
+	// rollout where the solver does not decide), "eval" or "rollout".
 	Leaf string
 	// MaxBackup passes up to a move the value of the best move after it
 	// (the mean of its best edge) rather than the iteration's result
@@ -121,7 +122,7 @@ func newISMCTS(s *Settings) (func() Agent, error) {
 		Iterations:   s.Int("iterations", DefaultISMCTSIterations, "iterations (sampled worlds) per decision"),
 		Nodes:        int64(s.Int("nodes", DefaultISMCTSNodes, "node budget of the solver at one leaf (leaf=solver)")),
 		Exploration:  s.Float("exploration", DefaultISMCTSExploration, "UCB1 exploration constant"),
-		Leaf:         s.String("leaf", "solver", "what scores a new node in its world: solver (1 won, 0 lost, else the evaluation's share times unknown), eval (that share), or rollout (a heuristic rollout)"),
+		Leaf:         s.String("leaf", "solver", "what scores a new node in its world: solver (1 won, 0 lost, else the evaluation's share times unknown), solver-rollout (the same, but a heuristic rollout where the solver did not decide), eval (that share), or rollout (a heuristic rollout)"),
 		Unknown:      s.Float("unknown", DefaultISMCTSUnknown, "weight of the evaluation's share of the cards where the solver did not decide (and for leaf=eval or a rollout that did not win)"),
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout (leaf=rollout)"),
 		Budget:       int64(s.Int("budget", 0, "cap on the solver's nodes of one decision (0: none)")),
@@ -135,8 +136,8 @@ func newISMCTS(s *Settings) (func() Agent, error) {
 	default:
 		s.Errorf("backup=%s: want max or mean", b)
 	}
-	if o.Leaf != "solver" && o.Leaf != "eval" && o.Leaf != "rollout" {
-		s.Errorf("leaf=%s: want solver, eval or rollout", o.Leaf)
+	if o.Leaf != "solver" && o.Leaf != "solver-rollout" && o.Leaf != "eval" && o.Leaf != "rollout" {
+		s.Errorf("leaf=%s: want solver, solver-rollout, eval or rollout", o.Leaf)
 	}
 	if o.Iterations <= 0 || o.Nodes <= 0 || o.RolloutSteps <= 0 {
 		s.Errorf("iterations, nodes and rollout-steps must be positive")
@@ -194,6 +195,8 @@ func (t *ISMCTS) Settings() string {
 	switch t.opts.Leaf {
 	case "solver":
 		s += fmt.Sprintf(" nodes=%d", t.opts.Nodes)
+	case "solver-rollout":
+		s += fmt.Sprintf(" nodes=%d rollout-steps=%d", t.opts.Nodes, t.opts.RolloutSteps)
 	case "rollout":
 		s += fmt.Sprintf(" rollout-steps=%d", t.opts.RolloutSteps)
 	}
@@ -427,16 +430,19 @@ func (t *ISMCTS) leaf() float64 {
 		return 0
 	}
 	switch t.opts.Leaf {
-	case "solver":
+	case "solver", "solver-rollout":
 		before := t.or.spent
 		verdict, _ := t.or.decide(e.Game())
 		t.spent += t.or.spent - before
-		switch verdict {
-		case solver.Solved:
+		switch {
+		case verdict == solver.Solved:
 			return 1
-		case solver.Unsolvable:
+		case verdict == solver.Unsolvable:
 			return 0
+		case t.opts.Leaf == "solver":
+			return t.share(e)
 		}
+		fallthrough // an undecided world: a rollout
 	case "rollout":
 		t.roll.run(e, t.opts.RolloutSteps)
 		if e.Outcome() == env.Won {
