@@ -66,10 +66,15 @@ done
 for g in $games; do run "$g" uct uct; done
 # hop, the fair agent that asks the solver which moves keep a win in worlds
 # the player cannot tell apart, with the settings chosen on training deals
-# (docs/agents.md#hop): about 2.5 s of one core a game in Limited.
+# (docs/agents.md#hop): on training deals about 2.4 s of one core a game
+# in Limited, 1.3 s in Royal Parade, 4.4 s in Ladder, 1.1 s in Four
+# Quarters' hub variant.
 for g in $games; do
 	case $g in
 	limited) run "$g" hop "hop:worlds=8,nodes=10000,line=keep,tie=rollout" ;;
+	royalparade) run "$g" hop "hop:worlds=6,nodes=5000,line=keep" ;;
+	ladder) run "$g" hop "hop:worlds=4,nodes=2000,line=keep,tie=rollout,rollout-steps=20" ;;
+	fourquarters) run "$g" hop "hop:worlds=6,nodes=3000,line=keep,tie=rollout" ;;
 	esac
 done
 echo "$(date -u +%FT%TZ) done"
