@@ -12,7 +12,7 @@ import (
 )
 
 // small budgets keep the search agents quick in tests.
-var small = map[string]string{"mc": ":rollouts=2,rollout-steps=20,width=3", "uct": ":iterations=12", "solver": ":nodes=2000"}
+var small = map[string]string{"mc": ":rollouts=2,rollout-steps=20,width=3", "uct": ":iterations=12", "solver": ":nodes=2000", "hop": ":worlds=3,nodes=300,width=3", "ismcts": ":iterations=12,nodes=300"}
 
 // testSteps caps episodes in tests so that looping games stay quick.
 const testSteps = 120
@@ -126,7 +126,13 @@ func TestAgentsDoNotPeek(t *testing.T) {
 							real.Reset(seed*1000 + uint64(step))
 							shuffled.Reset(seed*1000 + uint64(step))
 							other := e.Clone()
-							other.Determinize(rng)
+							if remembers[name] {
+								// It may know the cards the player saw:
+								// reshuffle only those never seen.
+								sampleWorld(NewView(e), other, rng)
+							} else {
+								other.Determinize(rng)
+							}
 							a1, a2 := real.Act(NewView(e)), shuffled.Act(NewView(other))
 							if a1 != a2 {
 								t.Fatalf("deal %d step %d: %s chose %s, but %s after the hidden cards were reshuffled",
@@ -145,7 +151,7 @@ func TestAgentsDoNotPeek(t *testing.T) {
 
 func TestNewRejectsBadSettings(t *testing.T) {
 	for _, tc := range []struct{ agent, want string }{
-		{"wizard", "the agents are: heuristic, mc, policy, random, solver, uct"},
+		{"wizard", "the agents are: heuristic, hop, ismcts, mc, policy, random, solver, uct"},
 		{"mc:policy=clever", "unknown rollout policy"},
 		{"mc:rollouts=-1", "must be positive"},
 		{"mc:rollouts=many", "rollouts=many: want a whole number"},

@@ -83,7 +83,8 @@
 // (the waste is a squared pile: only its top shows). Determinize shuffles
 // all of them among those places, keeping each place's count. A player who
 // remembers every turned card knows more (the waste's order, and after the
-// redeal the stock's); the observation leaves that memory to the agent.
+// redeal the stock's); the observation leaves that memory to the agent,
+// and DeterminizeUnseen keeps it: it reshuffles only the cards never seen.
 //
 // # Search
 //
@@ -450,6 +451,30 @@ func (g *Game) Determinize(rng *cards.Rand) {
 	k := copy(g.ladder[:nl], hidden)
 	k += copy(g.stock[:g.sn], hidden[k:])
 	copy(g.waste[:nw], hidden[k:])
+	g.hash = g.fullHash()
+}
+
+// DeterminizeUnseen reshuffles only the cards a player who remembers every
+// card turned has never seen: the face-down ladder cards and, before the
+// redeal, the stock, among those places, keeping each place's count. The
+// waste holds only cards seen as they were turned, in that order, and the
+// stock after the redeal is that waste turned over, so they keep their
+// order. Determinize, which the observation alone justifies, reshuffles
+// the waste too; the fair search agents, which may remember, sample their
+// worlds with this. The cards are sorted first, so the result depends only
+// on which cards are hidden and on rng; the observation and the legal
+// actions do not change.
+func (g *Game) DeterminizeUnseen(rng *cards.Rand) {
+	var buf [LadderSize + StockSize]cards.Card
+	nl := max(int(g.ln)-1, 0) // the face-up ladder card stays
+	n := copy(buf[:], g.ladder[:nl])
+	if !g.redealt { // after it the stock is the waste turned over
+		n += copy(buf[n:], g.stock[:g.sn])
+	}
+	hidden := buf[:n]
+	rng.Reshuffle(hidden)
+	k := copy(g.ladder[:nl], hidden)
+	copy(g.stock[:n-k], hidden[k:])
 	g.hash = g.fullHash()
 }
 

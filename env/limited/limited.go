@@ -73,7 +73,10 @@
 //	phase          1  0 first deal, 1 second deal
 //
 // Hidden: the order of the stock, the waste below its top and the pile.
-// Determinize shuffles those cards among those places.
+// Determinize shuffles those cards among those places. A player who
+// remembers what was turned knows the waste and the pile (the waste turned
+// over): DeterminizeUnseen reshuffles the stock alone, the only cards never
+// seen.
 //
 // # Step limit
 //
@@ -534,5 +537,22 @@ func (g *Game) Determinize(rng *cards.Rand) {
 	rng.Reshuffle(hidden)
 	m := copy(g.pack[:g.np], hidden)
 	copy(g.waste[:below], hidden[m:])
+	g.hash = g.fullHash()
+}
+
+// DeterminizeUnseen reshuffles only the cards a player who remembers every
+// card turned has never seen: the stock of the first deal. Each card of
+// the waste was seen as it was turned, in that order, and the pile of the
+// second deal is that waste turned over, so they keep their order (in the
+// second deal nothing is hidden from such a player). Determinize, which
+// the observation alone justifies, reshuffles them too; the fair search
+// agents, which may remember, sample their worlds with this. The stock is
+// sorted first, so the result depends only on which cards it holds and on
+// rng; the observation and the legal actions do not change.
+func (g *Game) DeterminizeUnseen(rng *cards.Rand) {
+	if g.second {
+		return
+	}
+	rng.Reshuffle(g.pack[:g.np])
 	g.hash = g.fullHash()
 }
