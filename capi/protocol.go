@@ -23,22 +23,7 @@ import (
 // patience_gym.deals and patience_gym.evaluate. These functions take no
 // handle: each reports a failure as PG_ERROR (a recovered panic as
 // PG_INTERNAL) with its message written into err (capacity errcap), as
-// pg_create does.
-
-// guard recovers a panic of the call (a bug) into err and sets *code to
-// PG_INTERNAL, as the other exports do.
-func guard(code *C.int64_t, err *C.char, errcap C.int64_t) {
-	if r := recover(); r != nil {
-		putString(panicMessage(r), err, errcap)
-		*code = codeInternal
-	}
-}
-
-// fail writes e's message into err and returns PG_ERROR.
-func fail(e error, err *C.char, errcap C.int64_t) C.int64_t {
-	putString(e.Error(), err, errcap)
-	return codeError
-}
+// pg_create does (guard and fail).
 
 // pg_deals_table writes the Parquet file of the verdict table that ships
 // for game into out (capacity cap; out may be NULL) and returns its length
