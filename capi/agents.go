@@ -89,25 +89,16 @@ func (t *teacher) act(h *handle, out []int64, where []uint8) error {
 // not changed.
 //
 //export pg_agent_act
-func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64_t, n C.int64_t, where *C.uint8_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if int(n) != h.v.Len() || actions == nil {
-		return status(h, lengthError("actions", int(n), h.v.Len()))
-	}
-	if err := h.usable(); err != nil {
-		return status(h, err)
-	}
-	t, err := h.teacherFor(gostr(agent), uint64(seed))
-	if err != nil {
-		return status(h, fmt.Errorf("pg_agent_act: %w", err))
-	}
-	var only []uint8
-	if where != nil {
-		only = unsafe.Slice((*uint8)(unsafe.Pointer(where)), int(n))
-	}
-	return status(h, t.act(h, unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)), only))
+func pg_agent_act(id C.int64_t, agent *C.char, seed C.uint64_t, actions *C.int64_t, n C.int64_t, where *C.uint8_t) C.int64_t {
+	return onLive(id, "actions", unsafe.Pointer(actions), n, func(h *handle) C.int64_t {
+		t, err := h.teacherFor(gostr(agent), uint64(seed))
+		if err != nil {
+			return status(h, fmt.Errorf("pg_agent_act: %w", err))
+		}
+		var only []uint8
+		if where != nil {
+			only = unsafe.Slice((*uint8)(unsafe.Pointer(where)), int(n))
+		}
+		return status(h, t.act(h, unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)), only))
+	})
 }

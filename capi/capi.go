@@ -153,18 +153,29 @@ func putString(s string, out *C.char, cap C.int64_t) C.int64_t {
 	return C.int64_t(len(s))
 }
 
+// guard recovers a panic of a call that takes no handle (a bug) into err
+// (capacity errcap) and sets *code to PG_INTERNAL; those calls defer it.
+func guard(code *C.int64_t, err *C.char, errcap C.int64_t) {
+	if r := recover(); r != nil {
+		putString(panicMessage(r), err, errcap)
+		*code = codeInternal
+	}
+}
+
+// fail writes e's message into err (capacity errcap) and returns PG_ERROR:
+// how a call that takes no handle reports a failure.
+func fail(e error, err *C.char, errcap C.int64_t) C.int64_t {
+	putString(e.Error(), err, errcap)
+	return codeError
+}
+
 // pg_specs writes the JSON array of every game's spec into out (capacity
 // cap) and returns its length (call again with a larger buffer if it is
 // not less than cap).
 //
 //export pg_specs
 func pg_specs(out *C.char, cap C.int64_t) (code C.int64_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			putString(panicMessage(r), out, cap)
-			code = codeInternal
-		}
-	}()
+	defer guard(&code, out, cap)
 	return putString(specsJSON(), out, cap)
 }
 
@@ -175,16 +186,10 @@ func pg_specs(out *C.char, cap C.int64_t) (code C.int64_t) {
 //
 //export pg_create
 func pg_create(game *C.char, n C.int64_t, options *C.char, err *C.char, errcap C.int64_t) (code C.int64_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			putString(panicMessage(r), err, errcap)
-			code = codeInternal
-		}
-	}()
+	defer guard(&code, err, errcap)
 	id, e := create(gostr(game), int64(n), gostr(options))
 	if e != nil {
-		putString(e.Error(), err, errcap)
-		return codeError
+		return fail(e, err, errcap)
 	}
 	return C.int64_t(id)
 }
@@ -199,20 +204,13 @@ func pg_create(game *C.char, n C.int64_t, options *C.char, err *C.char, errcap C
 //
 //export pg_vector_bytes
 func pg_vector_bytes(game *C.char, n C.int64_t, options *C.char, extra C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			putString(panicMessage(r), err, errcap)
-			code = codeInternal
-		}
-	}()
+	defer guard(&code, err, errcap)
 	if extra < 0 {
-		putString(fmt.Sprintf("extra bytes %d is negative", extra), err, errcap)
-		return codeError
+		return fail(fmt.Errorf("extra bytes %d is negative", extra), err, errcap)
 	}
 	need, e := vectorBytes(gostr(game), int64(n), gostr(options), uint64(extra))
 	if e != nil {
-		putString(e.Error(), err, errcap)
-		return codeError
+		return fail(e, err, errcap)
 	}
 	return C.int64_t(min(need, math.MaxInt64))
 }
@@ -224,19 +222,12 @@ func pg_vector_bytes(game *C.char, n C.int64_t, options *C.char, extra C.int64_t
 //
 //export pg_memory_check
 func pg_memory_check(what *C.char, need C.int64_t, err *C.char, errcap C.int64_t) (code C.int64_t) {
-	defer func() {
-		if r := recover(); r != nil {
-			putString(panicMessage(r), err, errcap)
-			code = codeInternal
-		}
-	}()
+	defer guard(&code, err, errcap)
 	if need < 0 {
-		putString(fmt.Sprintf("%s: %d bytes", gostr(what), need), err, errcap)
-		return codeError
+		return fail(fmt.Errorf("%s: %d bytes", gostr(what), need), err, errcap)
 	}
 	if e := memlimit.Check(gostr(what), uint64(need)); e != nil {
-		putString(e.Error(), err, errcap)
-		return codeError
+		return fail(e, err, errcap)
 	}
 	return codeOK
 }
@@ -261,13 +252,8 @@ func pg_close(id C.int64_t) (code C.int64_t) {
 // returns its length.
 //
 //export pg_error
-func pg_error(id C.int64_t, out *C.char, cap C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	return putString(h.lastErr, out, cap)
+func pg_error(id C.int64_t, out *C.char, cap C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t { return putString(h.lastErr, out, cap) })
 }
 
 // buffers views the caller's buffers as Go slices for n environments.
@@ -306,21 +292,15 @@ func view[T any](p *T, n int) []T {
 // pg_deals for the deals dealt). A successful reset mends a broken handle.
 //
 //export pg_reset
-func pg_reset(id C.int64_t, seeds *C.uint64_t, n C.int64_t, bufs *C.pg_buffers) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if int(n) != h.v.Len() || seeds == nil {
-		return status(h, lengthError("seeds", int(n), h.v.Len()))
-	}
-	s := unsafe.Slice((*uint64)(unsafe.Pointer(seeds)), int(n))
-	if err := h.withBuffers(buffers(bufs, h.v), func() error { return h.v.ResetSeeds(s) }); err != nil {
-		return status(h, err)
-	}
-	h.broken = false
-	return codeOK
+func pg_reset(id C.int64_t, seeds *C.uint64_t, n C.int64_t, bufs *C.pg_buffers) C.int64_t {
+	return onArray(id, "seeds", unsafe.Pointer(seeds), n, func(h *handle) C.int64_t {
+		s := unsafe.Slice((*uint64)(unsafe.Pointer(seeds)), int(n))
+		if err := h.withBuffers(buffers(bufs, h.v), func() error { return h.v.ResetSeeds(s) }); err != nil {
+			return status(h, err)
+		}
+		h.broken = false
+		return codeOK
+	})
 }
 
 // pg_step plays actions[i] (n actions, int64) in environment i and writes
@@ -329,22 +309,13 @@ func pg_reset(id C.int64_t, seeds *C.uint64_t, n C.int64_t, bufs *C.pg_buffers) 
 // PG_ILLEGAL; an action id outside the action space returns PG_ERROR.
 //
 //export pg_step
-func pg_step(id C.int64_t, actions *C.int64_t, n C.int64_t, bufs *C.pg_buffers) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if int(n) != h.v.Len() || actions == nil {
-		return status(h, lengthError("actions", int(n), h.v.Len()))
-	}
-	if err := h.usable(); err != nil {
-		return status(h, err)
-	}
-	for i, a := range unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)) {
-		h.actions[i] = int(a)
-	}
-	return status(h, h.withBuffers(buffers(bufs, h.v), func() error { return h.v.Step(h.actions) }))
+func pg_step(id C.int64_t, actions *C.int64_t, n C.int64_t, bufs *C.pg_buffers) C.int64_t {
+	return onLive(id, "actions", unsafe.Pointer(actions), n, func(h *handle) C.int64_t {
+		for i, a := range unsafe.Slice((*int64)(unsafe.Pointer(actions)), int(n)) {
+			h.actions[i] = int(a)
+		}
+		return status(h, h.withBuffers(buffers(bufs, h.v), func() error { return h.v.Step(h.actions) }))
+	})
 }
 
 // pg_bind1 gives a vector of one environment the rows pg_step1 writes into,
@@ -356,20 +327,17 @@ func pg_step(id C.int64_t, actions *C.int64_t, n C.int64_t, bufs *C.pg_buffers) 
 // memory) and nothing else.
 //
 //export pg_bind1
-func pg_bind1(id C.int64_t, obs *C.uint8_t, mask *C.uint8_t, oneHot *C.float, reward *C.double, rows C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if h.v.Len() != 1 {
-		return status(h, errors.New("pg_bind1 binds a vector of one environment only"))
-	}
-	if rows < 0 {
-		return status(h, fmt.Errorf("%d rows", rows))
-	}
-	h.rows = bound{obs: obs, mask: mask, oneHot: oneHot, reward: reward, n: int(rows)}
-	return codeOK
+func pg_bind1(id C.int64_t, obs *C.uint8_t, mask *C.uint8_t, oneHot *C.float, reward *C.double, rows C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		if h.v.Len() != 1 {
+			return status(h, errors.New("pg_bind1 binds a vector of one environment only"))
+		}
+		if rows < 0 {
+			return status(h, fmt.Errorf("%d rows", rows))
+		}
+		h.rows = bound{obs: obs, mask: mask, oneHot: oneHot, reward: reward, n: int(rows)}
+		return codeOK
+	})
 }
 
 // bound are the rows given by pg_bind1.
@@ -396,44 +364,41 @@ func at[T any](p *T, i, size int) *T {
 // illegal = "noop"), or a negative code.
 //
 //export pg_step1
-func pg_step1(id C.int64_t, action C.int64_t, row C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	v, r := h.v, &h.rows
-	if v.Len() != 1 || row < 0 || int(row) >= r.n {
-		return status(h, fmt.Errorf("pg_step1: row %d of %d bound rows (call pg_bind1 first)", row, r.n))
-	}
-	if err := h.usable(); err != nil {
-		return status(h, err)
-	}
-	i := int(row)
-	l, a, oh := v.Spec().ObsLen, v.Spec().Actions, v.OneHotLen()
-	b := env.VectorBuffers{
-		Obs:       view((*uint8)(at(r.obs, i, l)), l),
-		MaskBytes: view((*uint8)(at(r.mask, i, a)), a),
-		OneHot:    view((*float32)(at(r.oneHot, i, 4*oh)), oh),
-	}
-	h.actions[0] = int(action)
-	if err := h.withBuffers(b, func() error { return v.Step(h.actions) }); err != nil {
-		return status(h, err)
-	}
-	if r.reward != nil {
-		*r.reward = C.double(v.Rewards[0])
-	}
-	var flags C.int64_t
-	if v.Terminated[0] {
-		flags |= flagTerminated
-	}
-	if v.Truncated[0] {
-		flags |= flagTruncated
-	}
-	if v.Illegal[0] {
-		flags |= flagIllegal
-	}
-	return flags
+func pg_step1(id C.int64_t, action C.int64_t, row C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		v, r := h.v, &h.rows
+		if v.Len() != 1 || row < 0 || int(row) >= r.n {
+			return status(h, fmt.Errorf("pg_step1: row %d of %d bound rows (call pg_bind1 first)", row, r.n))
+		}
+		if err := h.usable(); err != nil {
+			return status(h, err)
+		}
+		i := int(row)
+		l, a, oh := v.Spec().ObsLen, v.Spec().Actions, v.OneHotLen()
+		b := env.VectorBuffers{
+			Obs:       view((*uint8)(at(r.obs, i, l)), l),
+			MaskBytes: view((*uint8)(at(r.mask, i, a)), a),
+			OneHot:    view((*float32)(at(r.oneHot, i, 4*oh)), oh),
+		}
+		h.actions[0] = int(action)
+		if err := h.withBuffers(b, func() error { return v.Step(h.actions) }); err != nil {
+			return status(h, err)
+		}
+		if r.reward != nil {
+			*r.reward = C.double(v.Rewards[0])
+		}
+		var flags C.int64_t
+		if v.Terminated[0] {
+			flags |= flagTerminated
+		}
+		if v.Truncated[0] {
+			flags |= flagTruncated
+		}
+		if v.Illegal[0] {
+			flags |= flagIllegal
+		}
+		return flags
+	})
 }
 
 // pg_sample draws a uniformly random legal action of every environment
@@ -444,42 +409,27 @@ func pg_step1(id C.int64_t, action C.int64_t, row C.int64_t) (code C.int64_t) {
 // gets -1, which pg_step ignores there. The environments are not changed.
 //
 //export pg_sample
-func pg_sample(id C.int64_t, actions *C.int64_t, n C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if int(n) != h.v.Len() || actions == nil {
-		return status(h, lengthError("actions", int(n), h.v.Len()))
-	}
-	if err := h.usable(); err != nil {
-		return status(h, err)
-	}
-	if err := h.v.SampleActions(h.actions); err != nil {
-		return status(h, err)
-	}
-	for i, a := range h.actions {
-		*at(actions, i, 8) = C.int64_t(a)
-	}
-	return codeOK
+func pg_sample(id C.int64_t, actions *C.int64_t, n C.int64_t) C.int64_t {
+	return onLive(id, "actions", unsafe.Pointer(actions), n, func(h *handle) C.int64_t {
+		if err := h.v.SampleActions(h.actions); err != nil {
+			return status(h, err)
+		}
+		for i, a := range h.actions {
+			*at(actions, i, 8) = C.int64_t(a)
+		}
+		return codeOK
+	})
 }
 
 // pg_deals writes the deal of each environment's current episode into out
 // (n values).
 //
 //export pg_deals
-func pg_deals(id C.int64_t, out *C.uint64_t, n C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if int(n) != h.v.Len() || out == nil {
-		return status(h, lengthError("deals", int(n), h.v.Len()))
-	}
-	copy(unsafe.Slice((*uint64)(unsafe.Pointer(out)), int(n)), h.v.Seeds())
-	return codeOK
+func pg_deals(id C.int64_t, out *C.uint64_t, n C.int64_t) C.int64_t {
+	return onArray(id, "deals", unsafe.Pointer(out), n, func(h *handle) C.int64_t {
+		copy(unsafe.Slice((*uint64)(unsafe.Pointer(out)), int(n)), h.v.Seeds())
+		return codeOK
+	})
 }
 
 // pg_episode writes environment i's episode so far as numbers, the cheap
@@ -489,40 +439,25 @@ func pg_deals(id C.int64_t, out *C.uint64_t, n C.int64_t) (code C.int64_t) {
 // returned.
 //
 //export pg_episode
-func pg_episode(id C.int64_t, i C.int64_t, out *C.int64_t, ret *C.double, class *C.char, cap C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if err := h.checkIndex(int(i)); err != nil {
-		return status(h, err)
-	}
-	if out == nil || ret == nil {
-		return status(h, errors.New("pg_episode: null output"))
-	}
-	e := h.v.Env(int(i))
-	in := h.v.Info(int(i))
-	dst := unsafe.Slice((*int64)(unsafe.Pointer(out)), 6)
-	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = int64(in.Seed), int64(in.Steps), int64(in.Progress), int64(in.Cards), int64(in.Legal), int64(in.Outcome)
-	*ret = C.double(e.Return())
-	return putString(in.Class, class, cap)
+func pg_episode(id C.int64_t, i C.int64_t, out *C.int64_t, ret *C.double, class *C.char, cap C.int64_t) C.int64_t {
+	return onEnv(id, i, func(h *handle, e *env.Env) C.int64_t {
+		if out == nil || ret == nil {
+			return status(h, errors.New("pg_episode: null output"))
+		}
+		in := h.v.Info(int(i))
+		dst := unsafe.Slice((*int64)(unsafe.Pointer(out)), 6)
+		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = int64(in.Seed), int64(in.Steps), int64(in.Progress), int64(in.Cards), int64(in.Legal), int64(in.Outcome)
+		*ret = C.double(e.Return())
+		return putString(in.Class, class, cap)
+	})
 }
 
 // pg_render writes environment i's text picture into out and returns its
 // length.
 //
 //export pg_render
-func pg_render(id C.int64_t, i C.int64_t, out *C.char, cap C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if err := h.checkIndex(int(i)); err != nil {
-		return status(h, err)
-	}
-	return putString(h.v.Env(int(i)).Render(), out, cap)
+func pg_render(id C.int64_t, i C.int64_t, out *C.char, cap C.int64_t) C.int64_t {
+	return onEnv(id, i, func(_ *handle, e *env.Env) C.int64_t { return putString(e.Render(), out, cap) })
 }
 
 // pg_render_rgb draws environment i's table as an H×W×3 RGB image into
@@ -532,76 +467,61 @@ func pg_render(id C.int64_t, i C.int64_t, out *C.char, cap C.int64_t) (code C.in
 // what the observation shows.
 //
 //export pg_render_rgb
-func pg_render_rgb(id C.int64_t, i C.int64_t, out *C.uint8_t, cap C.int64_t, size *C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if err := h.checkIndex(int(i)); err != nil {
-		return status(h, err)
-	}
-	if h.canvas == nil {
-		c, err := render.NewGameCanvas(h.v.Spec().Name, render.Options{})
-		if err != nil {
-			return status(h, err)
+func pg_render_rgb(id C.int64_t, i C.int64_t, out *C.uint8_t, cap C.int64_t, size *C.int64_t) C.int64_t {
+	return onEnv(id, i, func(h *handle, e *env.Env) C.int64_t {
+		if h.canvas == nil {
+			c, err := render.NewGameCanvas(h.v.Spec().Name, render.Options{})
+			if err != nil {
+				return status(h, err)
+			}
+			h.canvas = c
 		}
-		h.canvas = c
-	}
-	w, ht := h.canvas.Size()
-	if size != nil {
-		dst := unsafe.Slice((*int64)(unsafe.Pointer(size)), 2)
-		dst[0], dst[1] = int64(ht), int64(w)
-	}
-	if out == nil {
-		return codeOK
-	}
-	if int(cap) < w*ht*3 {
-		return status(h, fmt.Errorf("pg_render_rgb: the buffer holds %d bytes, the %d×%d image needs %d", cap, ht, w, w*ht*3))
-	}
-	if err := h.canvas.EnvRGB(h.v.Env(int(i)), view((*uint8)(unsafe.Pointer(out)), w*ht*3)); err != nil {
-		return status(h, err)
-	}
-	return codeOK
+		w, ht := h.canvas.Size()
+		if size != nil {
+			dst := unsafe.Slice((*int64)(unsafe.Pointer(size)), 2)
+			dst[0], dst[1] = int64(ht), int64(w)
+		}
+		if out == nil {
+			return codeOK
+		}
+		if int(cap) < w*ht*3 {
+			return status(h, fmt.Errorf("pg_render_rgb: the buffer holds %d bytes, the %d×%d image needs %d", cap, ht, w, w*ht*3))
+		}
+		return status(h, h.canvas.EnvRGB(e, view((*uint8)(unsafe.Pointer(out)), w*ht*3)))
+	})
 }
 
 // pg_action_name writes the name of action a into out and returns its
 // length.
 //
 //export pg_action_name
-func pg_action_name(id C.int64_t, a C.int64_t, out *C.char, cap C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	if a < 0 || int(a) >= h.v.Spec().Actions {
-		return status(h, actionRangeError(h.v.Spec(), int64(a)))
-	}
-	return putString(h.v.Env(0).ActionString(int(a)), out, cap)
+func pg_action_name(id C.int64_t, a C.int64_t, out *C.char, cap C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		if a < 0 || int(a) >= h.v.Spec().Actions {
+			return status(h, actionRangeError(h.v.Spec(), int64(a)))
+		}
+		return putString(h.v.Env(0).ActionString(int(a)), out, cap)
+	})
 }
 
 // pg_parse_move reads a move as a person types it ("7>12") into its action
 // ids, writes at most cap of them into ids and returns how many there are.
 //
 //export pg_parse_move
-func pg_parse_move(id C.int64_t, move *C.char, ids *C.int64_t, cap C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	got, err := h.v.Env(0).ParseMove(gostr(move))
-	if err != nil {
-		return status(h, err)
-	}
-	if ids != nil && cap > 0 {
-		dst := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(cap))
-		for k := 0; k < len(got) && k < len(dst); k++ {
-			dst[k] = int64(got[k])
+func pg_parse_move(id C.int64_t, move *C.char, ids *C.int64_t, cap C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		got, err := h.v.Env(0).ParseMove(gostr(move))
+		if err != nil {
+			return status(h, err)
 		}
-	}
-	return C.int64_t(len(got))
+		if ids != nil && cap > 0 {
+			dst := unsafe.Slice((*int64)(unsafe.Pointer(ids)), int(cap))
+			for k := 0; k < len(got) && k < len(dst); k++ {
+				dst[k] = int64(got[k])
+			}
+		}
+		return C.int64_t(len(got))
+	})
 }
 
 // release recovers a panic of the call (recording it as the handle's
@@ -630,4 +550,51 @@ func acquire(id int64) (*handle, C.int64_t) {
 		return nil, codeBadHandle
 	}
 	return h, codeOK
+}
+
+// onHandle runs f on handle id, locked for the call, and returns its code:
+// PG_BAD_HANDLE or PG_BUSY without running f when the handle is unknown,
+// closed or in use (acquire), PG_INTERNAL when f panics (release). Every
+// call that takes a handle goes through it.
+func onHandle(id C.int64_t, f func(h *handle) C.int64_t) (code C.int64_t) {
+	h, code := acquire(int64(id))
+	if h == nil {
+		return code
+	}
+	defer h.release(&code)
+	return f(h)
+}
+
+// onArray is onHandle for a call given an array of n values at p, one per
+// environment: a null p or a wrong n is PG_ERROR, what naming the values in
+// the message.
+func onArray(id C.int64_t, what string, p unsafe.Pointer, n C.int64_t, f func(h *handle) C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		if int(n) != h.v.Len() || p == nil {
+			return status(h, lengthError(what, int(n), h.v.Len()))
+		}
+		return f(h)
+	})
+}
+
+// onLive is onArray for the calls that step, sample or ask agents: they
+// also refuse a handle an earlier panic broke (PG_BROKEN, see usable).
+func onLive(id C.int64_t, what string, p unsafe.Pointer, n C.int64_t, f func(h *handle) C.int64_t) C.int64_t {
+	return onArray(id, what, p, n, func(h *handle) C.int64_t {
+		if err := h.usable(); err != nil {
+			return status(h, err)
+		}
+		return f(h)
+	})
+}
+
+// onEnv is onHandle for a call about environment i of the vector: an index
+// out of range is PG_ERROR.
+func onEnv(id, i C.int64_t, f func(h *handle, e *env.Env) C.int64_t) C.int64_t {
+	return onHandle(id, func(h *handle) C.int64_t {
+		if err := h.checkIndex(int(i)); err != nil {
+			return status(h, err)
+		}
+		return f(h, h.v.Env(int(i)))
+	})
 }

@@ -210,6 +210,18 @@ func TestSpecsJSON(t *testing.T) {
 	}
 }
 
+// openHandle makes a vector as pg_create does, to be closed when the test
+// ends, and returns its handle.
+func openHandle(t *testing.T, game string, n int64, options string) (int64, *handle) {
+	t.Helper()
+	id, err := create(game, n, options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeHandle(id) })
+	return id, lookup(id)
+}
+
 // ints copies bytes into ints (JSON arrays rather than base64).
 func ints(b []uint8) []int {
 	out := make([]int, len(b))
@@ -226,11 +238,7 @@ func TestAgentActAcrossCores(t *testing.T) {
 	for _, agent := range []string{"heuristic", "mc:rollouts=2,rollout-steps=10"} {
 		var runs [2][]int64
 		for r := range runs {
-			id, err := create("limited", 6, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := lookup(id)
+			_, h := openHandle(t, "limited", 6, "")
 			if err := h.v.Reset(300); err != nil {
 				t.Fatal(err)
 			}
@@ -254,16 +262,13 @@ func TestAgentActAcrossCores(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			closeHandle(id)
 		}
 		if !reflect.DeepEqual(runs[0], runs[1]) {
 			t.Errorf("%s: two runs chose %v and %v", agent, runs[0], runs[1])
 		}
 	}
 	// Environments left out by where get -1 and are not asked.
-	id, _ := create("limited", 4, "")
-	defer closeHandle(id)
-	h := lookup(id)
+	_, h := openHandle(t, "limited", 4, "")
 	if err := h.v.Reset(300); err != nil {
 		t.Fatal(err)
 	}
@@ -292,12 +297,7 @@ func TestAgentActAcrossCores(t *testing.T) {
 // in The Fifteen, so pg_agent_act lets it teach there (DAgger with the
 // solver); following its moves wins deals the solver wins.
 func TestSolverTeachesInOpenGames(t *testing.T) {
-	id, err := create("fifteen", 2, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeHandle(id)
-	h := lookup(id)
+	_, h := openHandle(t, "fifteen", 2, "")
 	if err := h.v.Reset(700); err != nil {
 		t.Fatal(err)
 	}

@@ -28,11 +28,6 @@ func pg_test_fault(deal C.uint64_t) { fault.Arm(uint64(deal)) }
 // a bug in this package would).
 //
 //export pg_test_panic
-func pg_test_panic(id C.int64_t) (code C.int64_t) {
-	h, code := acquire(int64(id))
-	if h == nil {
-		return code
-	}
-	defer h.release(&code)
-	panic("pg_test_panic: a panic in the C boundary itself")
+func pg_test_panic(id C.int64_t) C.int64_t {
+	return onHandle(id, func(*handle) C.int64_t { panic("pg_test_panic: a panic in the C boundary itself") })
 }

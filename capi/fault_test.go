@@ -18,12 +18,7 @@ var faulty = faultgame.Register("faultycapi", "limited")
 // message, then PG_BROKEN for every step, sample or agent call, until a
 // reset mends the handle.
 func TestPanicBecomesCode(t *testing.T) {
-	id, err := create("faultycapi", 4, `{"workers": 2}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeHandle(id)
-	h := lookup(id)
+	_, h := openHandle(t, "faultycapi", 4, `{"workers": 2}`)
 	if err := h.v.Reset(50); err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +54,7 @@ func TestPanicBecomesCode(t *testing.T) {
 // TestBusyHandleRefused: while one thread is inside a call on a handle (its
 // lock held), a call from another thread gets PG_BUSY; once the first call returns, the handle is usable again.
 func TestBusyHandleRefused(t *testing.T) {
-	id, err := create("limited", 2, `{"workers": 1}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeHandle(id)
-	h := lookup(id)
+	id, h := openHandle(t, "limited", 2, `{"workers": 1}`)
 	h.mu.Lock() // another thread is inside a call
 	got := make(chan int64)
 	go func() {

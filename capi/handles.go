@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -42,9 +41,7 @@ func parseOptions(s string) (env.VectorOptions, error) {
 	var o Options
 	var vo env.VectorOptions
 	if s != "" {
-		dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil {
+		if err := decodeStrict(s, &o); err != nil {
 			return vo, fmt.Errorf("options %s: %w", s, err)
 		}
 	}
@@ -78,6 +75,14 @@ func parseOptions(s string) (env.VectorOptions, error) {
 	vo.IllegalReward = o.IllegalReward
 	vo.Workers = o.Workers
 	return vo, nil
+}
+
+// decodeStrict reads the JSON object s into v: a field v does not have is
+// an error, as a misspelt option must be.
+func decodeStrict(s string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // handle is one vector behind an integer handle.

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -23,22 +22,7 @@ import (
 // patience_gym.deals and patience_gym.evaluate. These functions take no
 // handle: each reports a failure as PG_ERROR (a recovered panic as
 // PG_INTERNAL) with its message written into err (capacity errcap), as
-// pg_create does.
-
-// guard recovers a panic of the call (a bug) into err and sets *code to
-// PG_INTERNAL, as the other exports do.
-func guard(code *C.int64_t, err *C.char, errcap C.int64_t) {
-	if r := recover(); r != nil {
-		putString(panicMessage(r), err, errcap)
-		*code = codeInternal
-	}
-}
-
-// fail writes e's message into err and returns PG_ERROR.
-func fail(e error, err *C.char, errcap C.int64_t) C.int64_t {
-	putString(e.Error(), err, errcap)
-	return codeError
-}
+// pg_create does (guard and fail).
 
 // pg_deals_table writes the Parquet file of the verdict table that ships
 // for game into out (capacity cap; out may be NULL) and returns its length
@@ -73,9 +57,7 @@ func tableFilter(game, filter string) (*deals.Table, deals.Filter, error) {
 	}
 	var f dealFilter
 	if filter != "" {
-		dec := json.NewDecoder(strings.NewReader(filter))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
+		if err := decodeStrict(filter, &f); err != nil {
 			return nil, deals.Filter{}, fmt.Errorf("the deal filter %s: %w", filter, err)
 		}
 	}
@@ -196,16 +178,12 @@ func pg_protocol(version *C.char, game *C.char, out *C.char, cap C.int64_t, err 
 	if e != nil {
 		return fail(e, err, errcap)
 	}
-	b, e := json.Marshal(protocolJSON{
+	return putJSON(protocolJSON{
 		Protocol: g.Protocol.Version, Game: g.Spec.ID(),
 		Deals:    bench.DealRange{Block: g.Block.Name, First: g.Block.First, Count: g.Block.Count},
 		MaxSteps: g.MaxSteps, AgentSeed: "deal", Confidence: g.Protocol.Confidence, Dead: dead,
 		Build: bench.ThisBuild(), Machine: bench.ThisMachine(),
-	})
-	if e != nil {
-		return fail(e, err, errcap)
-	}
-	return putString(string(b), out, cap)
+	}, out, cap, err, errcap)
 }
 
 // rowInput is what pg_protocol_row reads: the agent and its episodes, one
@@ -237,9 +215,7 @@ func pg_protocol_row(version *C.char, game *C.char, input *C.char, out *C.char, 
 		return fail(e, err, errcap)
 	}
 	var in rowInput
-	dec := json.NewDecoder(strings.NewReader(gostr(input)))
-	dec.DisallowUnknownFields()
-	if e := dec.Decode(&in); e != nil {
+	if e := decodeStrict(gostr(input), &in); e != nil {
 		return fail(fmt.Errorf("pg_protocol_row: %w", e), err, errcap)
 	}
 	eps := make([]bench.Episode, len(in.Episodes))
@@ -265,11 +241,7 @@ func pg_protocol_row(version *C.char, game *C.char, input *C.char, out *C.char, 
 	if e != nil {
 		return fail(e, err, errcap)
 	}
-	b, e := json.Marshal(row)
-	if e != nil {
-		return fail(e, err, errcap)
-	}
-	return putString(string(b), out, cap)
+	return putJSON(row, out, cap, err, errcap)
 }
 
 // agentJSON is what pg_agent_describe writes.
@@ -300,7 +272,13 @@ func pg_agent_describe(agent *C.char, game *C.char, out *C.char, cap C.int64_t, 
 	if e := agents.Prepare(a, spec); e != nil {
 		return fail(e, err, errcap)
 	}
-	b, e := json.Marshal(agentJSON{Label: f.Label(), Settings: a.Settings(), Clairvoyant: agents.IsClairvoyant(a)})
+	return putJSON(agentJSON{Label: f.Label(), Settings: a.Settings(), Clairvoyant: agents.IsClairvoyant(a)}, out, cap, err, errcap)
+}
+
+// putJSON writes v as JSON into out (capacity cap) and returns its length,
+// as putString; PG_ERROR (with the message in err) if it does not marshal.
+func putJSON(v any, out *C.char, cap C.int64_t, err *C.char, errcap C.int64_t) C.int64_t {
+	b, e := json.Marshal(v)
 	if e != nil {
 		return fail(e, err, errcap)
 	}

@@ -11,16 +11,19 @@ cross-entropy method, and the policy file the Go agent reads.
     python -m patience_gym.train eval --model models/limited.safetensors
 
 One module per method, each readable from top to bottom (settings, data,
-loop, evaluation): ppo.py, bc.py, dagger.py, value.py, cem.py. Beside them:
-net.py (the network: an MLP over the one-hot observation whose first layer
-is a sum of embedding rows, or a card-embedding layer), model_file.py (the
-safetensors policy format of docs/models.md, export and load),
+loop, evaluation): ppo.py, bc.py, dagger.py, value.py, winnable.py, cem.py.
+Beside them: config.py (the settings the methods share and the run
+directory's config.json), loop.py (the epochs of minibatches of bc, value
+and winnable), net.py (the network: an MLP over the one-hot observation
+whose first layer is a sum of embedding rows, or a card-embedding layer),
+model_file.py (the safetensors policy format of docs/models.md, export and
+load),
 evaluation.py (play on fixed deals, the Go agents' reference levels),
 curve.py (the learning curve and progress lines), data.py (dataset rows),
 defaults.py (each game's default network and the network a run starts
 from) and cli.py (the command line). The modules import one another only
-downwards (cli -> methods -> evaluation, model_file -> net), never in a
-circle.
+downwards (cli -> methods -> config, loop -> evaluation, model_file ->
+net), never in a circle.
 
 Needs ``pip install "patience-gym[train]"`` (PyTorch, safetensors,
 matplotlib, pyarrow). Training uses deals below 1,000,000 only: runs train

@@ -8,12 +8,11 @@ the fixed deals and exports the network as a model file.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,10 +22,12 @@ import torch.nn.functional as F
 from numpy.typing import NDArray
 
 from .._lib import game_spec
-from .curve import Curve, eval_marks, progress
+from .config import RowsConfig
+from .curve import Curve, progress, reference_summary
 from .data import held_out, read_rows
 from .defaults import start_net
-from .evaluation import EVAL_DEALS, eval_deals, evaluate, reference_levels
+from .evaluation import evaluate
+from .loop import steps_per_epoch, train_epochs
 from .model_file import export_model
 from .net import masked_argmax, masked_logits
 
@@ -37,33 +38,20 @@ __all__ = ["BCConfig", "SoftTargets", "bc", "soft_targets"]
 
 
 @dataclass
-class BCConfig:
-    """Behaviour cloning's settings."""
+class BCConfig(RowsConfig):
+    """Behaviour cloning's settings (with RowsConfig's); val_frac is the
+    share of episodes held out."""
 
-    data: list[str] = field(default_factory=list)
     out: str = "runs/bc"
-    hidden: tuple[int, ...] = ()
-    card_dim: int = -1
-    dtype: str = ""
+    data: list[str] = field(default_factory=list)
     epochs: int = 10
     batch_size: int = 512
-    lr: float = 1e-3
-    weight_decay: float = 0.0
-    seed: int = 1
-    val_frac: float = 0.05
-    init: str = ""
-    eval_deals: int = 200
-    eval_start: int = EVAL_DEALS
-    evals_per_epoch: int = 1
-    threads: int = 1
-    references: str = "random,heuristic"
     scores_temperature: float = 0.0
     """Above 0: train on the datasets' move scores (patience generate
     --scores) at this temperature instead of the move played alone."""
     scores_weight: float = 1.0
     """With scores: the share of the target given by the scores; the rest
     goes to the move played."""
-    command: str = ""
 
 
 @dataclass
@@ -147,19 +135,17 @@ def bc(cfg: BCConfig) -> Path:
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     t_obs, t_mask, t_act = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(acts)
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
-    refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    cfg.write(out)
+    deals = cfg.evaluation_deals()
+    refs = cfg.reference_lines(game, out)
     names = ", ".join(Path(p).name for p in cfg.data)
     curve = Curve(out, game, "training rows seen (behaviour cloning)", refs,
                   f"{spec.title}: behaviour cloning on {names} ({len(tr):,} rows), hidden {','.join(map(str, cfg.hidden))}")
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    steps_per_epoch = max(1, len(tr) // cfg.batch_size)
-    total = steps_per_epoch * cfg.epochs
+    total = steps_per_epoch(len(tr), cfg.batch_size) * cfg.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
     t_start = time.perf_counter()
-    seen, best = 0, -1.0
+    best = -1.0
     print(f"bc: {game}, {len(tr):,} training rows and {len(va):,} validation rows from {len(ep_ids):,} episodes", file=sys.stderr)
 
     def val_stats() -> tuple[float, float]:
@@ -174,7 +160,7 @@ def bc(cfg: BCConfig) -> Path:
         net.train()
         return (loss / max(1, len(va)), hit / max(1, len(va)))
 
-    def do_eval(epoch: float) -> None:
+    def do_eval(epoch: float, seen: int) -> None:
         nonlocal best
         rounded = net.rounded(cfg.dtype)
         r = evaluate(rounded, deals)
@@ -196,35 +182,18 @@ def bc(cfg: BCConfig) -> Path:
         if rs.mean_return >= max(row_.get("sampled_return", 0.0) for row_ in curve.rows):
             shutil.copyfile(out / "model.safetensors", out / "best-sampled.safetensors")
         progress(f"epoch {epoch:g}: val loss {vl:.4f}, val accuracy {vacc:.3f}; mean return {r.mean_return:.4f}, "
-                  f"win rate {r.win_rate:.3f} (sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals" + "".join(
-                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+                 f"win rate {r.win_rate:.3f} (sampled {rs.mean_return:.4f}, {rs.win_rate:.3f}) on {len(deals)} deals"
+                 + reference_summary(refs), end=True)
 
-    do_eval(0)
-    step = 0
-    marks = eval_marks(steps_per_epoch, cfg.evals_per_epoch)
-    for epoch in range(1, cfg.epochs + 1):
-        perm = torch.from_numpy(rng.permutation(tr))
-        run_loss = 0.0
-        for k in range(steps_per_epoch):
-            i = perm[k * cfg.batch_size : (k + 1) * cfg.batch_size]
-            logits = masked_logits(net(t_obs[i]), t_mask[i])
-            if soft is not None:
-                target = soft.dense(i.numpy(), spec.actions)
-                loss = -(target * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            else:
-                loss = F.cross_entropy(logits, t_act[i])
-            opt.zero_grad(set_to_none=True)
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-            sched.step()
-            step += 1
-            seen += len(i)
-            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
-            if k % 20 == 0:
-                el = time.perf_counter() - t_start
-                progress(f"bc epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
-                          f"{seen / el:,.0f} rows/s")
-            if k + 1 in marks:
-                do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
-        do_eval(epoch)
+    def loss_of(rows_: NDArray[np.int64]) -> tuple[torch.Tensor, int]:
+        i = torch.from_numpy(rows_)
+        logits = masked_logits(net(t_obs[i]), t_mask[i])
+        if soft is not None:
+            target = soft.dense(rows_, spec.actions)
+            return -(target * F.log_softmax(logits, dim=1)).sum(dim=1).mean(), len(i)
+        return F.cross_entropy(logits, t_act[i]), len(i)
+
+    do_eval(0, 0)
+    train_epochs(tr, cfg.batch_size, cfg.epochs, rng=rng, opt=opt, sched=sched, loss_of=loss_of, evaluate=do_eval,
+                 evals_per_epoch=cfg.evals_per_epoch, what="bc", unit="rows", t_start=t_start)
     return out / "best.safetensors"

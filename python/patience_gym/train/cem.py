@@ -37,7 +37,7 @@ import json
 import math
 import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,9 @@ import torch
 from numpy.typing import NDArray
 
 from .._lib import GameSpec, game_spec
+from .config import RunConfig
 from .curve import Curve, progress
-from .evaluation import EVAL_DEALS, EvalResult, eval_deals, evaluate_agent, reference_levels
+from .evaluation import EvalResult, evaluate_agent
 from .model_file import check_safetensors, export_model
 from .model_meta import MAX_LOOKAHEAD_SAMPLES
 from .net import PolicyNet
@@ -152,11 +153,12 @@ def init_parameters(path: str | Path, spec: GameSpec, names: list[str]) -> NDArr
 
 
 @dataclass
-class CEMConfig:
-    """The cross-entropy method's settings (the command line's flags)."""
+class CEMConfig(RunConfig):
+    """The cross-entropy method's settings (the command line's flags; with
+    RunConfig's, init an earlier cem file whose parameters start the mean)."""
 
+    eval_deals: int = 1000
     game: str = "royalparade"
-    out: str = ""
     features: str = "segments"
     deals: int = 500
     seed_start: int = 100_000
@@ -165,15 +167,9 @@ class CEMConfig:
     generations: int = 10
     sigma: float = 0.1
     noise: float = 0.01
-    seed: int = 1
-    eval_deals: int = 1000
-    eval_start: int = EVAL_DEALS
     max_steps: int = 0
     resume: bool = False
-    init: str = ""
-    references: str = "random,heuristic"
     lookahead_samples: int = 1
-    command: str = ""
 
 
 def linear_model(spec: GameSpec, features: NDArray[np.float64], params: NDArray[np.float64], path: Path, command: str,
@@ -220,7 +216,7 @@ def cem(cfg: CEMConfig) -> Path:
         raise ValueError(f"cem: training deals {cfg.seed_start}..{cfg.seed_start + cfg.deals - 1} reach the measuring range "
                          "(from 1,000,000)")
     train = np.arange(cfg.seed_start, cfg.seed_start + cfg.deals, dtype=np.int64)
-    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
+    deals = cfg.evaluation_deals()
     if len(np.intersect1d(train, deals)):
         raise ValueError("cem: the training deals overlap the evaluation deals")
     out = Path(cfg.out or f"runs/cem-{spec.name}-s{cfg.seed}")
@@ -239,7 +235,7 @@ def cem(cfg: CEMConfig) -> Path:
         if resumed["game"] != spec.name or resumed["dim"] != dim or was != cfg.features or k != cfg.lookahead_samples:
             raise ValueError(f"cem: {state_path} is a run of {resumed['game']} with {resumed['dim']} parameters "
                              f"(--features {was}, --lookahead-samples {k})")
-    refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    refs = cfg.reference_lines(spec.name, out)
     curve = Curve(out, spec.name, "training games played", refs,
                   f"{spec.title}: cross-entropy method, {dim} parameters, population {cfg.population}, elite {cfg.elite}",
                   line="the distribution's mean (Go policy agent)")
@@ -258,7 +254,7 @@ def cem(cfg: CEMConfig) -> Path:
         curve.rows = st["curve"]
         t_start -= st["seconds"]
         progress(f"cem: resuming {out} after generation {gen0}", end=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    cfg.write(out)
 
     def play(params: NDArray[np.float64], seeds: NDArray[np.int64], name: str, extra: dict[str, str]) -> EvalResult:
         path = linear_model(spec, features, params, out / name, cfg.command, extra | {"cem_features": cfg.features} | looks, names)

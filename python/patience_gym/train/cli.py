@@ -51,6 +51,25 @@ def command_line(argv: Sequence[str]) -> str:
     return "python -m patience_gym.train " + shlex.join(argv)
 
 
+REFERENCES_HELP = "Go agents drawn as reference lines ('' for none)"
+
+
+def add_net_args(p: argparse.ArgumentParser, hidden_help: str = "hidden widths, e.g. 32,256 (default: the game's)") -> None:
+    """The flags of the network a method trains (NetConfig's hidden,
+    card_dim and dtype)."""
+    p.add_argument("--hidden", type=parse_hidden, default=(), help=hidden_help)
+    p.add_argument("--card-dim", type=int, default=-1,
+                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="", help="dtype of the exported file (default: the game's)")
+
+
+def add_eval_args(p: argparse.ArgumentParser, deals: int = 200) -> None:
+    """The flags of the evaluation deals (RunConfig's eval_deals, from
+    deals, and eval_start)."""
+    p.add_argument("--eval-deals", type=int, default=deals)
+    p.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every sub-command and its flags."""
     p = argparse.ArgumentParser(prog="python -m patience_gym.train", description=DESCRIPTION,
@@ -62,10 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--steps", type=parse_count, default=5_000_000, help="environment steps (5M, 500k, ...)")
     q.add_argument("--seed", type=int, default=1)
     q.add_argument("--out", default="", help="run directory (default runs/ppo-GAME-sSEED)")
-    q.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths, e.g. 32,256 (default: the game's)")
-    q.add_argument("--card-dim", type=int, default=-1,
-                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
-    q.add_argument("--dtype", choices=sorted(DTYPES), default="", help="dtype of the exported file (default: the game's)")
+    add_net_args(q)
     q.add_argument("--num-envs", type=int, default=0, help="parallel environments (default: the game's)")
     q.add_argument("--num-steps", type=int, default=0, help="steps per environment per rollout (default: the game's)")
     q.add_argument("--lr", type=float, default=0.0, help="learning rate (default: the game's)")
@@ -82,23 +98,19 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--init", default="", help="start the policy from a model file (a bc run's best.safetensors)")
     q.add_argument("--warmup-updates", type=int, default=0, help="first updates that train the value function only (useful with --init)")
     q.add_argument("--eval-every", type=parse_count, default=0, help="environment steps between evaluations (default: steps/20)")
-    q.add_argument("--eval-deals", type=int, default=200)
-    q.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(q)
     q.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
     q.add_argument("--threads", type=int, default=1, help="torch threads (more than 1 is slower on a busy machine)")
     q.add_argument("--workers", type=int, default=1, help="Go goroutines stepping the environments")
     q.add_argument("--resume", action="store_true", help="continue from the run directory's checkpoint.pt")
     q.add_argument("--eval-inline", action="store_true",
                    help="evaluate in the training process, training waiting (default: in a process beside it, on the exported file)")
-    q.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
+    q.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
 
     b = sub.add_parser("bc", help="behaviour cloning from datasets", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     b.add_argument("--data", action="append", required=True, help="a dataset directory (repeat for several)")
     b.add_argument("--out", default="", help="run directory (default runs/bc-GAME-sSEED)")
-    b.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
-    b.add_argument("--card-dim", type=int, default=-1,
-                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
-    b.add_argument("--dtype", choices=sorted(DTYPES), default="")
+    add_net_args(b)
     b.add_argument("--epochs", type=int, default=10)
     b.add_argument("--batch-size", type=int, default=512)
     b.add_argument("--lr", type=float, default=1e-3)
@@ -106,11 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--val-frac", type=float, default=0.05, help="fraction of episodes held out")
     b.add_argument("--init", default="", help="start from a model file")
-    b.add_argument("--eval-deals", type=int, default=200)
-    b.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(b)
     b.add_argument("--evals-per-epoch", type=int, default=1)
     b.add_argument("--threads", type=int, default=1)
-    b.add_argument("--references", default="random,heuristic")
+    b.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
     b.add_argument("--scores-temperature", type=float, default=0.0,
                    help="above 0: imitate the datasets' move scores (generate --scores): softmax(score/T) over mc's "
                         "candidates, visits^(1/T) over uct's; 0: the move played only")
@@ -129,27 +140,21 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--beta-decay", type=float, default=0.5, help="beta's factor per round")
     g.add_argument("--data", action="append", default=[], help="a dataset of the teacher's games to start from (repeatable)")
     g.add_argument("--init", default="", help="start from a model file (a bc run's best.safetensors)")
-    g.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
-    g.add_argument("--card-dim", type=int, default=-1, help="card embedding width (default: the game's)")
-    g.add_argument("--dtype", choices=sorted(DTYPES), default="")
+    add_net_args(g)
     g.add_argument("--epochs", type=int, default=2, help="passes over all labels after each round")
     g.add_argument("--batch-size", type=int, default=512)
     g.add_argument("--lr", type=float, default=1e-3)
     g.add_argument("--seed", type=int, default=1)
-    g.add_argument("--eval-deals", type=int, default=200)
-    g.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(g)
     g.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
     g.add_argument("--threads", type=int, default=1)
-    g.add_argument("--references", default="random,heuristic")
+    g.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
 
     v = sub.add_parser("value", help="a value network from labelled moves (patience label), played by one-step look-ahead",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     v.add_argument("--moves", action="append", required=True, help="a patience label output directory (repeat for several)")
     v.add_argument("--out", default="", help="run directory (default runs/value-GAME-sSEED)")
-    v.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default: the game's)")
-    v.add_argument("--card-dim", type=int, default=-1,
-                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
-    v.add_argument("--dtype", choices=sorted(DTYPES), default="")
+    add_net_args(v)
     v.add_argument("--epochs", type=int, default=4)
     v.add_argument("--batch-positions", type=int, default=64, help="positions per batch (with all their moves)")
     v.add_argument("--lr", type=float, default=1e-3)
@@ -158,11 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, default=1)
     v.add_argument("--val-frac", type=float, default=0.05, help="fraction of positions held out")
     v.add_argument("--init", default="", help="start from a value file")
-    v.add_argument("--eval-deals", type=int, default=100)
-    v.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(v, deals=100)
     v.add_argument("--evals-per-epoch", type=int, default=1)
     v.add_argument("--threads", type=int, default=1)
-    v.add_argument("--references", default="random,heuristic")
+    v.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
     v.add_argument("--choice", action="store_true",
                    help="learn the agent's choices (column chosen; patience label --rollouts 0) as a correction to the game's evaluation, "
                         "by the cross-entropy over each position's moves, instead of regressing on the labels")
@@ -191,12 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sigma", type=float, default=0.1, help="the parameters' starting spread (cards per cell or per unit of value)")
     c.add_argument("--noise", type=float, default=0.01, help="added to the refitted spread, so that it does not collapse at once")
     c.add_argument("--seed", type=int, default=1)
-    c.add_argument("--eval-deals", type=int, default=1000)
-    c.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(c, deals=1000)
     c.add_argument("--max-steps", type=int, default=0, help="episode step limit (0: the game's)")
     c.add_argument("--resume", action="store_true", help="continue from the run directory's state.json")
     c.add_argument("--init", default="", help="start the mean at an earlier cem file's parameters, by name (others at 0)")
-    c.add_argument("--references", default="random,heuristic", help="Go agents drawn as reference lines ('' for none)")
+    c.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
     c.add_argument("--lookahead-samples", type=int, default=1,
                    help="a game with hidden cards: the files score each move by its mean over this many reshuffled copies "
                         "(lookahead_samples, docs/models.md), and candidates are judged so")
@@ -205,10 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     w.add_argument("--labels", action="append", required=True, help="a patience label --solver output directory (repeat for several)")
     w.add_argument("--out", default="", help="run directory (default runs/winnable-GAME-sSEED)")
-    w.add_argument("--hidden", type=parse_hidden, default=(), help="hidden widths (default 256,256)")
-    w.add_argument("--card-dim", type=int, default=-1,
-                   help="card embedding width of the first layer; 0: a row per one-hot input (default: the game's)")
-    w.add_argument("--dtype", choices=sorted(DTYPES), default="", help="dtype of the exported file (default: the game's)")
+    add_net_args(w, hidden_help="hidden widths (default 256,256)")
     w.add_argument("--stacks", default="auto",
                    help="the columns the network reads turned over: auto (the game's), none, or OFFSET:COUNT:HEIGHT;...")
     w.add_argument("--no-sort-stacks", dest="sort_stacks", action="store_false", help="keep the columns in their order")
@@ -228,14 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--seed", type=int, default=1)
     w.add_argument("--val-frac", type=float, default=0.05, help="fraction of deals held out")
     w.add_argument("--init", default="", help="start from a value file (a winnable run's)")
-    w.add_argument("--eval-deals", type=int, default=200)
-    w.add_argument("--eval-start", type=int, default=EVAL_DEALS)
+    add_eval_args(w)
     w.add_argument("--evals-per-epoch", type=int, default=1)
     w.add_argument("--eval-weight", type=float, default=10.0,
                    help="the file's eval_weight: the agent's score is log P(won) + this times the evaluation over the cards")
     w.add_argument("--tune-weights", default="", help="eval weights to try with the best file on the evaluation deals, comma-separated")
     w.add_argument("--threads", type=int, default=1)
-    w.add_argument("--references", default="random,heuristic")
+    w.add_argument("--references", default="random,heuristic", help=REFERENCES_HELP)
     w.add_argument("--resume", action="store_true", help="continue from the run directory's checkpoint.pt")
 
     e = sub.add_parser("eval", help="greedy play of a model file on fixed deals")
@@ -257,14 +256,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "value" and not args.choice and (args.ties_only or args.fixed_eval_weight or args.eval_weight):
         parser.error("value: --ties-only, --eval-weight and --fixed-eval-weight learn choices: add --choice")
     cmd = command_line(argv)
+    kw = {k: v for k, v in vars(args).items() if k != "cmd"}
     t0 = time.perf_counter()
     if args.cmd == "ppo":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         cfg = PPOConfig(**kw, command=cmd)
         cfg.out = cfg.out or f"runs/ppo-{game_spec(cfg.game).name}-s{cfg.seed}"
         path = ppo(cfg)
     elif args.cmd == "bc":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         cfg_b = BCConfig(**kw, command=cmd)
         if not cfg_b.out:
             from .. import datasets
@@ -272,20 +270,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             cfg_b.out = f"runs/bc-{game_spec(str(datasets.load(cfg_b.data[0]).meta['game'])).name}-s{cfg_b.seed}"
         path = bc(cfg_b)
     elif args.cmd == "value":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = value(ValueConfig(**kw, command=cmd))
     elif args.cmd == "cem":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         try:
             path = cem(CEMConfig(**kw, command=cmd))
         except ValueError as err:
             print(f"train {err}", file=sys.stderr)
             return 2
     elif args.cmd == "dagger":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = dagger(DAggerConfig(**kw, command=cmd))
     elif args.cmd == "winnable":
-        kw = {k: v for k, v in vars(args).items() if k != "cmd"}
         path = winnable(WinnableConfig(**kw, command=cmd))
     else:
         torch.set_num_threads(args.threads)

@@ -8,7 +8,7 @@ import csv
 import sys
 from pathlib import Path
 
-__all__ = ["CURVE_FIELDS", "Curve", "eval_marks", "human", "plot_curve", "progress"]
+__all__ = ["CURVE_FIELDS", "Curve", "eval_marks", "human", "plot_curve", "progress", "reference_summary"]
 
 CURVE_FIELDS = ["step", "seconds", "mean_return", "win_rate", "sampled_return", "sampled_win_rate", "train_return",
                 "eval_seconds", "val_loss"]
@@ -81,6 +81,12 @@ def progress(msg: str, end: bool = False) -> None:
     else:
         sys.stderr.write(msg + "\n")
     sys.stderr.flush()
+
+
+def reference_summary(refs: dict[str, dict[str, float]]) -> str:
+    """The reference agents' levels at the end of a progress line: "; NAME
+    MEAN_RETURN/WIN_RATE" each."""
+    return "".join(f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items())
 
 
 def tick(v: float) -> str:

@@ -6,11 +6,10 @@ lets the Go policy agent play it, as ``patience bench`` would.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +20,11 @@ from numpy.typing import NDArray
 
 from .._lib import game_spec
 from ..vector import PatienceVectorEnv
-from .curve import Curve, progress
+from .config import NetConfig
+from .curve import Curve, progress, reference_summary
 from .data import load_rows
 from .defaults import start_net
-from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
+from .evaluation import EVAL_DEALS, evaluate_agent
 from .model_file import export_model
 from .net import masked_argmax, masked_logits
 
@@ -32,34 +32,22 @@ __all__ = ["DAggerConfig", "dagger"]
 
 
 @dataclass
-class DAggerConfig:
-    """DAgger's settings: a Go agent (the teacher) labels the positions the
-    student's own play reaches, and the student is trained on all labels so
-    far (Ross, Gordon and Bagnell, 2011)."""
+class DAggerConfig(NetConfig):
+    """DAgger's settings (with NetConfig's): a Go agent (the teacher) labels
+    the positions the student's own play reaches, and the student is trained
+    on all labels so far (Ross, Gordon and Bagnell, 2011)."""
 
     game: str = "limited"
     teacher: str = "mc"
-    out: str = ""
     rounds: int = 10
     steps_per_round: int = 20_000
     num_envs: int = 64
     beta: float = 0.5
     beta_decay: float = 0.5
     data: list[str] = field(default_factory=list)
-    init: str = ""
-    hidden: tuple[int, ...] = ()
-    card_dim: int = -1
-    dtype: str = ""
     epochs: int = 2
     batch_size: int = 512
-    lr: float = 1e-3
-    seed: int = 1
-    eval_deals: int = 200
-    eval_start: int = EVAL_DEALS
     max_steps: int = 0
-    threads: int = 1
-    references: str = "random,heuristic"
-    command: str = ""
 
 
 def dagger(cfg: DAggerConfig) -> Path:
@@ -79,10 +67,9 @@ def dagger(cfg: DAggerConfig) -> Path:
     rng = np.random.default_rng(cfg.seed)
     net = start_net(cfg, spec)
     out = Path(cfg.out or f"runs/dagger-{spec.name}-s{cfg.seed}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
-    refs = reference_levels(spec.name, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    cfg.write(out)
+    deals = cfg.evaluation_deals()
+    refs = cfg.reference_lines(spec.name, out)
     curve = Curve(out, spec.name, "labelled positions (DAgger)", refs,
                   f"{spec.title}: DAgger with teacher {cfg.teacher}, hidden {','.join(map(str, cfg.hidden))}, card_dim {cfg.card_dim}")
     obs_parts: list[NDArray[np.uint8]] = []
@@ -119,8 +106,7 @@ def dagger(cfg: DAggerConfig) -> Path:
             best = r.mean_return
             shutil.copyfile(out / "model.safetensors", out / "best.safetensors")
         progress(f"round {rnd}: {labelled:,} labels ({state['teacher_seconds']:.0f}s in the teacher); mean return "
-                  f"{r.mean_return:.4f}, win rate {r.win_rate:.3f} on {len(deals)} deals" + "".join(
-                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+                 f"{r.mean_return:.4f}, win rate {r.win_rate:.3f} on {len(deals)} deals" + reference_summary(refs), end=True)
 
     def train_epochs() -> None:
         net.train()

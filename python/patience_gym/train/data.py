@@ -4,7 +4,8 @@ datasets have them, the agent's move scores; and the held-out split."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +18,7 @@ from .._lib import game_spec
 if TYPE_CHECKING:
     from ..datasets import MoveScores
 
-__all__ = ["Rows", "check_same_game", "held_out", "load_rows", "read_rows"]
+__all__ = ["Rows", "check_same_game", "held_out", "label_parts", "load_rows", "read_rows"]
 
 
 def check_same_game(game: str, meta: dict[str, Any], where: str | Path) -> str:
@@ -32,6 +33,23 @@ def check_same_game(game: str, meta: dict[str, Any], where: str | Path) -> str:
             f"{where} was played under {spec.name} rules version {meta['rules_version']}; this build plays {spec.rules_version}"
         )
     return spec.name
+
+
+def label_parts(dirs: Sequence[str], command: str) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each part file of the outputs dirs of command (patience label, or
+    patience label --solver), in order, with its patience metadata ({} for
+    none); a directory without part files is a DatasetError."""
+    import pyarrow.parquet as pq
+
+    from ..datasets import DatasetError
+
+    for d in dirs:
+        files = sorted(Path(d).glob("part-*.parquet"))
+        if not files:
+            raise DatasetError(f"{d}: no part-*.parquet files: not the output of {command}")
+        for f in files:
+            raw = (pq.read_metadata(f).metadata or {}).get(b"patience")
+            yield f, json.loads(raw) if raw is not None else {}
 
 
 @dataclass

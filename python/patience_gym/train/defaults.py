@@ -5,13 +5,13 @@ widths)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from .._lib import GameSpec
+from .config import NetConfig
 from .model_file import HEAD_VALUE, load_model
 from .net import PolicyNet
 
-__all__ = ["DEFAULTS", "GameDefaults", "NetSettings", "start_net"]
+__all__ = ["DEFAULTS", "GameDefaults", "start_net"]
 
 
 
@@ -46,17 +46,7 @@ DEFAULTS: dict[str, GameDefaults] = {
 
 
 
-class NetSettings(Protocol):
-    """The settings of a run that say which network it starts from (each
-    method's config has them)."""
-
-    init: str
-    hidden: tuple[int, ...]
-    card_dim: int
-    dtype: str
-
-
-def start_net(cfg: NetSettings, spec: GameSpec, head: str = "") -> PolicyNet:
+def start_net(cfg: NetConfig, spec: GameSpec, head: str = "") -> PolicyNet:
     """The network a run starts from: cfg.init's model, which must have the
     same head ("" a policy, HEAD_VALUE a value network), or a new network of
     cfg's widths (the game's defaults where not given); fills in

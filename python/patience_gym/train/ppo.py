@@ -27,9 +27,10 @@ from torch import nn
 
 from .._lib import check_memory, game_spec
 from ..vector import PatienceVectorEnv
-from .curve import Curve, human, progress
+from .config import NetConfig
+from .curve import Curve, human, progress, reference_summary
 from .defaults import DEFAULTS
-from .evaluation import EVAL_DEALS, Evaluator, eval_deals, reference_levels
+from .evaluation import EVAL_DEALS, Evaluator
 from .model_file import export_model, load_model, model_file_bytes
 from .net import PolicyNet, masked_logits
 
@@ -37,19 +38,16 @@ __all__ = ["PPOConfig", "ppo"]
 
 
 @dataclass
-class PPOConfig:
-    """PPO's settings (the command line's flags)."""
+class PPOConfig(NetConfig):
+    """PPO's settings (the command line's flags; with NetConfig's, lr 0 and
+    the network's settings taken from the game's defaults)."""
 
+    out: str = "runs/ppo-fifteen"
+    lr: float = 0.0
     game: str = "fifteen"
     steps: int = 5_000_000
-    seed: int = 1
-    out: str = "runs/ppo-fifteen"
-    hidden: tuple[int, ...] = ()
-    card_dim: int = -1
-    dtype: str = ""
     num_envs: int = 0
     num_steps: int = 0
-    lr: float = 0.0
     anneal_lr: bool = True
     gamma: float = 0.0
     gae_lambda: float = 0.95
@@ -60,18 +58,12 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float = 0.0
-    init: str = ""
     warmup_updates: int = 0
     eval_every: int = 0
-    eval_deals: int = 200
-    eval_start: int = EVAL_DEALS
     max_steps: int = 0
-    threads: int = 1
     workers: int = 1
     resume: bool = False
     eval_inline: bool = False
-    references: str = "random,heuristic"
-    command: str = ""
 
     def fill_defaults(self) -> None:
         d = DEFAULTS[game_spec(self.game).name]
@@ -96,7 +88,6 @@ def ppo(cfg: PPOConfig) -> Path:
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     N, T = cfg.num_envs, cfg.num_steps
     batch = N * T
     mb_size = batch // cfg.minibatches
@@ -114,11 +105,11 @@ def ppo(cfg: PPOConfig) -> Path:
     if size > 2_000_000:
         print(f"train: warning: a {cfg.dtype} model of hidden {cfg.hidden} takes {size / 1e6:.1f} MB", file=sys.stderr)
 
-    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
-    refs = reference_levels(cfg.game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    cfg.write(out)
+    deals = cfg.evaluation_deals()
+    refs = cfg.reference_lines(cfg.game, out)
     title = f"{spec.title}: masked PPO, hidden {','.join(map(str, cfg.hidden))}" + (" from " + Path(cfg.init).name if cfg.init else "")
     curve = Curve(out, cfg.game, "environment steps", refs, title)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     start_update, global_step, best, trained_before = 1, 0, -1.0, 0
     ckpt = out / "checkpoint.pt"
@@ -233,8 +224,7 @@ def ppo(cfg: PPOConfig) -> Path:
         held += time.perf_counter() - t0
         progress(f"eval @ {human(step)}: mean return {res['mean_return']:.4f}, win rate {res['win_rate']:.3f} "
                  f"(sampled {res['sampled_return']:.4f}, {res['sampled_win_rate']:.3f}) on {len(deals)} deals "
-                 f"({res['seconds']:.1f}s)" + "".join(
-                     f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+                 f"({res['seconds']:.1f}s)" + reference_summary(refs), end=True)
 
     update = start_update - 1
     step0, wall0 = global_step, time.perf_counter()

@@ -7,13 +7,12 @@ correction to the game's evaluation instead.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +22,12 @@ from numpy.typing import NDArray
 from torch import nn
 
 from .._lib import game_spec
-from .curve import Curve, eval_marks, progress
-from .data import check_same_game, held_out
+from .config import RowsConfig
+from .curve import Curve, progress, reference_summary
+from .data import check_same_game, held_out, label_parts
 from .defaults import start_net
-from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
+from .evaluation import evaluate_agent
+from .loop import steps_per_epoch, train_epochs
 from .model_file import HEAD_VALUE, export_model, load_model
 from .net import PolicyNet, group_log_softmax, group_max
 
@@ -45,8 +46,9 @@ __all__ = [
 
 
 @dataclass
-class ValueConfig:
-    """Value learning's settings. The rows are every legal move of sampled
+class ValueConfig(RowsConfig):
+    """Value learning's settings (with RowsConfig's; val_frac is the share
+    of positions held out, init a value file to start from). The rows are every legal move of sampled
     positions, each labelled with the final progress an agent reached when
     it played on after the move (``patience label``); the network learns
     to score the position after a move, by the mean squared error on the
@@ -68,29 +70,15 @@ class ValueConfig:
     moves the evaluation ranks first are learnt, and the weight is fixed at
     TIE_EVAL_WEIGHT: the network breaks the evaluation's ties."""
 
+    eval_deals: int = 100
     moves: list[str] = field(default_factory=list)
-    out: str = ""
-    hidden: tuple[int, ...] = ()
-    card_dim: int = -1
-    dtype: str = ""
     epochs: int = 4
     batch_positions: int = 64
-    lr: float = 1e-3
-    weight_decay: float = 0.0
     rank_weight: float = 4.0
-    seed: int = 1
-    val_frac: float = 0.05
-    init: str = ""
-    eval_deals: int = 100
-    eval_start: int = EVAL_DEALS
-    evals_per_epoch: int = 1
-    threads: int = 1
-    references: str = "random,heuristic"
     choice: bool = False
     eval_weight: float = 0.0
     fixed_eval_weight: bool = False
     ties_only: bool = False
-    command: str = ""
 
 
 @dataclass
@@ -119,30 +107,24 @@ def read_move_rows(dirs: Sequence[str]) -> MoveRows:
     game = ""
     obs, ys, groups, evals, chosen, ends = [], [], [], [], [], []
     offset = 0
-    for d in dirs:
-        files = sorted(Path(d).glob("part-*.parquet"))
-        if not files:
-            raise DatasetError(f"{d}: no part-*.parquet files: not the output of patience label")
-        for f in files:
-            raw = (pq.read_metadata(f).metadata or {}).get(b"patience")
-            if raw is None:
-                raise DatasetError(f"{f}: no patience metadata: not the output of patience label")
-            meta = json.loads(raw)
-            game = check_same_game(game, meta, f)
-            spec = game_spec(game)
-            t = pq.read_table(f, columns=["position", "obs", "value", "eval", "chosen", "terminal"])
-            pos = t.column("position").to_numpy()
-            _, g = np.unique(pos, return_inverse=True)
-            obs.append(_fixed(t.column("obs"), spec.obs_len, "obs"))
-            y = t.column("value").to_numpy().astype(np.float32)
-            ys.append(y)
-            evals.append(t.column("eval").to_numpy().astype(np.float32))
-            chosen.append(t.column("chosen").to_numpy(zero_copy_only=False).astype(np.bool_))
-            term = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
-            # A move that ends the game is labelled with its exact final progress.
-            ends.append(np.where(term, np.where(y >= 1.0, 1, -1), 0).astype(np.int8))
-            groups.append(g.astype(np.int64) + offset)
-            offset += int(g.max()) + 1 if len(g) else 0
+    for f, meta in label_parts(dirs, "patience label"):
+        if not meta:
+            raise DatasetError(f"{f}: no patience metadata: not the output of patience label")
+        game = check_same_game(game, meta, f)
+        spec = game_spec(game)
+        t = pq.read_table(f, columns=["position", "obs", "value", "eval", "chosen", "terminal"])
+        pos = t.column("position").to_numpy()
+        _, g = np.unique(pos, return_inverse=True)
+        obs.append(_fixed(t.column("obs"), spec.obs_len, "obs"))
+        y = t.column("value").to_numpy().astype(np.float32)
+        ys.append(y)
+        evals.append(t.column("eval").to_numpy().astype(np.float32))
+        chosen.append(t.column("chosen").to_numpy(zero_copy_only=False).astype(np.bool_))
+        term = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
+        # A move that ends the game is labelled with its exact final progress.
+        ends.append(np.where(term, np.where(y >= 1.0, 1, -1), 0).astype(np.int8))
+        groups.append(g.astype(np.int64) + offset)
+        offset += int(g.max()) + 1 if len(g) else 0
     if not game:
         raise ValueError("value: no --moves given")
     group = np.concatenate(groups)
@@ -289,10 +271,9 @@ def value(cfg: ValueConfig) -> Path:
         return F.mse_loss(v, y), F.mse_loss(v - mv[local], y - my[local])
 
     out = Path(cfg.out or f"runs/{'choice' if cfg.choice else 'value'}-{spec.name}-s{cfg.seed}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    deals = eval_deals(cfg.eval_deals, cfg.eval_start)
-    refs = reference_levels(game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    cfg.write(out)
+    deals = cfg.evaluation_deals()
+    refs = cfg.reference_lines(game, out)
     names = ", ".join(Path(p).name for p in cfg.moves)
     what = "choices" if cfg.choice else "value"
     curve = Curve(out, game, f"labelled moves seen ({what} learning)", refs,
@@ -300,11 +281,10 @@ def value(cfg: ValueConfig) -> Path:
                   f"hidden {','.join(map(str, cfg.hidden))}",
                   line=f"{what} network (one-step look-ahead, Go agent)")
     opt = torch.optim.AdamW([p for p in (scorer or net).parameters() if p.requires_grad], lr=cfg.lr, weight_decay=cfg.weight_decay)
-    steps_per_epoch = max(1, len(tr_g) // cfg.batch_positions)
-    total = steps_per_epoch * cfg.epochs
+    total = steps_per_epoch(len(tr_g), cfg.batch_positions) * cfg.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / total)
     t_start = time.perf_counter()
-    seen, best = 0, -1.0
+    best = -1.0
     print(f"value: {game}, {len(target):,} labelled moves of {n_groups:,} positions ({len(va_g):,} held out); "
           + (f"learning the choices of {mr.chosen.sum():,} positions, eval weight from {cfg.eval_weight:g}" if cfg.choice
              else f"label mean {target.mean():.4f}, sd {target.std():.4f}"), file=sys.stderr)
@@ -321,7 +301,7 @@ def value(cfg: ValueConfig) -> Path:
         net.train()
         return se / max(1, n), sr / max(1, n)
 
-    def do_eval(epoch: float) -> None:
+    def do_eval(epoch: float, seen: int) -> None:
         nonlocal best
         vm, vr = val_stats() if len(va_g) else (math.nan, math.nan)
         meta = {"seed": str(cfg.seed), "moves": ",".join(cfg.moves), "labelled_moves": str(len(target)), "epochs": f"{epoch:g}",
@@ -341,28 +321,13 @@ def value(cfg: ValueConfig) -> Path:
         stats = (f"val choice loss {vm:.4f}, accuracy {vr:.3f}, eval weight {float(scorer.eval_weight.detach()):.1f}" if scorer is not None
                  else f"val mse {vm:.5f}, within positions {vr:.5f}")
         progress(f"epoch {epoch:g}: {stats}; the Go agent's mean return {r.mean_return:.4f}, "
-                  f"win rate {r.win_rate:.3f} on {len(deals)} deals ({r.seconds:.0f}s)" + "".join(
-                      f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+                 f"win rate {r.win_rate:.3f} on {len(deals)} deals ({r.seconds:.0f}s)" + reference_summary(refs), end=True)
 
-    do_eval(0)
-    marks = eval_marks(steps_per_epoch, cfg.evals_per_epoch)
-    for epoch in range(1, cfg.epochs + 1):
-        perm = rng.permutation(tr_g)
-        run_loss = 0.0
-        for k in range(steps_per_epoch):
-            gs = perm[k * cfg.batch_positions : (k + 1) * cfg.batch_positions]
-            mse, rank = losses(gs)
-            loss = mse if scorer is not None else mse + cfg.rank_weight * rank
-            opt.zero_grad(set_to_none=True)
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-            sched.step()
-            seen += int(count[gs].sum())
-            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
-            if k % 20 == 0:
-                el = time.perf_counter() - t_start
-                progress(f"value epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.5f} {seen / el:,.0f} moves/s")
-            if k + 1 in marks:
-                do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
-        do_eval(epoch)
+    def loss_of(gs: NDArray[np.int64]) -> tuple[torch.Tensor, int]:
+        mse, rank = losses(gs)
+        return (mse if scorer is not None else mse + cfg.rank_weight * rank), int(count[gs].sum())
+
+    do_eval(0, 0)
+    train_epochs(tr_g, cfg.batch_positions, cfg.epochs, rng=rng, opt=opt, sched=sched, loss_of=loss_of, evaluate=do_eval,
+                 evals_per_epoch=cfg.evals_per_epoch, what="value", unit="moves", t_start=t_start, loss_format=".5f")
     return out / "best.safetensors"

@@ -24,7 +24,7 @@ import math
 import shutil
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +34,12 @@ import torch.nn.functional as F
 from numpy.typing import NDArray
 
 from .._lib import GameSpec, game_spec
-from .curve import Curve, eval_marks, progress
-from .data import check_same_game
+from .config import RowsConfig
+from .curve import Curve, progress, reference_summary
+from .data import check_same_game, held_out, label_parts
 from .defaults import DEFAULTS
-from .evaluation import EVAL_DEALS, eval_deals, evaluate_agent, reference_levels
+from .evaluation import evaluate_agent
+from .loop import steps_per_epoch, train_epochs
 from .model_file import export_model, load_model
 from .net import PolicyNet, arrange_stacks, group_log_softmax, parse_stacks
 
@@ -51,8 +53,9 @@ KINDS = ("path", "child", "line")
 
 
 @dataclass
-class WinnableConfig:
-    """The settings of a run. The rows are read from ``labels`` (the
+class WinnableConfig(RowsConfig):
+    """The settings of a run (with RowsConfig's; init is a value file to
+    start from, hidden's default 256,256). The rows are read from ``labels`` (the
     directories of ``patience label --solver``), those of kinds ``kinds``,
     rows whose every search ran out of budget left out, and rows inside a
     move of several actions too (the agent never scores those). Child rows
@@ -68,11 +71,8 @@ class WinnableConfig:
     files say so: the agent scores min(0, log σ(z) − log f), so that the
     network only vetoes the moves it thinks won with a chance below f."""
 
+    weight_decay: float = 1e-4
     labels: list[str] = field(default_factory=list)
-    out: str = ""
-    hidden: tuple[int, ...] = ()
-    card_dim: int = -1
-    dtype: str = ""
     stacks: str = "auto"
     sort_stacks: bool = True
     kinds: str = "path,child,line"
@@ -82,21 +82,10 @@ class WinnableConfig:
     rank_eval: bool = False
     epochs: int = 6
     batch: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    seed: int = 1
-    val_frac: float = 0.05
-    init: str = ""
-    eval_deals: int = 200
-    eval_start: int = EVAL_DEALS
-    evals_per_epoch: int = 1
     eval_weight: float = 10.0
     value_floor: float = 0.0
     tune_weights: str = ""
-    threads: int = 1
-    references: str = "random,heuristic"
     resume: bool = False
-    command: str = ""
 
 
 @dataclass
@@ -138,48 +127,42 @@ def read_solver_labels(dirs: list[str], kinds: tuple[str, ...] = KINDS) -> Solve
     names_ = ("obs", "target", "decided", "kind", "deal", "parent", "distance", "score")
     cols: dict[str, list[Any]] = {k: [] for k in names_}
     offset, missing = 0, -1
-    for d in dirs:
-        files = sorted(Path(d).glob("part-*.parquet"))
-        if not files:
-            raise DatasetError(f"{d}: no part-*.parquet files: not the output of patience label --solver")
-        for f in files:
-            raw = (pq.read_metadata(f).metadata or {}).get(b"patience")
-            meta = json.loads(raw) if raw is not None else {}
-            if "nodes" not in meta or "worlds" not in meta:
-                raise DatasetError(f"{f}: not the output of patience label --solver (no solver budget in its metadata)")
-            game = check_same_game(game, meta, f)
-            spec = game_spec(game)
-            names = set(pq.read_schema(f).names)
-            want = ["position", "parent", "kind", "deal", "obs", "worlds", "wins", "unknown", "distance", "eval", "terminal"]
-            t = pq.read_table(f, columns=want + (["inside"] if "inside" in names else []))
-            pos = t.column("position").to_numpy()
-            kind = np.array([KINDS.index(k) if k in KINDS else -1 for k in t.column("kind").to_pylist()], np.int8)
-            worlds, wins, unknown = (t.column(c).to_numpy().astype(np.int32) for c in ("worlds", "wins", "unknown"))
-            decided = worlds - unknown
-            keep = (decided > 0) & np.isin(kind, [KINDS.index(k) for k in kinds])
-            if "inside" in names:
-                keep &= ~t.column("inside").to_numpy(zero_copy_only=False).astype(np.bool_)
-            # Parents by row number across the files; a parent that was left
-            # out (or another kind) gets a number of its own below -1, so
-            # that its children still group together.
-            par = t.column("parent").to_numpy()
-            kept_pos = pos[keep]
-            row_of = {int(p): offset + i for i, p in enumerate(kept_pos)}
-            for p in np.unique(par[keep]):
-                if p >= 0 and int(p) not in row_of:
-                    missing -= 1
-                    row_of[int(p)] = missing
-            cols["parent"].append(np.array([row_of.get(int(p), -1) for p in par[keep]], np.int64))
-            cols["obs"].append(_fixed(t.column("obs"), spec.obs_len, "obs")[keep])
-            cols["target"].append((wins[keep] / decided[keep]).astype(np.float32))
-            cols["decided"].append(decided[keep])
-            cols["kind"].append(kind[keep])
-            cols["deal"].append(t.column("deal").to_numpy()[keep].astype(np.int64))
-            cols["distance"].append(t.column("distance").to_numpy()[keep].astype(np.int32))
-            terminal = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
-            end = np.where(wins > 0, WIN_BONUS, -DEAD_PENALTY) / spec.cards
-            cols["score"].append((t.column("eval").to_numpy() + np.where(terminal, end, 0.0))[keep].astype(np.float32))
-            offset += int(keep.sum())
+    for f, meta in label_parts(dirs, "patience label --solver"):
+        if "nodes" not in meta or "worlds" not in meta:
+            raise DatasetError(f"{f}: not the output of patience label --solver (no solver budget in its metadata)")
+        game = check_same_game(game, meta, f)
+        spec = game_spec(game)
+        names = set(pq.read_schema(f).names)
+        want = ["position", "parent", "kind", "deal", "obs", "worlds", "wins", "unknown", "distance", "eval", "terminal"]
+        t = pq.read_table(f, columns=want + (["inside"] if "inside" in names else []))
+        pos = t.column("position").to_numpy()
+        kind = np.array([KINDS.index(k) if k in KINDS else -1 for k in t.column("kind").to_pylist()], np.int8)
+        worlds, wins, unknown = (t.column(c).to_numpy().astype(np.int32) for c in ("worlds", "wins", "unknown"))
+        decided = worlds - unknown
+        keep = (decided > 0) & np.isin(kind, [KINDS.index(k) for k in kinds])
+        if "inside" in names:
+            keep &= ~t.column("inside").to_numpy(zero_copy_only=False).astype(np.bool_)
+        # Parents by row number across the files; a parent that was left
+        # out (or another kind) gets a number of its own below -1, so
+        # that its children still group together.
+        par = t.column("parent").to_numpy()
+        kept_pos = pos[keep]
+        row_of = {int(p): offset + i for i, p in enumerate(kept_pos)}
+        for p in np.unique(par[keep]):
+            if p >= 0 and int(p) not in row_of:
+                missing -= 1
+                row_of[int(p)] = missing
+        cols["parent"].append(np.array([row_of.get(int(p), -1) for p in par[keep]], np.int64))
+        cols["obs"].append(_fixed(t.column("obs"), spec.obs_len, "obs")[keep])
+        cols["target"].append((wins[keep] / decided[keep]).astype(np.float32))
+        cols["decided"].append(decided[keep])
+        cols["kind"].append(kind[keep])
+        cols["deal"].append(t.column("deal").to_numpy()[keep].astype(np.int64))
+        cols["distance"].append(t.column("distance").to_numpy()[keep].astype(np.int32))
+        terminal = t.column("terminal").to_numpy(zero_copy_only=False).astype(np.bool_)
+        end = np.where(wins > 0, WIN_BONUS, -DEAD_PENALTY) / spec.cards
+        cols["score"].append((t.column("eval").to_numpy() + np.where(terminal, end, 0.0))[keep].astype(np.float32))
+        offset += int(keep.sum())
     if not game:
         raise ValueError("winnable: no --labels given")
     return SolverLabels(game, *(np.concatenate(cols[k]) for k in names_))
@@ -245,7 +228,7 @@ def winnable(cfg: WinnableConfig) -> Path:
     obs = np.concatenate([arrange_stacks(lab.obs[s : s + 65536], groups, net.sort_stacks)
                           for s in range(0, len(lab.obs), 65536)]) if groups else lab.obs
     deals = np.unique(lab.deal)
-    val_deals = rng.choice(deals, size=max(1, int(len(deals) * cfg.val_frac)), replace=False) if cfg.val_frac > 0 else deals[:0]
+    val_deals = held_out(deals, cfg.val_frac, rng)
     is_val = np.isin(lab.deal, val_deals)
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
     weight = np.where(lab.kind == KINDS.index("child"), cfg.child_weight, 1.0).astype(np.float32)
@@ -258,17 +241,15 @@ def winnable(cfg: WinnableConfig) -> Path:
     mixed = [g for g in np.split(child, cut) if len(g) and lab.target[g].max() > lab.target[g].min()]
 
     out = Path(cfg.out or f"runs/winnable-{spec.name}-s{cfg.seed}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    ev_deals = eval_deals(cfg.eval_deals, cfg.eval_start)
-    refs = reference_levels(lab.game, cfg.eval_start, cfg.eval_deals, cfg.references, out / "refs.json") if cfg.references else {}
+    cfg.write(out)
+    ev_deals = cfg.evaluation_deals()
+    refs = cfg.reference_lines(lab.game, out)
     curve = Curve(out, lab.game, "labelled positions seen", refs,
                   f"{spec.title}: winnable from {', '.join(Path(p).name for p in cfg.labels)} "
                   f"({len(lab.target):,} positions), hidden {','.join(map(str, cfg.hidden))}",
                   line="value network on the solver's verdicts (one-step look-ahead, Go agent)")
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    steps_per_epoch = max(1, len(tr) // cfg.batch)
-    total = steps_per_epoch * cfg.epochs
+    total = steps_per_epoch(len(tr), cfg.batch) * cfg.epochs
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
     state: dict[str, Any] = {"epoch": 0, "seen": 0, "best": (-1.0, -1.0), "best_net": None}
     ckpt = out / "checkpoint.pt"
@@ -311,57 +292,47 @@ def winnable(cfg: WinnableConfig) -> Path:
             "labels": ",".join(cfg.labels), "labelled_positions": str(len(lab.target)),
             **({"value_floor": repr(cfg.value_floor)} if cfg.value_floor > 0 else {}), **extra})
 
-    def do_eval(epoch: float) -> None:
+    def do_eval(epoch: float, seen: int) -> None:
         vs = val_stats()
         extra = {"epochs": f"{epoch:g}", "eval_deals": f"{ev_deals[0]}..{ev_deals[-1]}"} | {k: f"{v:.4f}" for k, v in vs.items()}
         path = export(out / "model.safetensors", net, cfg.eval_weight, extra)
         r = evaluate_agent(spec.name, f"policy:model={path}", ev_deals)
-        curve.add({"step": float(state["seen"]), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
+        curve.add({"step": float(seen), "seconds": round(time.perf_counter() - t_start, 1), "mean_return": r.mean_return,
                    "win_rate": r.win_rate, "eval_seconds": round(r.seconds, 1), "val_loss": vs.get("val_bce", math.nan)})
         if (r.win_rate, r.mean_return) > tuple(state["best"]):
             state["best"], state["best_net"] = (r.win_rate, r.mean_return), copy.deepcopy(net.state_dict())
             shutil.copyfile(path, out / "best.safetensors")
         progress(f"epoch {epoch:g}: " + ", ".join(f"{k} {v:.4f}" for k, v in vs.items()) +
                  f"; the Go agent wins {r.win_rate:.3f}, mean return {r.mean_return:.4f} on {len(ev_deals)} deals ({r.seconds:.0f}s)"
-                 + "".join(f"; {k} {v['mean_return']:.4f}/{v['win_rate']:.3f}" for k, v in refs.items()), end=True)
+                 + reference_summary(refs), end=True)
+
+    def loss_of(rows_: NDArray[np.int64]) -> tuple[torch.Tensor, int]:
+        b = torch.from_numpy(rows_)
+        z = net.forward_arranged(t_obs[b])[:, 0]
+        loss = (F.binary_cross_entropy_with_logits(z, t_y[b], reduction="none") * t_w[b]).sum() / t_w[b].sum()
+        if cfg.rank_weight > 0 and mixed:
+            gs = [mixed[i] for i in rng.integers(0, len(mixed), cfg.rank_groups)]
+            rows = torch.from_numpy(np.concatenate(gs))
+            local = torch.from_numpy(np.repeat(np.arange(len(gs)), [len(g) for g in gs]))
+            zr = net.forward_arranged(t_obs[rows])[:, 0]
+            if cfg.rank_eval:
+                zr = F.logsigmoid(zr) + cfg.eval_weight * t_score[rows]
+            lp = group_log_softmax(zr, local, len(gs))
+            won = t_y[rows] >= 0.5
+            mass = torch.zeros(len(gs)).index_add_(0, local[won], torch.exp(lp[won]))
+            loss = loss + cfg.rank_weight * -torch.log(mass.clamp_min(1e-12)).mean()
+        return loss, len(b)
+
+    def end_epoch(epoch: int, seen: int) -> None:
+        state["epoch"], state["seen"] = epoch, seen
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng, "state": state}, ckpt)
 
     t_start = time.perf_counter()
     if state["epoch"] == 0 and not cfg.resume:
-        do_eval(0)
-    marks = eval_marks(steps_per_epoch, cfg.evals_per_epoch)
-    for epoch in range(state["epoch"] + 1, cfg.epochs + 1):
-        perm = rng.permutation(tr)
-        run_loss = 0.0
-        for k in range(steps_per_epoch):
-            b = torch.from_numpy(perm[k * cfg.batch : (k + 1) * cfg.batch])
-            z = net.forward_arranged(t_obs[b])[:, 0]
-            loss = (F.binary_cross_entropy_with_logits(z, t_y[b], reduction="none") * t_w[b]).sum() / t_w[b].sum()
-            if cfg.rank_weight > 0 and mixed:
-                gs = [mixed[i] for i in rng.integers(0, len(mixed), cfg.rank_groups)]
-                rows = torch.from_numpy(np.concatenate(gs))
-                local = torch.from_numpy(np.repeat(np.arange(len(gs)), [len(g) for g in gs]))
-                zr = net.forward_arranged(t_obs[rows])[:, 0]
-                if cfg.rank_eval:
-                    zr = F.logsigmoid(zr) + cfg.eval_weight * t_score[rows]
-                lp = group_log_softmax(zr, local, len(gs))
-                won = t_y[rows] >= 0.5
-                mass = torch.zeros(len(gs)).index_add_(0, local[won], torch.exp(lp[won]))
-                loss = loss + cfg.rank_weight * -torch.log(mass.clamp_min(1e-12)).mean()
-            opt.zero_grad(set_to_none=True)
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-            sched.step()
-            state["seen"] += len(b)
-            run_loss = 0.98 * run_loss + 0.02 * loss.item() if k else loss.item()
-            if k % 50 == 0:
-                el = time.perf_counter() - t_start
-                progress(f"winnable epoch {epoch}/{cfg.epochs} batch {k}/{steps_per_epoch} loss {run_loss:.4f} "
-                         f"{state['seen'] / el:,.0f} positions/s")
-            if k + 1 in marks and k + 1 != steps_per_epoch:
-                do_eval(epoch - 1 + (k + 1) / steps_per_epoch)
-        do_eval(epoch)
-        state["epoch"] = epoch
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng, "state": state}, ckpt)
+        do_eval(0, 0)
+    train_epochs(tr, cfg.batch, cfg.epochs, rng=rng, opt=opt, sched=sched, loss_of=loss_of, evaluate=do_eval,
+                 evals_per_epoch=cfg.evals_per_epoch, what="winnable", unit="positions", t_start=t_start, every=50,
+                 first_epoch=state["epoch"] + 1, seen=state["seen"], end_epoch=end_epoch)
     best = out / "best.safetensors"
     if cfg.tune_weights and state["best_net"] is not None:
         best_net = copy.deepcopy(net)
