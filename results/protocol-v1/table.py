@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["random", "heuristic", "mc", "mcline", "uct", "policy", "solver"]
+ORDER = ["random", "heuristic", "mc", "mcline", "uct", "hop", "ismcts", "policy", "solver"]
 GAMES = ["limited", "fourquarters", "cromwell", "royalparade", "fifteen", "ladder"]
 
 
@@ -30,9 +30,9 @@ def ms(v: float) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
 
 
-FAIR = ["random", "heuristic", "policy", "mc", "mcline", "uct"]
+FAIR = ["random", "heuristic", "policy", "mc", "mcline", "uct", "hop"]
 HEADS = {"mcline": "mc line=best"}
-OPEN = {"cromwell", "fifteen"}  # the games mc's line=best plays
+OPEN = {"cromwell", "fifteen"}  # the games mc's line=best plays; hop plays the others
 README_GAMES = ["cromwell", "fifteen", "limited", "royalparade", "ladder", "fourquarters"]
 
 
@@ -48,7 +48,7 @@ def wins_table() -> None:
         cells = []
         for agent in FAIR:
             r = found.get((game, agent))
-            if r is None and agent == "mcline" and game not in OPEN:
+            if r is None and ((agent == "mcline" and game not in OPEN) or (agent == "hop" and game in OPEN)):
                 cells.append("—")
                 continue
             cells.append("no model" if r is None and agent == "policy" else "not run" if r is None else str(r["wins"]))
