@@ -135,16 +135,7 @@ var spec = &env.Spec{
 	Terms:    terms,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game         = (*Game)(nil)
-	_ env.Determinizer = (*Game)(nil)
-	_ env.Evaluator    = (*Game)(nil)
-	_ env.Termer       = (*Game)(nil)
-	_ env.AnyLegaler   = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
