@@ -288,9 +288,7 @@ func (g *Game) Hash() uint64 { return g.hash }
 func (g *Game) fullHash() uint64 {
 	var h uint64
 	for f := range NumFans {
-		for k := 0; k < int(g.n[f]); k++ {
-			h ^= cardKey(f, k, g.fans[f][k])
-		}
+		h ^= keysCard.Pile(g.fans[f][:g.n[f]], f*MaxDepth)
 	}
 	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()

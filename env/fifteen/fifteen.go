@@ -338,9 +338,7 @@ func (g *Game) Hash() uint64 { return g.hash }
 func (g *Game) fullHash() uint64 {
 	var h uint64
 	for c := range NumCols {
-		for k := 0; k < int(g.n[c]); k++ {
-			h ^= cardKey(c, k, g.cols[c][k])
-		}
+		h ^= keysCard.Pile(g.cols[c][:g.n[c]], c*MaxHeight)
 	}
 	for s := range cards.NumSuits {
 		h ^= upKey(s, g.up[s]) ^ downKey(s, g.down[s])

@@ -386,9 +386,7 @@ func (g *Game) fullHash() uint64 {
 			h ^= cellKey(i, c)
 		}
 	}
-	for i := int(g.next); i < StockSize; i++ {
-		h ^= stockKey(i, g.stock[i])
-	}
+	h ^= keysStock.Pile(g.stock[g.next:], int(g.next))
 	return h
 }
 

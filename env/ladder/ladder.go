@@ -383,21 +383,10 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 func (g *Game) Hash() uint64 { return g.hash }
 
 func (g *Game) fullHash() uint64 {
-	var h uint64
-	for r := range NumRows {
-		for i := 0; i < int(g.rn[r]); i++ {
-			h ^= rowKey(r, i, g.rows[r][i])
-		}
-	}
-	for i := 0; i < int(g.ln); i++ {
-		h ^= keysLadder.Key(i, g.ladder[i])
-	}
-	for i := 0; i < int(g.sn); i++ {
-		h ^= keysStock.Key(i, g.stock[i])
-	}
-	for i := 0; i < int(g.wn); i++ {
-		h ^= keysWaste.Key(i, g.waste[i])
-	}
+	h := g.RowsHash()
+	h ^= keysLadder.Pile(g.ladder[:g.ln], 0)
+	h ^= keysStock.Pile(g.stock[:g.sn], 0)
+	h ^= keysWaste.Pile(g.waste[:g.wn], 0)
 	h ^= g.found.Key(keysFound)
 	if g.redealt {
 		h ^= keyRedeal
@@ -413,9 +402,7 @@ func (g *Game) fullHash() uint64 {
 func (g *Game) RowsHash() uint64 {
 	var h uint64
 	for r := range NumRows {
-		for i := 0; i < int(g.rn[r]); i++ {
-			h ^= rowKey(r, i, g.rows[r][i])
-		}
+		h ^= keysRow.Pile(g.rows[r][:g.rn[r]], r*MaxRow)
 	}
 	return h
 }

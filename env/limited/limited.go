@@ -220,10 +220,6 @@ var (
 	keysPhase  = zobrist.Table(0x11a1_0008, 1)
 )
 
-func colKey(c, d int, k cards.Card) uint64 { return keysCol.Key(c*Height+d, k) }
-func packKey(i int, k cards.Card) uint64   { return keysPack.Key(i, k) }
-func wasteKey(i int, k cards.Card) uint64  { return keysWaste.Key(i, k) }
-
 func privKey(i int, k cards.Card) uint64 {
 	if k == cards.None {
 		return 0
@@ -459,25 +455,10 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 func (g *Game) Hash() uint64 { return g.hash }
 
 func (g *Game) fullHash() uint64 {
-	var h uint64
-	for c := range NumCols {
-		for d := 0; d < int(g.n[c]); d++ {
-			h ^= colKey(c, d, g.cols[c][d])
-		}
-		if g.paired&(1<<c) != 0 {
-			h ^= keysPaired[c]
-		}
-	}
+	h := g.TableHash()
 	h ^= g.found.Key(keysFound)
-	for i := 0; i < int(g.np); i++ {
-		h ^= packKey(i, g.pack[i])
-	}
-	for i := 0; i < int(g.nw); i++ {
-		h ^= wasteKey(i, g.waste[i])
-	}
-	for i, k := range g.priv {
-		h ^= privKey(i, k)
-	}
+	h ^= keysPack.Pile(g.pack[:g.np], 0)
+	h ^= keysWaste.Pile(g.waste[:g.nw], 0)
 	h ^= fifthKey(g.fifth)
 	if g.second {
 		h ^= keysPhase[0]
@@ -494,9 +475,7 @@ func (g *Game) fullHash() uint64 {
 func (g *Game) TableHash() uint64 {
 	var h uint64
 	for c := range NumCols {
-		for d := 0; d < int(g.n[c]); d++ {
-			h ^= colKey(c, d, g.cols[c][d])
-		}
+		h ^= keysCol.Pile(g.cols[c][:g.n[c]], c*Height)
 		if g.paired&(1<<c) != 0 {
 			h ^= keysPaired[c]
 		}
