@@ -134,6 +134,27 @@ func Play(t testing.TB, g env.Game, moves ...string) {
 	}
 }
 
+// PlayToWin plays actions from position g through an Env (deal 0, default
+// options) and fails t unless each is accepted, the last ends the episode
+// won with a positive reward, and g then reports the win with all its
+// Spec().Cards cards home.
+func PlayToWin(t testing.TB, g env.Game, actions ...int) {
+	t.Helper()
+	e := env.FromPosition(g, 0, env.Options{})
+	for i, a := range actions {
+		_, r, term, _, info, err := e.Step(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == len(actions)-1 && (!term || info.Outcome != env.Won || r <= 0) {
+			t.Errorf("last move: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
+		}
+	}
+	if !g.Won() || g.Progress() != g.Spec().Cards {
+		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
+	}
+}
+
 // CheckHash plays random games of the named game on the given number of
 // deals and fails t whenever the hash the game keeps up to date move by move
 // differs from full, its computation from scratch.

@@ -410,20 +410,11 @@ func TestRule10WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for i, name := range []string{"1>F", "2>F", "3>F", "4>F", "5>F", "6>F", "7>F", "W>F"} {
-		a, _ := e.ParseAction(name)
-		_, r, term, _, info, err := e.Step(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
+	var moves []int
+	for _, name := range []string{"1>F", "2>F", "3>F", "4>F", "5>F", "6>F", "7>F", "W>F"} {
+		moves = append(moves, envtest.Action(t, g, name))
 	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	envtest.PlayToWin(t, g, moves...)
 
 	// Stuck: no foundation move, no build, no empty row, stock and ladder
 	// empty, redeal used.

@@ -425,19 +425,8 @@ func TestRule10WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for c := range 8 {
-		_, r, term, _, info, err := e.Step(act(t, ActionName(ActMove+c*NumDests)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
-	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	envtest.PlayToWin(t, g, ActMove, ActMove+NumDests, ActMove+2*NumDests, ActMove+3*NumDests,
+		ActMove+4*NumDests, ActMove+5*NumDests, ActMove+6*NumDests, ActMove+7*NumDests)
 	// No move at all: lost, with no class of its own.
 	g2 := position("5S 9H", "2C")
 	g2.SetSecondDeal(cs("KD"), nil)
