@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,6 +154,46 @@ func PlayToWin(t testing.TB, g env.Game, actions ...int) {
 	if !g.Won() || g.Progress() != g.Spec().Cards {
 		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
 	}
+}
+
+// CheckStepAllocs fails t if stepping the named game allocates. It plays
+// runs uniformly random legal actions (drawn from a generator seeded with
+// seed) through an Env, dealing the next deal whenever an episode ends,
+// and reads the hash, the evaluation, the class, the progress and the win
+// after each.
+func CheckStepAllocs(t testing.TB, game string, runs int, seed uint64) {
+	t.Helper()
+	e, err := env.Make(game, env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng, deal := cards.NewRand(seed), uint64(0)
+	e.Reset(deal)
+	allocs := testing.AllocsPerRun(runs, func() {
+		if e.Done() {
+			deal++
+			e.Reset(deal)
+		}
+		e.Step(e.Mask().Nth(rng.IntN(e.Mask().Count())))
+		e.Hash()
+		e.Evaluate()
+		e.Class()
+		e.Game().Progress()
+		e.Game().Won()
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per step", allocs)
+	}
+}
+
+// SameView reports whether a and b show the same observation and the same
+// legal actions: states a player cannot tell apart.
+func SameView(a, b env.Game) bool {
+	oa, ob := make([]uint8, a.Spec().ObsLen), make([]uint8, b.Spec().ObsLen)
+	a.Observe(oa)
+	b.Observe(ob)
+	ma, mb := Mask(a), Mask(b)
+	return slices.Equal(oa, ob) && ma.Equal(&mb)
 }
 
 // CheckHash plays random games of the named game on the given number of

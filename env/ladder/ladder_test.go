@@ -461,15 +461,7 @@ func TestHiddenInformation(t *testing.T) {
 	if a.Hash() == b.Hash() {
 		t.Fatal("hidden cards not in the hash")
 	}
-	sameView := func(x, y *Game) bool {
-		ox, oy := make([]uint8, ObsLen), make([]uint8, ObsLen)
-		x.Observe(ox)
-		y.Observe(oy)
-		mx, my := env.NewMask(NumActions), env.NewMask(NumActions)
-		x.Legal(&mx)
-		y.Legal(&my)
-		return slices.Equal(ox, oy) && mx.Equal(&my) && x.Evaluate() == y.Evaluate()
-	}
+	sameView := func(x, y *Game) bool { return envtest.SameView(x, y) && x.Evaluate() == y.Evaluate() }
 	if !sameView(a, b) {
 		t.Error("states differing only in hidden cards look different")
 	}
@@ -593,24 +585,7 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func TestStepAllocatesNothing(t *testing.T) {
-	e, _ := env.Make("ladder", env.Options{})
-	e.Reset(1)
-	rng := cards.NewRand(2)
-	allocs := testing.AllocsPerRun(500, func() {
-		if e.Done() {
-			e.Reset(1)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		e.Step(a)
-		e.Hash()
-		e.Evaluate()
-		e.Class()
-	})
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per step", allocs)
-	}
-}
+func TestStepAllocatesNothing(t *testing.T) { envtest.CheckStepAllocs(t, "ladder", 500, 2) }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }
 
