@@ -299,10 +299,7 @@ func (g *Game) Observe(dst []uint8) {
 		dst[ObsFoundations+2*s] = pileTop(s, g.up[s])
 		dst[ObsFoundations+2*s+1] = pileTop(s, g.down[s])
 	}
-	dst[ObsEmergency] = 0
-	if g.emergency {
-		dst[ObsEmergency] = 1
-	}
+	dst[ObsEmergency] = env.Flag(g.emergency)
 }
 
 // pileTop returns the card code of a pile of suit s showing rank r (0 for

@@ -354,16 +354,10 @@ func (g *Game) Observe(dst []uint8) {
 		dst[ObsLadder] = uint8(g.ladder[g.ln-1])
 		dst[ObsLadderDown] = g.ln - 1
 	}
-	dst[ObsWaste] = 0
-	if g.wn > 0 {
-		dst[ObsWaste] = uint8(g.waste[g.wn-1])
-	}
+	dst[ObsWaste] = uint8(topOf(g.waste[:g.wn]))
 	g.found.Observe(dst[ObsFoundations:])
 	dst[ObsPiles], dst[ObsPiles+1] = g.sn, g.wn
-	dst[ObsRedeal] = 0
-	if g.redealt {
-		dst[ObsRedeal] = 1
-	}
+	dst[ObsRedeal] = env.Flag(g.redealt)
 }
 
 // Inventory appends all cards of the state, hidden ones with their real

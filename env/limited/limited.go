@@ -426,10 +426,7 @@ func (g *Game) Observe(dst []uint8) {
 	dst[ObsStock] = uint8(g.StockCount())
 	dst[ObsWasteCount] = g.nw
 	dst[ObsPile] = uint8(g.PileCount())
-	dst[ObsPhase] = 0
-	if g.second {
-		dst[ObsPhase] = 1
-	}
+	dst[ObsPhase] = env.Flag(g.second)
 }
 
 // Inventory appends all 104 cards.
