@@ -269,7 +269,7 @@ func TestRule8WinAndLoss(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "cromwell", 50, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "cromwell", 50, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {

@@ -196,13 +196,14 @@ func SameView(a, b env.Game) bool {
 	return slices.Equal(oa, ob) && ma.Equal(&mb)
 }
 
-// CheckHash plays random games of the named game on the given number of
-// deals and fails t whenever the hash the game keeps up to date move by move
-// differs from full, its computation from scratch.
-func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64) {
+// CheckHash plays random games of the named game, of type G, on the given
+// number of deals and fails t whenever the hash the game keeps up to date
+// move by move differs from full, its computation from scratch (a method
+// expression such as (*Game).fullHash).
+func CheckHash[G env.Game](t testing.TB, game string, deals int, full func(G) uint64) {
 	t.Helper()
 	RandomPlay(t, game, deals, 1, func(e *env.Env) {
-		if h, f := e.Game().Hash(), full(e.Game()); h != f {
+		if h, f := e.Game().Hash(), full(e.Game().(G)); h != f {
 			t.Fatalf("deal %d step %d: incremental hash %x, computed from scratch %x", e.Seed(), e.Steps(), h, f)
 		}
 	})

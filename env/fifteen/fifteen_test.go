@@ -404,7 +404,7 @@ func TestMaxHeightReachable(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "fifteen", 200, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "fifteen", 200, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {

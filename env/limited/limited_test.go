@@ -503,7 +503,7 @@ func TestHiddenInformation(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "limited", 50, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "limited", 50, (*Game).fullHash)
 }
 
 // Play never loops: random games end well within the bound argued in the

@@ -516,7 +516,7 @@ func TestHiddenStock(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "royalparade", 100, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "royalparade", 100, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {
