@@ -262,10 +262,7 @@ func TestRule8WinAndLoss(t *testing.T) {
 		t.Fatal("unused swap not counted as a move")
 	}
 	g2.SetSwapUsed(true)
-	g2.Legal(&m)
-	if !m.Empty() {
-		t.Errorf("moves offered in a dead position: %v", m.String())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {

@@ -156,6 +156,18 @@ func PlayToWin(t testing.TB, g env.Game, actions ...int) {
 	}
 }
 
+// CheckLost fails t unless position g offers no legal action and an Env on
+// it reports the episode lost.
+func CheckLost(t testing.TB, g env.Game) {
+	t.Helper()
+	if m := Mask(g); !m.Empty() {
+		t.Errorf("moves offered in a dead position: %v", Legal(g))
+	}
+	if e := env.FromPosition(g, 0, env.Options{}); e.Outcome() != env.Lost {
+		t.Errorf("outcome %v, want lost", e.Outcome())
+	}
+}
+
 // CheckStepAllocs fails t if stepping the named game allocates. It plays
 // runs uniformly random legal actions (drawn from a generator seeded with
 // seed) through an Env, dealing the next deal whenever an episode ends,

@@ -372,13 +372,7 @@ func TestRule7WinAndLoss(t *testing.T) {
 		t.Fatalf("legal = %v, want the emergency rule only", got)
 	}
 	play(t, g2, "emergency A1")
-	if got := legal(g2); len(got) != 0 {
-		t.Errorf("legal = %v, want nothing", got)
-	}
-	e2 := env.FromPosition(g2, 0, env.Options{})
-	if e2.Outcome() != env.Lost {
-		t.Errorf("outcome %v, want lost", e2.Outcome())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 // TestMaxHeightReachable builds a column of MaxHeight cards by marriages:

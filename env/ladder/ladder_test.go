@@ -421,15 +421,7 @@ func TestRule10WinAndLoss(t *testing.T) {
 	g2 := position("5S", "9H", "2C", "QD", "7C", "JD", "4S", "KH")
 	g2.SetWaste(cs("3S"))
 	g2.SetRedealUsed(true)
-	m := env.NewMask(NumActions)
-	g2.Legal(&m)
-	if !m.Empty() {
-		t.Errorf("moves offered in a dead position: %v", legal(g2))
-	}
-	e2 := env.FromPosition(g2, 0, env.Options{})
-	if e2.Outcome() != env.Lost {
-		t.Errorf("outcome %v, want lost", e2.Outcome())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 // Hidden information: states that differ only in hidden cards look and act
