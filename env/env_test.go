@@ -222,3 +222,10 @@ func TestRegisterRefusesHiddenGameWithoutDeterminizer(t *testing.T) {
 	g := hiddenGame{}
 	env.Register(g.Spec(), func() env.Game { return g })
 }
+
+// TestFlag: a yes-or-no fact's observation cell is 1 when it holds, else 0.
+func TestFlag(t *testing.T) {
+	if env.Flag(true) != 1 || env.Flag(false) != 0 {
+		t.Errorf("Flag(true) = %d, Flag(false) = %d", env.Flag(true), env.Flag(false))
+	}
+}

@@ -41,6 +41,16 @@ func Register(spec *Spec, newGame func() Game) {
 	registry.games[spec.Name] = entry{spec: spec, newGame: newGame}
 }
 
+// RegisterGame is Register for a game package's constructor, which returns
+// its own game type: a game package calls
+//
+//	func init() { env.RegisterGame(spec, New) }
+//
+// and the compiler checks that the type implements Game.
+func RegisterGame[G Game](spec *Spec, newGame func() G) {
+	Register(spec, func() Game { return newGame() })
+}
+
 // Normalize turns a name as a person writes it into a registry name: "Royal
 // Parade", "royal-parade" or "ROYALPARADE" become "royalparade". Games and
 // agents are both named this way.

@@ -175,3 +175,11 @@ func (s *Spec) OneHot(obs []uint8, dst []float32) {
 		}
 	}
 }
+
+// Flag is the observation cell of a yes-or-no fact: 1 when b holds, else 0.
+func Flag(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}

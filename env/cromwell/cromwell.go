@@ -112,15 +112,7 @@ var spec = &env.Spec{
 	Terms:    terms,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game       = (*Game)(nil)
-	_ env.Evaluator  = (*Game)(nil)
-	_ env.AnyLegaler = (*Game)(nil)
-	_ env.Termer     = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -296,9 +288,7 @@ func (g *Game) Hash() uint64 { return g.hash }
 func (g *Game) fullHash() uint64 {
 	var h uint64
 	for f := range NumFans {
-		for k := 0; k < int(g.n[f]); k++ {
-			h ^= cardKey(f, k, g.fans[f][k])
-		}
+		h ^= keysCard.Pile(g.fans[f][:g.n[f]], f*MaxDepth)
 	}
 	h ^= g.found.Key(keysFound)
 	h ^= g.swapKey()

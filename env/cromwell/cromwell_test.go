@@ -251,19 +251,8 @@ func TestRule8WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for f := range 8 {
-		_, r, term, _, info, err := e.Step(ActFoundation + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
-	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	envtest.PlayToWin(t, g, ActFoundation, ActFoundation+1, ActFoundation+2, ActFoundation+3,
+		ActFoundation+4, ActFoundation+5, ActFoundation+6, ActFoundation+7)
 
 	// No move but the swap: not lost yet; after the swap is used: lost.
 	g2 := position("5S 9H", "2C")
@@ -273,14 +262,11 @@ func TestRule8WinAndLoss(t *testing.T) {
 		t.Fatal("unused swap not counted as a move")
 	}
 	g2.SetSwapUsed(true)
-	g2.Legal(&m)
-	if !m.Empty() {
-		t.Errorf("moves offered in a dead position: %v", m.String())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "cromwell", 50, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "cromwell", 50, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,13 +135,87 @@ func Play(t testing.TB, g env.Game, moves ...string) {
 	}
 }
 
-// CheckHash plays random games of the named game on the given number of
-// deals and fails t whenever the hash the game keeps up to date move by move
-// differs from full, its computation from scratch.
-func CheckHash(t testing.TB, game string, deals int, full func(env.Game) uint64) {
+// PlayToWin plays actions from position g through an Env (deal 0, default
+// options) and fails t unless each is accepted, the last ends the episode
+// won with a positive reward, and g then reports the win with all its
+// Spec().Cards cards home.
+func PlayToWin(t testing.TB, g env.Game, actions ...int) {
+	t.Helper()
+	e := env.FromPosition(g, 0, env.Options{})
+	for i, a := range actions {
+		_, r, term, _, info, err := e.Step(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == len(actions)-1 && (!term || info.Outcome != env.Won || r <= 0) {
+			t.Errorf("last move: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
+		}
+	}
+	if !g.Won() || g.Progress() != g.Spec().Cards {
+		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
+	}
+}
+
+// CheckLost fails t unless position g offers no legal action and an Env on
+// it reports the episode lost.
+func CheckLost(t testing.TB, g env.Game) {
+	t.Helper()
+	if m := Mask(g); !m.Empty() {
+		t.Errorf("moves offered in a dead position: %v", Legal(g))
+	}
+	if e := env.FromPosition(g, 0, env.Options{}); e.Outcome() != env.Lost {
+		t.Errorf("outcome %v, want lost", e.Outcome())
+	}
+}
+
+// CheckStepAllocs fails t if stepping the named game allocates. It plays
+// runs uniformly random legal actions (drawn from a generator seeded with
+// seed) through an Env, dealing the next deal whenever an episode ends,
+// and reads the hash, the evaluation, the class, the progress and the win
+// after each.
+func CheckStepAllocs(t testing.TB, game string, runs int, seed uint64) {
+	t.Helper()
+	e, err := env.Make(game, env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng, deal := cards.NewRand(seed), uint64(0)
+	e.Reset(deal)
+	allocs := testing.AllocsPerRun(runs, func() {
+		if e.Done() {
+			deal++
+			e.Reset(deal)
+		}
+		e.Step(e.Mask().Nth(rng.IntN(e.Mask().Count())))
+		e.Hash()
+		e.Evaluate()
+		e.Class()
+		e.Game().Progress()
+		e.Game().Won()
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per step", allocs)
+	}
+}
+
+// SameView reports whether a and b show the same observation and the same
+// legal actions: states a player cannot tell apart.
+func SameView(a, b env.Game) bool {
+	oa, ob := make([]uint8, a.Spec().ObsLen), make([]uint8, b.Spec().ObsLen)
+	a.Observe(oa)
+	b.Observe(ob)
+	ma, mb := Mask(a), Mask(b)
+	return slices.Equal(oa, ob) && ma.Equal(&mb)
+}
+
+// CheckHash plays random games of the named game, of type G, on the given
+// number of deals and fails t whenever the hash the game keeps up to date
+// move by move differs from full, its computation from scratch (a method
+// expression such as (*Game).fullHash).
+func CheckHash[G env.Game](t testing.TB, game string, deals int, full func(G) uint64) {
 	t.Helper()
 	RandomPlay(t, game, deals, 1, func(e *env.Env) {
-		if h, f := e.Game().Hash(), full(e.Game()); h != f {
+		if h, f := e.Game().Hash(), full(e.Game().(G)); h != f {
 			t.Fatalf("deal %d step %d: incremental hash %x, computed from scratch %x", e.Seed(), e.Steps(), h, f)
 		}
 	})

@@ -10,19 +10,19 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 )
 
-// Worlds says where a game with hidden cards keeps the cards a player has
-// never seen, for CheckWorlds. In every game of this module such cards lie
-// where the deal put them until they are turned (a stock, face-down
-// ladder cards): what the player saw decides the rest.
-type Worlds struct {
+// Worlds says where a game with hidden cards, of type G, keeps the cards a
+// player has never seen, for CheckWorlds. In every game of this module such
+// cards lie where the deal put them until they are turned (a stock,
+// face-down ladder cards): what the player saw decides the rest.
+type Worlds[G env.Game] struct {
 	// Unseen appends to dst the cards of g that the player has never seen,
 	// in the order of their places (the same places for every state with
 	// the same history).
-	Unseen func(g env.Game, dst []cards.Card) []cards.Card
+	Unseen func(g G, dst []cards.Card) []cards.Card
 	// Rewind puts into start, the position as dealt, world's unseen cards
 	// in their places: the deal from which the moves played so far lead to
 	// world, if world agrees with what the player saw.
-	Rewind func(start, world env.Game)
+	Rewind func(start, world G)
 }
 
 // UnseenDeterminizer is implemented by games whose Determinize reshuffles
@@ -57,8 +57,9 @@ func sampleWorld(g env.Game, rng *cards.Rand) {
 // chi-square that the card in each of several unseen places is uniform
 // over the unseen cards (p above 10^-3; the test is seeded, so it passes or
 // fails every time alike).
-func CheckWorlds(t *testing.T, game string, w Worlds) {
+func CheckWorlds[G env.Game](t *testing.T, game string, w Worlds[G]) {
 	t.Helper()
+	unseen := func(g env.Game, dst []cards.Card) []cards.Card { return w.Unseen(g.(G), dst) }
 	deals, every := 24, 5
 	if testing.Short() {
 		deals = 6
@@ -103,14 +104,14 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 					if !slices.Equal(obs, wobs) || !mask.Equal(&wmask) {
 						t.Fatalf("deal %d step %d: a world shows another observation or other moves", seed, step)
 					}
-					u1, u2 = w.Unseen(g, u1[:0]), w.Unseen(world, u2[:0])
+					u1, u2 = unseen(g, u1[:0]), unseen(world, u2[:0])
 					cards.Sort(u1)
 					cards.Sort(u2)
 					if !slices.Equal(u1, u2) {
 						t.Fatalf("deal %d step %d: a world's unseen cards are not the position's", seed, step)
 					}
 					start.Deal(seed)
-					w.Rewind(start, world)
+					w.Rewind(start.(G), world.(G))
 					for i, a := range moves {
 						start.Observe(wobs)
 						start.Legal(&wmask)
@@ -123,7 +124,7 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 						t.Fatalf("deal %d step %d: the world is not where its history leads: it moved cards the player saw", seed, step)
 					}
 				}
-				if n := len(w.Unseen(g, u1[:0])); n > bestN && seed < 4 {
+				if n := len(unseen(g, u1[:0])); n > bestN && seed < 4 {
 					best, bestN = g.Clone(), n
 				}
 			}
@@ -149,7 +150,7 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 		draws = 3000
 	}
 	for pi, p := range uniform {
-		u := w.Unseen(p, nil)
+		u := unseen(p, nil)
 		n := len(u)
 		var want [cards.NumCodes]float64
 		for _, c := range u {
@@ -160,7 +161,7 @@ func CheckWorlds(t *testing.T, game string, w Worlds) {
 		for d := range draws {
 			world.CopyFrom(p)
 			sampleWorld(world, cards.NewRand(uint64(d)*0x9e3779b97f4a7c15+uint64(pi)))
-			u2 = w.Unseen(world, u2[:0])
+			u2 = unseen(world, u2[:0])
 			for i, at := range places {
 				counts[i][u2[at]]++
 			}

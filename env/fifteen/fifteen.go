@@ -149,15 +149,7 @@ var spec = &env.Spec{
 	Terms:    terms,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game       = (*Game)(nil)
-	_ env.Evaluator  = (*Game)(nil)
-	_ env.Termer     = (*Game)(nil)
-	_ env.AnyLegaler = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -307,10 +299,7 @@ func (g *Game) Observe(dst []uint8) {
 		dst[ObsFoundations+2*s] = pileTop(s, g.up[s])
 		dst[ObsFoundations+2*s+1] = pileTop(s, g.down[s])
 	}
-	dst[ObsEmergency] = 0
-	if g.emergency {
-		dst[ObsEmergency] = 1
-	}
+	dst[ObsEmergency] = env.Flag(g.emergency)
 }
 
 // pileTop returns the card code of a pile of suit s showing rank r (0 for
@@ -346,9 +335,7 @@ func (g *Game) Hash() uint64 { return g.hash }
 func (g *Game) fullHash() uint64 {
 	var h uint64
 	for c := range NumCols {
-		for k := 0; k < int(g.n[c]); k++ {
-			h ^= cardKey(c, k, g.cols[c][k])
-		}
+		h ^= keysCard.Pile(g.cols[c][:g.n[c]], c*MaxHeight)
 	}
 	for s := range cards.NumSuits {
 		h ^= upKey(s, g.up[s]) ^ downKey(s, g.down[s])

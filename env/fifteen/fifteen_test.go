@@ -363,23 +363,8 @@ func TestRule7WinAndLoss(t *testing.T) {
 	if g.Progress() != 96 {
 		t.Fatalf("progress %d, want 96", g.Progress())
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for c := range 8 {
-		a := ActUp + c
-		if c%2 == 1 {
-			a = ActDown + c
-		}
-		_, r, term, _, info, err := e.Step(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last card: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
-	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	// The even columns' kings to the up piles, the odd ones' aces to the down piles.
+	envtest.PlayToWin(t, g, ActUp, ActDown+1, ActUp+2, ActDown+3, ActUp+4, ActDown+5, ActUp+6, ActDown+7)
 
 	// Only the emergency rule can move: not lost; once it is used: lost.
 	g2 := filled("2C 3C 4C 5C 6C AH 9D")
@@ -387,13 +372,7 @@ func TestRule7WinAndLoss(t *testing.T) {
 		t.Fatalf("legal = %v, want the emergency rule only", got)
 	}
 	play(t, g2, "emergency A1")
-	if got := legal(g2); len(got) != 0 {
-		t.Errorf("legal = %v, want nothing", got)
-	}
-	e2 := env.FromPosition(g2, 0, env.Options{})
-	if e2.Outcome() != env.Lost {
-		t.Errorf("outcome %v, want lost", e2.Outcome())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 // TestMaxHeightReachable builds a column of MaxHeight cards by marriages:
@@ -419,7 +398,7 @@ func TestMaxHeightReachable(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "fifteen", 200, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "fifteen", 200, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {

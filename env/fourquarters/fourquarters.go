@@ -149,16 +149,7 @@ var spec = &env.Spec{
 	Terms:    terms,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game         = (*Game)(nil)
-	_ env.Determinizer = (*Game)(nil)
-	_ env.Classifier   = (*Game)(nil)
-	_ env.Evaluator    = (*Game)(nil)
-	_ env.Termer       = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -395,9 +386,7 @@ func (g *Game) fullHash() uint64 {
 			h ^= cellKey(i, c)
 		}
 	}
-	for i := int(g.next); i < StockSize; i++ {
-		h ^= stockKey(i, g.stock[i])
-	}
+	h ^= keysStock.Pile(g.stock[g.next:], int(g.next))
 	return h
 }
 

@@ -556,24 +556,14 @@ func TestHiddenStock(t *testing.T) {
 	if twin.Hash() == base.Hash() {
 		t.Fatal("hash ignores the stock order")
 	}
-	ob, ot := make([]uint8, ObsLen), make([]uint8, ObsLen)
-	base.Observe(ob)
-	twin.Observe(ot)
-	mb, mt := env.NewMask(NumActions), env.NewMask(NumActions)
-	base.Legal(&mb)
-	twin.Legal(&mt)
-	if !slices.Equal(ob, ot) || !mb.Equal(&mt) || base.Evaluate() != twin.Evaluate() {
+	if !envtest.SameView(base, twin) || base.Evaluate() != twin.Evaluate() {
 		t.Fatal("states differing only in the stock order look different")
 	}
 	changed := 0
 	for seed := range uint64(8) {
 		d := base.Clone().(*Game)
 		d.Determinize(cards.NewRand(seed))
-		od := make([]uint8, ObsLen)
-		d.Observe(od)
-		md := env.NewMask(NumActions)
-		d.Legal(&md)
-		if !slices.Equal(ob, od) || !mb.Equal(&md) {
+		if !envtest.SameView(base, d) {
 			t.Fatalf("seed %d: Determinize changed the observation or the mask", seed)
 		}
 		if d.stock != base.stock {
@@ -633,7 +623,7 @@ func TestNamesRoundTrip(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "fourquarters", 100, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "fourquarters", 100, (*Game).fullHash)
 }
 
 func TestRenderShowsCross(t *testing.T) {

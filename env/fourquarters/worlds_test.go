@@ -3,7 +3,6 @@ package fourquarters
 import (
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/envtest"
 )
@@ -14,13 +13,11 @@ import (
 func TestWorlds(t *testing.T) {
 	for _, game := range []string{"fourquarters", "fourquarters:hub"} {
 		t.Run(game, func(t *testing.T) {
-			envtest.CheckWorlds(t, game, envtest.Worlds{
-				Unseen: func(g env.Game, dst []cards.Card) []cards.Card {
-					x := g.(*Game)
+			envtest.CheckWorlds(t, game, envtest.Worlds[*Game]{
+				Unseen: func(x *Game, dst []cards.Card) []cards.Card {
 					return append(dst, x.stock[x.next:]...)
 				},
-				Rewind: func(start, world env.Game) {
-					s, w := start.(*Game), world.(*Game)
+				Rewind: func(s, w *Game) {
 					copy(s.stock[w.next:], w.stock[w.next:])
 					s.hash = s.fullHash()
 				},

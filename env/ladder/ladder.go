@@ -173,16 +173,7 @@ var spec = &env.Spec{
 	Cards:    cards.DeckSize,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game         = (*Game)(nil)
-	_ env.Determinizer = (*Game)(nil)
-	_ env.Classifier   = (*Game)(nil)
-	_ env.Evaluator    = (*Game)(nil)
-	_ env.AnyLegaler   = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -363,16 +354,10 @@ func (g *Game) Observe(dst []uint8) {
 		dst[ObsLadder] = uint8(g.ladder[g.ln-1])
 		dst[ObsLadderDown] = g.ln - 1
 	}
-	dst[ObsWaste] = 0
-	if g.wn > 0 {
-		dst[ObsWaste] = uint8(g.waste[g.wn-1])
-	}
+	dst[ObsWaste] = uint8(topOf(g.waste[:g.wn]))
 	g.found.Observe(dst[ObsFoundations:])
 	dst[ObsPiles], dst[ObsPiles+1] = g.sn, g.wn
-	dst[ObsRedeal] = 0
-	if g.redealt {
-		dst[ObsRedeal] = 1
-	}
+	dst[ObsRedeal] = env.Flag(g.redealt)
 }
 
 // Inventory appends all cards of the state, hidden ones with their real
@@ -392,21 +377,10 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 func (g *Game) Hash() uint64 { return g.hash }
 
 func (g *Game) fullHash() uint64 {
-	var h uint64
-	for r := range NumRows {
-		for i := 0; i < int(g.rn[r]); i++ {
-			h ^= rowKey(r, i, g.rows[r][i])
-		}
-	}
-	for i := 0; i < int(g.ln); i++ {
-		h ^= keysLadder.Key(i, g.ladder[i])
-	}
-	for i := 0; i < int(g.sn); i++ {
-		h ^= keysStock.Key(i, g.stock[i])
-	}
-	for i := 0; i < int(g.wn); i++ {
-		h ^= keysWaste.Key(i, g.waste[i])
-	}
+	h := g.RowsHash()
+	h ^= keysLadder.Pile(g.ladder[:g.ln], 0)
+	h ^= keysStock.Pile(g.stock[:g.sn], 0)
+	h ^= keysWaste.Pile(g.waste[:g.wn], 0)
 	h ^= g.found.Key(keysFound)
 	if g.redealt {
 		h ^= keyRedeal
@@ -422,9 +396,7 @@ func (g *Game) fullHash() uint64 {
 func (g *Game) RowsHash() uint64 {
 	var h uint64
 	for r := range NumRows {
-		for i := 0; i < int(g.rn[r]); i++ {
-			h ^= rowKey(r, i, g.rows[r][i])
-		}
+		h ^= keysRow.Pile(g.rows[r][:g.rn[r]], r*MaxRow)
 	}
 	return h
 }

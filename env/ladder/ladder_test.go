@@ -410,35 +410,18 @@ func TestRule10WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for i, name := range []string{"1>F", "2>F", "3>F", "4>F", "5>F", "6>F", "7>F", "W>F"} {
-		a, _ := e.ParseAction(name)
-		_, r, term, _, info, err := e.Step(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
+	var moves []int
+	for _, name := range []string{"1>F", "2>F", "3>F", "4>F", "5>F", "6>F", "7>F", "W>F"} {
+		moves = append(moves, envtest.Action(t, g, name))
 	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	envtest.PlayToWin(t, g, moves...)
 
 	// Stuck: no foundation move, no build, no empty row, stock and ladder
 	// empty, redeal used.
 	g2 := position("5S", "9H", "2C", "QD", "7C", "JD", "4S", "KH")
 	g2.SetWaste(cs("3S"))
 	g2.SetRedealUsed(true)
-	m := env.NewMask(NumActions)
-	g2.Legal(&m)
-	if !m.Empty() {
-		t.Errorf("moves offered in a dead position: %v", legal(g2))
-	}
-	e2 := env.FromPosition(g2, 0, env.Options{})
-	if e2.Outcome() != env.Lost {
-		t.Errorf("outcome %v, want lost", e2.Outcome())
-	}
+	envtest.CheckLost(t, g2)
 }
 
 // Hidden information: states that differ only in hidden cards look and act
@@ -470,15 +453,7 @@ func TestHiddenInformation(t *testing.T) {
 	if a.Hash() == b.Hash() {
 		t.Fatal("hidden cards not in the hash")
 	}
-	sameView := func(x, y *Game) bool {
-		ox, oy := make([]uint8, ObsLen), make([]uint8, ObsLen)
-		x.Observe(ox)
-		y.Observe(oy)
-		mx, my := env.NewMask(NumActions), env.NewMask(NumActions)
-		x.Legal(&mx)
-		y.Legal(&my)
-		return slices.Equal(ox, oy) && mx.Equal(&my) && x.Evaluate() == y.Evaluate()
-	}
+	sameView := func(x, y *Game) bool { return envtest.SameView(x, y) && x.Evaluate() == y.Evaluate() }
 	if !sameView(a, b) {
 		t.Error("states differing only in hidden cards look different")
 	}
@@ -510,7 +485,7 @@ func TestHiddenInformation(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "ladder", 40, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "ladder", 40, (*Game).fullHash)
 	// The redeal recomputes the hash.
 	g := position("KS")
 	g.SetWaste(cs("4C 9D"))
@@ -602,24 +577,7 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func TestStepAllocatesNothing(t *testing.T) {
-	e, _ := env.Make("ladder", env.Options{})
-	e.Reset(1)
-	rng := cards.NewRand(2)
-	allocs := testing.AllocsPerRun(500, func() {
-		if e.Done() {
-			e.Reset(1)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		e.Step(a)
-		e.Hash()
-		e.Evaluate()
-		e.Class()
-	})
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per step", allocs)
-	}
-}
+func TestStepAllocatesNothing(t *testing.T) { envtest.CheckStepAllocs(t, "ladder", 500, 2) }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "ladder") }
 

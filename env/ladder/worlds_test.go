@@ -3,7 +3,6 @@ package ladder
 import (
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/envtest"
 )
@@ -14,17 +13,15 @@ import (
 // redeal, keep the order the player saw), and their order is uniform (see
 // envtest.CheckWorlds).
 func TestWorlds(t *testing.T) {
-	envtest.CheckWorlds(t, "ladder", envtest.Worlds{
-		Unseen: func(g env.Game, dst []cards.Card) []cards.Card {
-			x := g.(*Game)
+	envtest.CheckWorlds(t, "ladder", envtest.Worlds[*Game]{
+		Unseen: func(x *Game, dst []cards.Card) []cards.Card {
 			dst = append(dst, x.ladder[:max(int(x.ln)-1, 0)]...)
 			if !x.redealt {
 				dst = append(dst, x.stock[:x.sn]...)
 			}
 			return dst
 		},
-		Rewind: func(start, world env.Game) {
-			s, w := start.(*Game), world.(*Game)
+		Rewind: func(s, w *Game) {
 			nl := max(int(w.ln)-1, 0)
 			copy(s.ladder[:nl], w.ladder[:nl])
 			if !w.redealt {

@@ -182,16 +182,7 @@ var spec = &env.Spec{
 	Cards:    cards.DeckSize,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game         = (*Game)(nil)
-	_ env.Determinizer = (*Game)(nil)
-	_ env.Classifier   = (*Game)(nil)
-	_ env.Evaluator    = (*Game)(nil)
-	_ env.AnyLegaler   = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -228,10 +219,6 @@ var (
 	keysFifth  = zobrist.NewCardKeys(0x11a1_0007, 1)
 	keysPhase  = zobrist.Table(0x11a1_0008, 1)
 )
-
-func colKey(c, d int, k cards.Card) uint64 { return keysCol.Key(c*Height+d, k) }
-func packKey(i int, k cards.Card) uint64   { return keysPack.Key(i, k) }
-func wasteKey(i int, k cards.Card) uint64  { return keysWaste.Key(i, k) }
 
 func privKey(i int, k cards.Card) uint64 {
 	if k == cards.None {
@@ -439,10 +426,7 @@ func (g *Game) Observe(dst []uint8) {
 	dst[ObsStock] = uint8(g.StockCount())
 	dst[ObsWasteCount] = g.nw
 	dst[ObsPile] = uint8(g.PileCount())
-	dst[ObsPhase] = 0
-	if g.second {
-		dst[ObsPhase] = 1
-	}
+	dst[ObsPhase] = env.Flag(g.second)
 }
 
 // Inventory appends all 104 cards.
@@ -468,25 +452,10 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 func (g *Game) Hash() uint64 { return g.hash }
 
 func (g *Game) fullHash() uint64 {
-	var h uint64
-	for c := range NumCols {
-		for d := 0; d < int(g.n[c]); d++ {
-			h ^= colKey(c, d, g.cols[c][d])
-		}
-		if g.paired&(1<<c) != 0 {
-			h ^= keysPaired[c]
-		}
-	}
+	h := g.TableHash()
 	h ^= g.found.Key(keysFound)
-	for i := 0; i < int(g.np); i++ {
-		h ^= packKey(i, g.pack[i])
-	}
-	for i := 0; i < int(g.nw); i++ {
-		h ^= wasteKey(i, g.waste[i])
-	}
-	for i, k := range g.priv {
-		h ^= privKey(i, k)
-	}
+	h ^= keysPack.Pile(g.pack[:g.np], 0)
+	h ^= keysWaste.Pile(g.waste[:g.nw], 0)
 	h ^= fifthKey(g.fifth)
 	if g.second {
 		h ^= keysPhase[0]
@@ -503,9 +472,7 @@ func (g *Game) fullHash() uint64 {
 func (g *Game) TableHash() uint64 {
 	var h uint64
 	for c := range NumCols {
-		for d := 0; d < int(g.n[c]); d++ {
-			h ^= colKey(c, d, g.cols[c][d])
-		}
+		h ^= keysCol.Pile(g.cols[c][:g.n[c]], c*Height)
 		if g.paired&(1<<c) != 0 {
 			h ^= keysPaired[c]
 		}

@@ -425,24 +425,14 @@ func TestRule10WinAndLoss(t *testing.T) {
 	for s := cards.Suit(0); s < cards.NumSuits; s++ {
 		g.SetFoundation(s, cards.Queen, cards.Queen)
 	}
-	e := env.FromPosition(g, 0, env.Options{})
-	for c := range 8 {
-		_, r, term, _, info, err := e.Step(act(t, ActionName(ActMove+c*NumDests)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == 7 && (!term || info.Outcome != env.Won || r <= 0) {
-			t.Errorf("last king: terminated=%v outcome=%v reward=%v", term, info.Outcome, r)
-		}
-	}
-	if !g.Won() || g.Progress() != 104 {
-		t.Errorf("won=%v progress=%d", g.Won(), g.Progress())
-	}
+	envtest.PlayToWin(t, g, ActMove, ActMove+NumDests, ActMove+2*NumDests, ActMove+3*NumDests,
+		ActMove+4*NumDests, ActMove+5*NumDests, ActMove+6*NumDests, ActMove+7*NumDests)
 	// No move at all: lost, with no class of its own.
 	g2 := position("5S 9H", "2C")
 	g2.SetSecondDeal(cs("KD"), nil)
-	if m := envtest.Mask(g2); !m.Empty() || g2.Class() != "" {
-		t.Errorf("dead position: moves %v class %q", legal(g2), g2.Class())
+	envtest.CheckLost(t, g2)
+	if g2.Class() != "" {
+		t.Errorf("dead position: class %q", g2.Class())
 	}
 }
 
@@ -514,7 +504,7 @@ func TestHiddenInformation(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "limited", 50, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "limited", 50, (*Game).fullHash)
 }
 
 // Play never loops: random games end well within the bound argued in the

@@ -3,7 +3,6 @@ package limited
 import (
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/envtest"
 )
@@ -15,16 +14,14 @@ import (
 // which reshuffles the waste below its top as well, fails this test: a
 // world it makes can hold in its stock a card the player saw turned.
 func TestWorlds(t *testing.T) {
-	envtest.CheckWorlds(t, "limited", envtest.Worlds{
-		Unseen: func(g env.Game, dst []cards.Card) []cards.Card {
-			x := g.(*Game)
+	envtest.CheckWorlds(t, "limited", envtest.Worlds[*Game]{
+		Unseen: func(x *Game, dst []cards.Card) []cards.Card {
 			if x.second {
 				return dst
 			}
 			return append(dst, x.pack[:x.np]...)
 		},
-		Rewind: func(start, world env.Game) {
-			s, w := start.(*Game), world.(*Game)
+		Rewind: func(s, w *Game) {
 			if !w.second {
 				copy(s.pack[:w.np], w.pack[:w.np])
 				s.hash = s.fullHash()

@@ -135,16 +135,7 @@ var spec = &env.Spec{
 	Terms:    terms,
 }
 
-func init() { env.Register(spec, func() env.Game { return New() }) }
-
-// The interfaces Game implements.
-var (
-	_ env.Game         = (*Game)(nil)
-	_ env.Determinizer = (*Game)(nil)
-	_ env.Evaluator    = (*Game)(nil)
-	_ env.Termer       = (*Game)(nil)
-	_ env.AnyLegaler   = (*Game)(nil)
-)
+func init() { env.RegisterGame(spec, New) }
 
 // Spec returns the game's description.
 func Spec() *env.Spec { return spec }
@@ -175,8 +166,6 @@ func cellKey(i int, c cards.Card, h uint8) uint64 {
 	}
 	return keysCell.Key(i*(PileCards+1)+int(h), c)
 }
-
-func auxKey(p, k int, c cards.Card) uint64 { return keysAux.Key(p*MaxAux+k, c) }
 
 func stockKey(i int, c cards.Card) uint64 { return keysStock.Key(i, c) }
 
@@ -409,18 +398,11 @@ func (g *Game) Inventory(dst []cards.Card) []cards.Card {
 func (g *Game) Hash() uint64 { return g.hash }
 
 func (g *Game) fullHash() uint64 {
-	var h uint64
-	for i, c := range g.cell {
-		h ^= cellKey(i, c, g.high[i])
-	}
+	h := g.CellsHash()
 	for p := range NumAux {
-		for k := range int(g.an[p]) {
-			h ^= auxKey(p, k, g.aux[p][k])
-		}
+		h ^= keysAux.Pile(g.aux[p][:g.an[p]], p*MaxAux)
 	}
-	for i := int(g.dealt); i < StockSize; i++ {
-		h ^= stockKey(i, g.stock[i])
-	}
+	h ^= keysStock.Pile(g.stock[g.dealt:], int(g.dealt))
 	for s, k := range g.aces {
 		h ^= keysAces[s*3+int(k)]
 	}

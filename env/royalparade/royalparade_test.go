@@ -476,15 +476,11 @@ func TestHiddenStock(t *testing.T) {
 	if a.Hash() == b.Hash() {
 		t.Fatal("hash ignores the stock order")
 	}
-	var oa, ob [ObsLen]uint8
-	a.Observe(oa[:])
-	b.Observe(ob[:])
-	ma, mb := env.NewMask(NumActions), env.NewMask(NumActions)
-	a.Legal(&ma)
-	b.Legal(&mb)
-	if oa != ob || !ma.Equal(&mb) || a.Evaluate() != b.Evaluate() {
+	if !envtest.SameView(a, b) || a.Evaluate() != b.Evaluate() {
 		t.Error("states differing only in the stock order look different")
 	}
+	var oa [ObsLen]uint8
+	a.Observe(oa[:])
 	if oa[ObsStock] != 72 {
 		t.Errorf("stock counter %d, want 72", oa[ObsStock])
 	}
@@ -492,11 +488,7 @@ func TestHiddenStock(t *testing.T) {
 	for seed := range uint64(8) {
 		c := a.Clone().(*Game)
 		c.Determinize(cards.NewRand(seed))
-		var oc [ObsLen]uint8
-		c.Observe(oc[:])
-		mc := env.NewMask(NumActions)
-		c.Legal(&mc)
-		if oc != oa || !mc.Equal(&ma) {
+		if !envtest.SameView(a, c) {
 			t.Errorf("seed %d: Determinize changed the observation or the mask", seed)
 		}
 		if !slices.Equal(c.Stock(), a.Stock()) {
@@ -524,7 +516,7 @@ func TestHiddenStock(t *testing.T) {
 }
 
 func TestHashIncrementalMatchesFull(t *testing.T) {
-	envtest.CheckHash(t, "royalparade", 100, func(g env.Game) uint64 { return g.(*Game).fullHash() })
+	envtest.CheckHash(t, "royalparade", 100, (*Game).fullHash)
 }
 
 func TestNamesRoundTrip(t *testing.T) {
@@ -599,28 +591,7 @@ func TestEvaluatePrefersProgress(t *testing.T) {
 	}
 }
 
-func TestStepAllocatesNothing(t *testing.T) {
-	e, _ := env.Make("royalparade", env.Options{})
-	rng := cards.NewRand(9)
-	seed := uint64(0)
-	e.Reset(seed)
-	allocs := testing.AllocsPerRun(2000, func() {
-		if e.Done() {
-			seed++
-			e.Reset(seed)
-		}
-		a := e.Mask().Nth(rng.IntN(e.Mask().Count()))
-		e.Step(a)
-		e.Hash()
-		e.Game().Progress()
-		e.Game().Won()
-		e.Class()
-		e.Evaluate()
-	})
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per step", allocs)
-	}
-}
+func TestStepAllocatesNothing(t *testing.T) { envtest.CheckStepAllocs(t, "royalparade", 2000, 9) }
 
 func BenchmarkStep(b *testing.B) { envtest.BenchmarkStep(b, "royalparade") }
 

@@ -3,7 +3,6 @@ package royalparade
 import (
 	"testing"
 
-	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/env/envtest"
 )
@@ -12,13 +11,11 @@ import (
 // (the stock not yet dealt is reshuffled, everything dealt stays), and the
 // stock's order is uniform (see envtest.CheckWorlds).
 func TestWorlds(t *testing.T) {
-	envtest.CheckWorlds(t, "royalparade", envtest.Worlds{
-		Unseen: func(g env.Game, dst []cards.Card) []cards.Card {
-			x := g.(*Game)
+	envtest.CheckWorlds(t, "royalparade", envtest.Worlds[*Game]{
+		Unseen: func(x *Game, dst []cards.Card) []cards.Card {
 			return append(dst, x.stock[x.dealt:]...)
 		},
-		Rewind: func(start, world env.Game) {
-			s, w := start.(*Game), world.(*Game)
+		Rewind: func(s, w *Game) {
 			copy(s.stock[w.dealt:], w.stock[w.dealt:])
 			s.hash = s.fullHash()
 		},

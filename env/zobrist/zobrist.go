@@ -45,6 +45,17 @@ func (k CardKeys) Push(pile []cards.Card, n *uint8, base int, c cards.Card) uint
 	return k.Key(base+i, c)
 }
 
+// Pile returns the XOR of the keys of the cards of a pile whose positions
+// are the places base, base+1, ... of k (pile[0] at base, as for Push):
+// the pile's part of a hash computed from scratch.
+func (k CardKeys) Pile(pile []cards.Card, base int) uint64 {
+	var h uint64
+	for i, c := range pile {
+		h ^= k.Key(base+i, c)
+	}
+	return h
+}
+
 // Pop takes the top card off a pile (as for Push), leaving None in its
 // place, and returns it with its key there, for the caller to XOR into its
 // hash.

@@ -30,3 +30,18 @@ func TestPushPop(t *testing.T) {
 		t.Errorf("Push and Pop allocate %v times", a)
 	}
 }
+
+// TestPile: a pile's key from scratch is the XOR of the keys its cards got
+// when pushed there.
+func TestPile(t *testing.T) {
+	k := NewCardKeys(9, 2*5)
+	var pile [5]cards.Card
+	var n uint8
+	var h uint64
+	for _, c := range cards.MustParseList("KS 7H 2C") {
+		h ^= k.Push(pile[:], &n, 5, c)
+	}
+	if got := k.Pile(pile[:n], 5); got != h {
+		t.Errorf("Pile %x, pushes %x", got, h)
+	}
+}
