@@ -1,0 +1,99 @@
+// Package solvertest holds what the tests of package solver and of the
+// game search packages beside it share: the sizes of their samples, the
+// positions along the solver's winning lines, the check that a search with
+// a game's knowledge decides as a reference search does, and the harness
+// of the measurements (measure.go) that decide deals with a package's
+// techniques added one at a time.
+package solvertest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/solver"
+)
+
+// N returns long, the size of a test's sample, or short when the tests
+// run with -short.
+func N(long, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return long
+}
+
+// New returns a solver with the options o, failing t if they are wrong.
+func New(t testing.TB, o solver.Options) *solver.Solver {
+	t.Helper()
+	s, err := solver.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Searches returns a solver for each of the named options, each with the
+// node budget nodes and a table of 2^tableBits entries.
+func Searches(t testing.TB, opts map[string]solver.Options, nodes int64, tableBits int) map[string]*solver.Solver {
+	t.Helper()
+	out := make(map[string]*solver.Solver, len(opts))
+	for name, o := range opts {
+		o.Nodes, o.TableBits = nodes, tableBits
+		out[name] = New(t, o)
+	}
+	return out
+}
+
+// Agree decides g with each of the named searches and fails t where one
+// of them gives a verdict other than want, the reference search's (an open
+// verdict agrees with any), or finds a line that does not win; what names
+// g in the messages.
+func Agree(t testing.TB, what string, g env.Game, want solver.Verdict, searches map[string]*solver.Solver) {
+	t.Helper()
+	for name, s := range searches {
+		got := s.Solve(context.Background(), g)
+		if got.Verdict != solver.Unknown && got.Verdict != want {
+			t.Fatalf("%s: %s says %v, the reference %v\n%s", what, name, got.Verdict, want, g.Render())
+		}
+		if got.Verdict == solver.Solved {
+			if err := solver.VerifyEnv(g, 0, got.Line); err != nil {
+				t.Fatalf("%s: %s: %v", what, name, err)
+			}
+		}
+	}
+}
+
+// Before returns the positions that line, played from g, reaches k moves
+// before its end, for each k of ks shorter than the line (copies: g is
+// left as it is).
+func Before(g env.Game, line []int, ks ...int) []env.Game {
+	var out []env.Game
+	for _, k := range ks {
+		if k < len(line) {
+			p := g.Clone()
+			for _, a := range line[:len(line)-k] {
+				p.Apply(a)
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// WinningLines returns positions along the winning lines that a search of
+// 30,000 nodes finds for deals seed·1000 up to seed·1000+n−1 of the games
+// newGame makes, k moves before their ends for each k of ks (Before):
+// positions that can be won.
+func WinningLines(n int, seed uint64, newGame func() env.Game, ks ...int) []env.Game {
+	s, _ := solver.New(solver.Options{Nodes: 30000, TableBits: 18})
+	var out []env.Game
+	for d := range n {
+		g := newGame()
+		g.Deal(seed*1000 + uint64(d))
+		if r := s.Solve(context.Background(), g); r.Verdict == solver.Solved {
+			out = append(out, Before(g, r.Line, ks...)...)
+		}
+	}
+	return out
+}
