@@ -17,6 +17,7 @@ import (
 	"github.com/patience-gym/patience/env/royalparade"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 func newSolver(t testing.TB, o solver.Options) *solver.Solver {
@@ -210,10 +211,7 @@ func names(g env.Game, line []int) string {
 // every line found replays to a win through env.Env, and the hidden-card
 // games are labelled clairvoyant.
 func TestDealsSolveAndReplay(t *testing.T) {
-	deals := 4
-	if testing.Short() {
-		deals = 2
-	}
+	deals := solvertest.N(4, 2)
 	for _, name := range env.Names() {
 		t.Run(name, func(t *testing.T) {
 			g, _ := env.NewGame(name)

@@ -97,3 +97,45 @@ func WinningLines(n int, seed uint64, newGame func() env.Game, ks ...int) []env.
 	}
 	return out
 }
+
+// Plain returns the options of the plain search, the reference of the
+// verdict tests: the transposition table alone, none of a game's
+// knowledge, which decides exactly which positions can reach a win. Its
+// budget is nodes, its table 2^tableBits entries.
+func Plain(nodes int64, tableBits int) solver.Options {
+	return solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}, Nodes: nodes, TableBits: tableBits}
+}
+
+// Verdicts compares, position by position, the verdicts of searches with
+// those of the plain search (Plain), and counts the positions the plain
+// search decides.
+type Verdicts struct {
+	plain    *solver.Solver
+	searches map[string]*solver.Solver
+	// Count counts the positions checked by the plain search's verdict.
+	Count [3]int
+}
+
+// NewVerdicts returns a comparison of the plain search with the searches
+// of the named options, all with the node budget nodes and a table of
+// 2^18 entries.
+func NewVerdicts(t testing.TB, opts map[string]solver.Options, nodes int64) *Verdicts {
+	t.Helper()
+	return &Verdicts{plain: New(t, Plain(nodes, 18)), searches: Searches(t, opts, nodes, 18)}
+}
+
+// Check decides g with the plain search and, where it decides, with the
+// searches, and fails t where they disagree (Agree); what names g in the
+// messages. It returns the plain search's verdict.
+func (v *Verdicts) Check(t testing.TB, what string, g env.Game) solver.Verdict {
+	t.Helper()
+	want := v.plain.Solve(context.Background(), g).Verdict
+	v.Count[want]++
+	if want != solver.Unknown {
+		Agree(t, what, g, want, v.searches)
+	}
+	return want
+}
+
+// Decided returns the number of positions the plain search decided.
+func (v *Verdicts) Decided() int { return v.Count[solver.Solved] + v.Count[solver.Unsolvable] }
