@@ -61,31 +61,13 @@ func TestKeyIgnoresOrder(t *testing.T) {
 // playouts returns positions of random games of Limited, late ones, so
 // that a search from them finishes.
 func playouts(n int, seed uint64) []env.Game {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	var out []env.Game
-	m := env.NewMask(rules.NumActions)
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		for step := 0; step < 500; step++ {
-			g.Legal(&m)
-			acts := m.AppendActions(nil)
-			if len(acts) == 0 {
-				break
-			}
-			// Card moves before turns, and the fifth card last: games
-			// that get far.
-			a := acts[rng.IntN(len(acts))]
-			if a >= rules.ActTurn && len(acts) > 1 && rng.IntN(3) != 0 {
-				a = acts[rng.IntN(len(acts)-1)]
-			}
-			g.Apply(a)
-			if g.SecondDeal() && rng.IntN(3) == 0 {
-				out = append(out, g.Clone())
-			}
-		}
-	}
-	return out
+	// Card moves before turns, and the fifth card last: games that get
+	// far.
+	return solvertest.Playouts(n, seed, 11, 500, newGame, func(a int, rng *rand.Rand) bool {
+		return a >= rules.ActTurn && rng.IntN(3) != 0
+	}, func(g env.Game, rng *rand.Rand) bool {
+		return g.(*rules.Game).SecondDeal() && rng.IntN(3) == 0
+	})
 }
 
 // knowledge are the searches with each technique of this package on,

@@ -28,10 +28,10 @@ func withoutEval(g env.Game) env.Game {
 	return &noEval{solvertest.Rules[Position, *Position]{P: *New(g.(*rules.Game))}}
 }
 
-func (g *noEval) Clone() env.Game               { c := *g; return &c }
-func (g *noEval) CopyFrom(src env.Game)         { *g = *src.(*noEval) }
 func (g *noEval) SafeMove() int                 { return g.P.SafeMove() }
 func (g *noEval) Dead() bool                    { return g.P.Dead() }
+func (g *noEval) Clone() env.Game               { c := *g; return &c }
+func (g *noEval) CopyFrom(src env.Game)         { *g = *src.(*noEval) }
 func (g *noEval) Key() uint64                   { return g.P.Key() }
 func (g *noEval) Prune(line []int, m *env.Mask) { g.P.Prune(line, m) }
 

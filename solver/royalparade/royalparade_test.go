@@ -97,31 +97,12 @@ func TestRelaxedTwinWaits(t *testing.T) {
 // deal a few positions along a random line, late ones mostly, so that a
 // search from them finishes.
 func playouts(n int, seed uint64) []env.Game {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	var out []env.Game
-	m := env.NewMask(rules.NumActions)
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		for step := 0; step < 300; step++ {
-			g.Legal(&m)
-			acts := m.AppendActions(nil)
-			if len(acts) == 0 {
-				break
-			}
-			// Deal only now and then, build when a card fits: games that
-			// get far.
-			a := acts[rng.IntN(len(acts))]
-			if a == rules.ActDeal && len(acts) > 1 && rng.IntN(4) != 0 {
-				a = acts[rng.IntN(len(acts)-1)]
-			}
-			g.Apply(a)
-			if g.StockLen() <= 8 && rng.IntN(6) == 0 {
-				out = append(out, g.Clone())
-			}
-		}
-	}
-	return out
+	// Deal only now and then, build when a card fits: games that get far.
+	return solvertest.Playouts(n, seed, 7, 300, newGame, func(a int, rng *rand.Rand) bool {
+		return a == rules.ActDeal && rng.IntN(4) != 0
+	}, func(g env.Game, rng *rand.Rand) bool {
+		return g.(*rules.Game).StockLen() <= 8 && rng.IntN(6) == 0
+	})
 }
 
 // TestKnowledgeKeepsVerdicts: on positions of random games, the search

@@ -8,6 +8,7 @@ package solvertest
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -139,3 +140,36 @@ func (v *Verdicts) Check(t testing.TB, what string, g env.Game) solver.Verdict {
 
 // Decided returns the number of positions the plain search decided.
 func (v *Verdicts) Decided() int { return v.Count[solver.Solved] + v.Count[solver.Unsolvable] }
+
+// Playouts returns positions of random games: deals seed·1000 up to
+// seed·1000+n−1 of the games newGame makes, each played for at most steps
+// moves chosen at random (a math/rand/v2 PCG of seed and stream), and the
+// positions along the way that keep accepts (a copy of each). Where
+// redraw accepts the move first drawn and other moves are legal, the move
+// is drawn again among all the legal ones but the last: this is how a
+// test plays an action (a deal, a turn) less often than the others.
+func Playouts(n int, seed, stream uint64, steps int, newGame func() env.Game, redraw func(a int, rng *rand.Rand) bool, keep func(g env.Game, rng *rand.Rand) bool) []env.Game {
+	rng := rand.New(rand.NewPCG(seed, stream))
+	var out []env.Game
+	m := env.NewMask(newGame().Spec().Actions)
+	for d := range n {
+		g := newGame()
+		g.Deal(seed*1000 + uint64(d))
+		for range steps {
+			g.Legal(&m)
+			acts := m.AppendActions(nil)
+			if len(acts) == 0 {
+				break
+			}
+			a := acts[rng.IntN(len(acts))]
+			if len(acts) > 1 && redraw(a, rng) {
+				a = acts[rng.IntN(len(acts)-1)]
+			}
+			g.Apply(a)
+			if keep(g, rng) {
+				out = append(out, g.Clone())
+			}
+		}
+	}
+	return out
+}
