@@ -131,10 +131,8 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 // and the hash follows. RulesLine puts the swap after the last build on
 // the hook.
 func TestHookedSwapMoves(t *testing.T) {
-	g := newPos()
-	g.Deal(501543)
-	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
-	if g.DeadAtStart() || g.allow == nil || !g.allow.hooked {
+	g := deal501543AtStart(t)
+	if !g.allow.hooked {
 		t.Fatal("deal 501,543 is no longer hooked")
 	}
 	m := env.NewMask(rules.NumActions)

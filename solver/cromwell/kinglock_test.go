@@ -282,10 +282,8 @@ func TestSwapAllowOnADeal(t *testing.T) {
 // deal's swap is hooked, and a search makes it at the start only; the
 // test turns that off, as in a deal whose swaps are not all hooked.)
 func TestSwapOfferedOnlyWithAPick(t *testing.T) {
-	g := newPos()
-	g.Deal(501543)
-	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
-	if g.DeadAtStart() || g.allow == nil || !g.allow.pairsOnly {
+	g := deal501543AtStart(t)
+	if !g.allow.pairsOnly {
 		t.Fatal("deal 501,543 no longer allows its one pair")
 	}
 	g.allow.hooked, g.hook.arm = false, false

@@ -29,11 +29,8 @@ var steps = []solvertest.Technique[Technique]{
 }
 
 func TestMeasure(t *testing.T) {
-	measure.Table(t, "Ladder", func(seed uint64) env.Game {
-		g := rules.New()
-		g.Deal(seed)
-		return g
-	}, solvertest.WithTechniques(NewWith, steps), "best progress (mean)", func(n solvertest.Tally) string {
+	newGame := func() env.Game { return rules.New() }
+	measure.Table(t, "Ladder", solvertest.Dealt(newGame), solvertest.WithTechniques(NewWith, steps), "best progress (mean)", func(n solvertest.Tally) string {
 		return fmt.Sprintf("%.1f", float64(n.Best)/float64(*measure.Deals))
 	})
 }

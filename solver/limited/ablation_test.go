@@ -45,9 +45,5 @@ func (g *noEval) Key() uint64                   { return g.P.Key() }
 func (g *noEval) Prune(line []int, m *env.Mask) { g.P.Prune(line, m) }
 
 func TestAblation(t *testing.T) {
-	ablation.CSV(t, "limited", func(seed uint64) env.Game {
-		g := rules.New()
-		g.Deal(seed)
-		return g
-	}, ablationRows)
+	ablation.CSV(t, "limited", solvertest.Dealt(newGame), ablationRows)
 }

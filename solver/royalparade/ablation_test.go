@@ -49,9 +49,5 @@ var ablationRows = []solvertest.Step{
 }
 
 func TestAblation(t *testing.T) {
-	ablation.CSV(t, "royalparade", func(seed uint64) env.Game {
-		g := rules.New()
-		g.Deal(seed)
-		return g
-	}, ablationRows)
+	ablation.CSV(t, "royalparade", solvertest.Dealt(newGame), ablationRows)
 }

@@ -154,3 +154,13 @@ func (f Flags) Table(t *testing.T, game string, deal func(seed uint64) env.Game,
 	})
 	t.Logf("%s, deals %d to %d, %d nodes a deal:\n%s", game, *f.Start, *f.Start+uint64(*f.Deals)-1, *f.Nodes, sb.String())
 }
+
+// Dealt returns a measurement's deal: the game newGame makes, dealt with
+// the seed.
+func Dealt(newGame func() env.Game) func(seed uint64) env.Game {
+	return func(seed uint64) env.Game {
+		g := newGame()
+		g.Deal(seed)
+		return g
+	}
+}
