@@ -103,18 +103,14 @@ func TestKnownAnswers(t *testing.T) {
 	fifteenPos := func() env.Game {
 		g := fifteen.New()
 		g.SetColumns(cards.MustParseList("AS KS"))
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.Ace)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.Ace)
 		g.SetFoundation(cards.Spades, cards.Queen, 2)
 		return g
 	}
 	ladderPos := func() env.Game {
 		g := ladder.New()
 		g.SetRows(cards.MustParseList("KS QS"))
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.King)
 		g.SetFoundation(cards.Spades, cards.King, cards.Jack)
 		return g
 	}

@@ -101,9 +101,7 @@ func TestPlayout(t *testing.T) {
 	mk := func(cols [][]cards.Card, priv, pile string) *Position {
 		g := rules.New()
 		g.SetColumns(cols...)
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.King)
 		g.SetFoundation(cards.Spades, 8, 8)
 		g.SetSecondDeal(cs(priv), cs(pile))
 		return New(g)
@@ -120,9 +118,7 @@ func TestPlayout(t *testing.T) {
 		cs("JH"), cs("JH"), cs("10H"), cs("10H"), cs("9H"), cs("9H"))
 	g.SetPaired(0, true)
 	g.SetPaired(1, true)
-	for s := range cards.NumSuits {
-		g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-	}
+	solvertest.SetFoundations(g, cards.King, cards.King)
 	g.SetFoundation(cards.Spades, 8, 8)
 	g.SetFoundation(cards.Hearts, 5, 5)
 	g.SetSecondDeal(cs("KS QS QS"), cs("KS 9S 9S 6H 6H 7H 7H 8H 8H"))

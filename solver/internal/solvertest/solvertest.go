@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/env/cards"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -172,4 +173,19 @@ func Playouts(n int, seed, stream uint64, steps int, newGame func() env.Game, re
 		}
 	}
 	return out
+}
+
+// Foundations is a game whose foundations a test sets: two a suit, each
+// given the rank of its top card.
+type Foundations interface {
+	SetFoundation(s cards.Suit, a, b cards.Rank)
+}
+
+// SetFoundations sets both foundations of every suit of g to a and b: with
+// cards.King for both, every card of a game of the foundations' kind is
+// home but those a test puts in play again.
+func SetFoundations(g Foundations, a, b cards.Rank) {
+	for s := range cards.NumSuits {
+		g.SetFoundation(cards.Suit(s), a, b)
+	}
 }
