@@ -26,6 +26,8 @@ type Flags struct {
 	// Steps lists the steps to run, by number from 0, comma-separated
 	// (empty, or no such flag: all).
 	Steps *string
+	// name is the flag of the deals, for the message of a skipped test.
+	name string
 }
 
 // NewFlags registers the flags of a measurement: name (the deals),
@@ -38,6 +40,7 @@ func NewFlags(name, nodes, steps string) Flags {
 		Start: flag.Uint64(name+"-start", 500000, "first deal of the measurement"),
 		Nodes: flag.Int64(nodes, 300000, "node budget a deal of the measurement"),
 		Steps: new(string),
+		name:  name,
 	}
 	if steps != "" {
 		f.Steps = flag.String(steps, "", "steps of the measurement to run, by number from 0, comma-separated (empty: all)")
@@ -94,7 +97,7 @@ func (t Tally) MedianSeconds() float64 { return t.Seconds[len(t.Seconds)/2] }
 func (f Flags) Run(t *testing.T, deal func(seed uint64) env.Game, steps []Step, row func(st Step, n Tally)) {
 	t.Helper()
 	if *f.Deals == 0 {
-		t.Skip("a measurement: run with the number of deals")
+		t.Skipf("a measurement: run with -%s N", f.name)
 	}
 	for i, st := range steps {
 		if *f.Steps != "" && !slices.Contains(strings.Split(*f.Steps, ","), fmt.Sprint(i)) {
