@@ -15,6 +15,7 @@ import (
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // The game knowledge the solver uses (safe moves, dead tests, pruning) must
@@ -26,6 +27,15 @@ import (
 // stress sets the number of positions (deals, for late positions, a tenth
 // of it) for a longer run: go test ./solver -run KeepVerdicts -stress 5000.
 var stress = flag.Int("stress", 0, "positions per game in the verdict tests")
+
+// sample returns the size of a test's sample: long, short with -short, or
+// stressed with -stress.
+func sample(long, short, stressed int) int {
+	if *stress > 0 {
+		return stressed
+	}
+	return solvertest.N(long, short)
+}
 
 // variants of the search compared with the reference.
 var variants = map[string]solver.Options{
@@ -41,48 +51,16 @@ var variants = map[string]solver.Options{
 	"late pass": {Passes: []solver.Pass{{Late: true}, {Late: true, Discrepancy: true, Limit: 1}}},
 }
 
-var reference = solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}}
-
-// compare decides each position with the reference and every variant and
-// fails on a disagreement. It returns how many positions the reference
-// found solved and unsolvable.
+// compare decides each position with the reference (the plain search)
+// and every variant and fails on a disagreement. It returns how many
+// positions the reference found solved and unsolvable.
 func compare(t *testing.T, positions []env.Game, nodes int64) (solved, unsolvable int) {
 	t.Helper()
-	mk := func(o solver.Options) *solver.Solver {
-		o.Nodes, o.TableBits = nodes, 18
-		s, err := solver.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	ref := mk(reference)
-	vs := map[string]*solver.Solver{}
-	for name, o := range variants {
-		vs[name] = mk(o)
-	}
+	v := solvertest.NewVerdicts(t, variants, nodes)
 	for i, g := range positions {
-		want := ref.Solve(context.Background(), g)
-		switch want.Verdict {
-		case solver.Solved:
-			solved++
-		case solver.Unsolvable:
-			unsolvable++
-		default:
-			continue
-		}
-		for name, s := range vs {
-			got := s.Solve(context.Background(), g)
-			if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
-				t.Fatalf("position %d: %s says %v, the reference %v\n%s", i, name, got.Verdict, want.Verdict, g.Render())
-			}
-			if got.Verdict == solver.Solved {
-				if err := solver.VerifyEnv(g, 0, got.Line); err != nil {
-					t.Fatalf("position %d: %s: %v", i, name, err)
-				}
-			}
-		}
+		v.Check(t, fmt.Sprint("position ", i), g)
 	}
+	solved, unsolvable = v.Count[solver.Solved], v.Count[solver.Unsolvable]
 	t.Logf("%d positions: %d solved, %d unsolvable by the reference", len(positions), solved, unsolvable)
 	return solved, unsolvable
 }
@@ -119,13 +97,7 @@ func cromwellTiny(n int, swapUsed bool) []env.Game {
 // TestCromwellRulesKeepVerdicts: Cromwell's safe moves and dead test (with
 // the swap used) and its pruning of swaps (with the swap unused).
 func TestCromwellRulesKeepVerdicts(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 100
-	}
-	if *stress > 0 {
-		n = *stress
-	}
+	n := sample(300, 100, *stress)
 	for _, used := range []bool{true, false} {
 		t.Run(fmt.Sprintf("swap used %v", used), func(t *testing.T) {
 			solved, unsolvable := compare(t, cromwellTiny(n, used), 200000)
@@ -185,13 +157,7 @@ func fifteenTiny(n int) []env.Game {
 
 // TestFifteenRulesKeepVerdicts: The Fifteen's safe moves.
 func TestFifteenRulesKeepVerdicts(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 100
-	}
-	if *stress > 0 {
-		n = *stress
-	}
+	n := sample(300, 100, *stress)
 	solved, _ := compare(t, fifteenTiny(n), 200000)
 	if solved < n/10 {
 		t.Errorf("only %d positions solved", solved)
@@ -227,15 +193,7 @@ func latePositions(t *testing.T, game string, deals int) []env.Game {
 		g := e.Game().Clone()
 		g.Deal(seed)
 		if r := s.Solve(context.Background(), g); r.Verdict == solver.Solved {
-			for _, k := range []int{3, 8, 15, 25} {
-				if k < len(r.Line) {
-					p := g.Clone()
-					for _, m := range r.Line[:len(r.Line)-k] {
-						p.Apply(m)
-					}
-					out = append(out, p)
-				}
-			}
+			out = append(out, solvertest.Before(g, r.Line, 3, 8, 15, 25)...)
 		}
 	}
 	return out
@@ -244,13 +202,7 @@ func latePositions(t *testing.T, game string, deals int) []env.Game {
 // TestLatePositionsKeepVerdicts: every game's rules, on positions near the
 // end of real play.
 func TestLatePositionsKeepVerdicts(t *testing.T) {
-	deals := 12
-	if testing.Short() {
-		deals = 3
-	}
-	if *stress > 0 {
-		deals = *stress / 10
-	}
+	deals := sample(12, 3, *stress/10)
 	for _, game := range env.Names() {
 		t.Run(game, func(t *testing.T) {
 			solved, unsolvable := compare(t, latePositions(t, game, deals), 50000)

@@ -78,6 +78,7 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/memlimit"
+	"github.com/patience-gym/patience/solver/internal/hashmix"
 )
 
 // Verdict is the outcome of a search.
@@ -1017,10 +1018,5 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 // finalizer (MurmurHash3's), so that nearby hashes and seeds give
 // unrelated numbers.
 func jitter(h uint64) float64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return float64(h>>11)/(1<<53) - 0.5
+	return float64(hashmix.Mix(h)>>11)/(1<<53) - 0.5
 }

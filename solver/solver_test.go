@@ -17,6 +17,7 @@ import (
 	"github.com/patience-gym/patience/env/royalparade"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 func newSolver(t testing.TB, o solver.Options) *solver.Solver {
@@ -102,18 +103,14 @@ func TestKnownAnswers(t *testing.T) {
 	fifteenPos := func() env.Game {
 		g := fifteen.New()
 		g.SetColumns(cards.MustParseList("AS KS"))
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.Ace)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.Ace)
 		g.SetFoundation(cards.Spades, cards.Queen, 2)
 		return g
 	}
 	ladderPos := func() env.Game {
 		g := ladder.New()
 		g.SetRows(cards.MustParseList("KS QS"))
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.King)
 		g.SetFoundation(cards.Spades, cards.King, cards.Jack)
 		return g
 	}
@@ -210,10 +207,7 @@ func names(g env.Game, line []int) string {
 // every line found replays to a win through env.Env, and the hidden-card
 // games are labelled clairvoyant.
 func TestDealsSolveAndReplay(t *testing.T) {
-	deals := 4
-	if testing.Short() {
-		deals = 2
-	}
+	deals := solvertest.N(4, 2)
 	for _, name := range env.Names() {
 		t.Run(name, func(t *testing.T) {
 			g, _ := env.NewGame(name)

@@ -57,21 +57,21 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// The interfaces Position implements.
-var (
-	_ env.Game               = (*Position)(nil)
-	_ env.Evaluator          = (*Position)(nil)
-	_ solver.SafeMover       = (*Position)(nil)
-	_ solver.DeadTester      = (*Position)(nil)
-	_ solver.StartDeadTester = (*Position)(nil)
-	_ solver.LineMapper      = (*Position)(nil)
-	_ solver.DeadEvaluator   = (*Position)(nil)
-	_ solver.LateOnceMover   = (*Position)(nil)
-	_ solver.SearchEvaluator = (*Position)(nil)
-	_ solver.Pruner          = (*Position)(nil)
-	_ solver.Staged          = (*Position)(nil)
-	_ solver.OnceMover       = (*Position)(nil)
-)
+// Position implements the interfaces of the knowledge it gives.
+var _ interface {
+	env.Game
+	env.Evaluator
+	solver.SafeMover
+	solver.DeadTester
+	solver.StartDeadTester
+	solver.LineMapper
+	solver.DeadEvaluator
+	solver.LateOnceMover
+	solver.SearchEvaluator
+	solver.Pruner
+	solver.Staged
+	solver.OnceMover
+} = (*Position)(nil)
 
 // Position is a Cromwell position as the solver searches it: the rules'
 // game, and what a search notes about it from DeadAtStart on (the swaps

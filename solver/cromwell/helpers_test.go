@@ -22,6 +22,20 @@ func dealt(seed uint64) *Position {
 	return New(g)
 }
 
+// deal501543AtStart returns the position of deal 501,543, whose one
+// allowed swap exchanges the two cards of a pair (and is hooked), after
+// DeadAtStart, noted as in a copy: a memo of the king-lock test and no pin
+// test, which proves the deal lost.
+func deal501543AtStart(t *testing.T) *Position {
+	t.Helper()
+	g := dealt(501543)
+	g.lockMemo = new(lockMemo)
+	if g.DeadAtStart() || g.allow == nil {
+		t.Fatal("deal 501,543 is no longer open with its one allowed swap")
+	}
+	return g
+}
+
 // position returns a position of fans given as card lists, deepest first.
 func position(fans ...string) *Position {
 	var fs [][]cards.Card

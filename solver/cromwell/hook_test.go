@@ -9,6 +9,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // searches are the three searches that tests on small positions compare
@@ -77,10 +78,7 @@ func hookedTiny(rng *cards.Rand) (*Position, *Position) {
 // on a king of the pair: the hook found a win that needs the game before
 // the swap.
 func TestHookedSwapNeverLosesAWin(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 800
-	}
+	n := solvertest.N(3000, 800)
 	rng := cards.NewRand(30)
 	ss := threeSearches(t)
 	won, lost, late, needed := 0, 0, 0, 0
@@ -133,10 +131,8 @@ func TestHookedSwapNeverLosesAWin(t *testing.T) {
 // and the hash follows. RulesLine puts the swap after the last build on
 // the hook.
 func TestHookedSwapMoves(t *testing.T) {
-	g := newPos()
-	g.Deal(501543)
-	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
-	if g.DeadAtStart() || g.allow == nil || !g.allow.hooked {
+	g := deal501543AtStart(t)
+	if !g.allow.hooked {
 		t.Fatal("deal 501,543 is no longer hooked")
 	}
 	m := env.NewMask(rules.NumActions)
@@ -314,10 +310,7 @@ func hookTiny(rng *cards.Rand) *Position {
 // (builds on the hook among them), and the full search, decide every
 // position of the hooked game as a search of every move of that game does.
 func TestStubbornWithHook(t *testing.T) {
-	n := 10000
-	if testing.Short() {
-		n = 3000
-	}
+	n := solvertest.N(10000, 3000)
 	rng := cards.NewRand(32)
 	ss := threeSearches(t)
 	won, lost, used, needed := 0, 0, 0, 0

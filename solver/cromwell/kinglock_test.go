@@ -13,6 +13,7 @@ import (
 	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/env/envtest"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // kingTiny returns a random position with a few cards of each suit in play
@@ -57,10 +58,7 @@ func exhaustive(t *testing.T, g env.Game) solver.Verdict {
 // exhaustive search, and the test finds dead positions that the relaxed
 // game of Dead does not.
 func TestKingLockedNeverLosesAWin(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 600
-	}
+	n := solvertest.N(3000, 600)
 	rng := cards.NewRand(25)
 	fired, beyond, lost := 0, 0, 0
 	for range n {
@@ -99,10 +97,7 @@ func TestKingLockedNeverLosesAWin(t *testing.T) {
 // unused, every position swapLocked calls dead is unsolvable by an
 // exhaustive search that tries every swap at every step.
 func TestSwapLockedNeverLosesAWin(t *testing.T) {
-	n := 20000
-	if testing.Short() {
-		n = 5000
-	}
+	n := solvertest.N(20000, 5000)
 	rng := cards.NewRand(26)
 	fired, decided := 0, 0
 	for range n {
@@ -195,10 +190,7 @@ func TestKingLocksOnRealDeals(t *testing.T) {
 // up positions where none can be made any more, decides as an exhaustive
 // search that tries every swap at every step.
 func TestSwapAllowNeverLosesAWin(t *testing.T) {
-	n := 6000
-	if testing.Short() {
-		n = 1500
-	}
+	n := solvertest.N(6000, 1500)
 	rng := cards.NewRand(27)
 	s, err := solver.New(solver.Options{Passes: []solver.Pass{}, Nodes: 300000, TableBits: 18})
 	if err != nil {
@@ -290,10 +282,8 @@ func TestSwapAllowOnADeal(t *testing.T) {
 // deal's swap is hooked, and a search makes it at the start only; the
 // test turns that off, as in a deal whose swaps are not all hooked.)
 func TestSwapOfferedOnlyWithAPick(t *testing.T) {
-	g := newPos()
-	g.Deal(501543)
-	g.lockMemo = new(lockMemo) // as in a copy: no pin test, which proves the deal lost
-	if g.DeadAtStart() || g.allow == nil || !g.allow.pairsOnly {
+	g := deal501543AtStart(t)
+	if !g.allow.pairsOnly {
 		t.Fatal("deal 501,543 no longer allows its one pair")
 	}
 	g.allow.hooked, g.hook.arm = false, false

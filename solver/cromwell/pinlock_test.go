@@ -6,6 +6,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // TestPinLockedNeverLosesAWin: on random small positions with the swap
@@ -14,10 +15,7 @@ import (
 // relaxed game and the king-lock test) lets through, and some of them only
 // with its pins: the king-order game alone lets them through too.
 func TestPinLockedNeverLosesAWin(t *testing.T) {
-	n := 20000
-	if testing.Short() {
-		n = 4000
-	}
+	n := solvertest.N(20000, 4000)
 	beyond, pinned := 0, 0
 	for _, left := range []int{14, 20, 26} {
 		rng := cards.NewRand(uint64(left)*7901 + 3)
@@ -45,10 +43,7 @@ func TestPinLockedNeverLosesAWin(t *testing.T) {
 // are all hooked, the game after each swap (the hook on) is unsolvable by
 // an exhaustive search wherever the pin test calls it lost.
 func TestPinLockedOnHookedGames(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 200
-	}
+	n := solvertest.N(1000, 200)
 	rng := cards.NewRand(4242)
 	beyond, roots := 0, 0
 	for range n {

@@ -7,6 +7,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // sweepRelaxed plays the relaxed game of Dead by plain sweeps over the
@@ -94,10 +95,7 @@ func (g *Position) sweepRelaxed() int {
 // many cards home as the plain sweep does, SearchEvaluateDead agrees with
 // SearchEvaluate and Dead, and the relaxed game does not allocate.
 func TestRelaxedAgreesWithSweeps(t *testing.T) {
-	deals := 300
-	if testing.Short() {
-		deals = 60
-	}
+	deals := solvertest.N(300, 60)
 	g := newPos()
 	m := env.NewMask(rules.NumActions)
 	rng := rand.New(rand.NewPCG(11, 12))

@@ -7,6 +7,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 func TestSafeMove(t *testing.T) {
@@ -46,9 +47,7 @@ func TestDead(t *testing.T) {
 			fs = append(fs, cards.MustParseList(f))
 		}
 		g.SetFans(fs...)
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.King)
 		g.SetFoundation(cards.Spades, cards.Jack, cards.Jack)
 	}
 	// Both queens of spades under kings of spades, foundations at jack.
@@ -115,9 +114,7 @@ func TestLateOnceMover(t *testing.T) {
 		t.Errorf("swap unused, an ace on top: late safe move %d", a)
 	}
 	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"))
-	for s := range cards.NumSuits {
-		d.SetFoundation(cards.Suit(s), cards.King, cards.King)
-	}
+	solvertest.SetFoundations(d, cards.King, cards.King)
 	d.SetFoundation(cards.Spades, cards.Jack, cards.Jack)
 	if d.Dead() || !d.LateDead() {
 		t.Errorf("queens under their kings, swap unused: Dead %v (want false), LateDead %v (want true)", d.Dead(), d.LateDead())
@@ -173,9 +170,7 @@ func TestLateOnceMover(t *testing.T) {
 func TestLatePick(t *testing.T) {
 	d := newPos()
 	d.SetFans(cards.MustParseList("QS KS"), cards.MustParseList("QS KS"), cards.MustParseList("JS"))
-	for s := range cards.NumSuits {
-		d.SetFoundation(cards.Suit(s), cards.King, cards.King)
-	}
+	solvertest.SetFoundations(d, cards.King, cards.King)
 	d.SetFoundation(cards.Spades, cards.Jack, cards.Jack-1)
 	if !d.LateDead() {
 		t.Fatal("queens under their kings: not dead without the swap")

@@ -8,6 +8,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // TestStubbornNeverLosesAWin: on random small positions with the swap
@@ -16,10 +17,7 @@ import (
 // search of every move does, and proves the lost ones in under half the
 // nodes.
 func TestStubbornNeverLosesAWin(t *testing.T) {
-	n := 4000
-	if testing.Short() {
-		n = 1000
-	}
+	n := solvertest.N(4000, 1000)
 	rng := cards.NewRand(28)
 	s, err := solver.New(solver.Options{NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}, Nodes: 300000, TableBits: 18})
 	if err != nil {
@@ -102,10 +100,7 @@ func TestStubbornOnADeal(t *testing.T) {
 // stubborn sets leave out moves at the start of some, and pairsDead calls
 // only lost positions lost.
 func TestStubbornBeforeTheSwap(t *testing.T) {
-	n := 12000
-	if testing.Short() {
-		n = 3000
-	}
+	n := solvertest.N(12000, 3000)
 	rng := cards.NewRand(29)
 	ss := threeSearches(t)
 	pairs, won, lost, cut, dead := 0, 0, 0, 0, 0

@@ -6,6 +6,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/cromwell"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // TestWholeFanMovesAreNeverOnAShortestWin checks the reason Prune may drop
@@ -15,10 +16,7 @@ import (
 // backwards from the won ones, and checks that every such move leads to a
 // position no nearer a win than the one it leaves.
 func TestWholeFanMovesAreNeverOnAShortestWin(t *testing.T) {
-	n := 1500
-	if testing.Short() {
-		n = 300
-	}
+	n := solvertest.N(1500, 300)
 	rng := cards.NewRand(41)
 	checked, onWinnable := 0, 0
 	for range n {

@@ -35,13 +35,13 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// The interfaces Position implements.
-var (
-	_ solver.DeadTester      = (*Position)(nil)
-	_ solver.StartDeadTester = (*Position)(nil)
-	_ solver.Pruner          = (*Position)(nil)
-	_ solver.Keyer           = (*Position)(nil)
-)
+// Position implements the interfaces of the knowledge it gives.
+var _ interface {
+	solver.DeadTester
+	solver.StartDeadTester
+	solver.Pruner
+	solver.Keyer
+} = (*Position)(nil)
 
 // Technique names one piece of the knowledge, so that a measurement or a
 // test can switch it off (NewWith).

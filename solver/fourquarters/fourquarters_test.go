@@ -1,7 +1,6 @@
 package fourquarters
 
 import (
-	"context"
 	"flag"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/fourquarters"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // stress sets the number of positions of the verdict tests for a longer
@@ -225,26 +225,8 @@ func TestKeepsVerdicts(t *testing.T) {
 	if *stress > 0 {
 		n = *stress
 	}
-	ref, err := solver.New(solver.Options{NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}, Nodes: 200000, TableBits: 18})
-	if err != nil {
-		t.Fatal(err)
-	}
-	with, err := solver.New(solver.Options{Nodes: 200000, TableBits: 18})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var count [3]int
-	check := func(name string, g *rules.Game) {
-		want := ref.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown {
-			return
-		}
-		count[want.Verdict]++
-		got := with.Solve(context.Background(), g)
-		if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
-			t.Fatalf("%s: %v with the techniques, %v without\n%s", name, got.Verdict, want.Verdict, g.Render())
-		}
-	}
+	v := solvertest.NewVerdicts(t, map[string]solver.Options{"the search with the techniques": {}}, 200000)
+	check := func(name string, g *rules.Game) { v.Check(t, name, g) }
 	rng := cards.NewRand(7)
 	for k := range n {
 		// An endgame: a few ranks in a few arms, the files packed in half
@@ -308,6 +290,7 @@ func TestKeepsVerdicts(t *testing.T) {
 		}
 		check("late", g)
 	}
+	count := v.Count
 	t.Logf("decided by the reference: %d solved, %d unsolvable", count[solver.Solved], count[solver.Unsolvable])
 	if count[solver.Solved] < n/20 || count[solver.Unsolvable] < n/20 {
 		t.Errorf("too few decided positions of each kind: %v", count)

@@ -3,6 +3,7 @@ package ladder
 import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/ladder"
+	"github.com/patience-gym/patience/solver/internal/hashmix"
 )
 
 // rowCardKeys are the keys of a card at each depth of a row in Key, the
@@ -16,16 +17,6 @@ var rowCardKeys = func() (k [rules.MaxRow][cards.NumCodes]uint64) {
 	}
 	return k
 }()
-
-// mix is MurmurHash3's 64-bit finalizer.
-func mix(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
-}
 
 // Key returns the key of g's class (solver.Keyer): its Hash with the rows'
 // part replaced by the sum of the keys of their contents, so that the
@@ -53,7 +44,7 @@ func (g *Position) Key() uint64 {
 		for i, c := range row {
 			h ^= rowCardKeys[i][c]
 		}
-		sum += mix(h)
+		sum += hashmix.Mix(h)
 	}
 	return g.Hash() ^ g.RowsHash() ^ sum
 }

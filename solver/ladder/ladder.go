@@ -25,14 +25,14 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// The interfaces Position implements.
-var (
-	_ solver.SafeMover       = (*Position)(nil)
-	_ solver.Keyer           = (*Position)(nil)
-	_ solver.Pruner          = (*Position)(nil)
-	_ solver.Narrower        = (*Position)(nil)
-	_ solver.SearchEvaluator = (*Position)(nil)
-)
+// Position implements the interfaces of the knowledge it gives.
+var _ interface {
+	solver.SafeMover
+	solver.Keyer
+	solver.Pruner
+	solver.Narrower
+	solver.SearchEvaluator
+} = (*Position)(nil)
 
 // Technique names one piece of the knowledge, so that a measurement or a
 // test can switch it off (NewWith). The safe moves, keys and pruning also

@@ -1,8 +1,8 @@
 package ladder
 
 import (
-	"context"
 	"flag"
+	"fmt"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -10,6 +10,7 @@ import (
 	"github.com/patience-gym/patience/env/envtest"
 	rules "github.com/patience-gym/patience/env/ladder"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // stress sets the number of positions of the verdict tests for a longer
@@ -80,28 +81,12 @@ func TestKeepsVerdicts(t *testing.T) {
 	if *stress > 0 {
 		n = *stress
 	}
-	ref, err := solver.New(solver.Options{NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}, Nodes: 50000, TableBits: 18})
-	if err != nil {
-		t.Fatal(err)
-	}
-	with, err := solver.New(solver.Options{Nodes: 50000, TableBits: 18})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var count [3]int
+	v := solvertest.NewVerdicts(t, map[string]solver.Options{"the search with the techniques": {}}, 50000)
 	rng := cards.NewRand(5)
 	for i := range n {
-		g := tiny(rng, i%2 == 1)
-		want := ref.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown {
-			continue
-		}
-		count[want.Verdict]++
-		got := with.Solve(context.Background(), g)
-		if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
-			t.Fatalf("position %d: %v with the techniques, %v without\n%s", i, got.Verdict, want.Verdict, g.Render())
-		}
+		v.Check(t, fmt.Sprint("position ", i), tiny(rng, i%2 == 1))
 	}
+	count := v.Count
 	t.Logf("decided by the reference: %d solved, %d unsolvable", count[solver.Solved], count[solver.Unsolvable])
 	// A search that leaves out moves or merges positions wrongly can only
 	// turn a win into a loss (every line found is replayed), so it is the

@@ -1,14 +1,12 @@
 package ladder
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"strings"
 	"testing"
 
+	"github.com/patience-gym/patience/env"
 	rules "github.com/patience-gym/patience/env/ladder"
-	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // The measurement of the techniques, run by hand (it takes an hour or
@@ -18,50 +16,21 @@ import (
 //
 // decides deals 500,000 up (tuning deals) with the techniques added one at
 // a time, at the same node budget, and prints a markdown table of the
-// verdicts.
-var (
-	measureDeals = flag.Int("measure", 0, "deals of the measurement (0: skip it)")
-	measureStart = flag.Uint64("measure-start", 500000, "first deal of the measurement")
-	measureNodes = flag.Int64("nodes", 300000, "node budget a deal of the measurement")
-	measureSteps = flag.String("steps", "", "the steps to measure, by number (all: empty)")
-)
+// verdicts. -steps 0,2 measures the steps 0 and 2 only.
+var measure = solvertest.NewFlags("measure", "nodes", "steps")
 
-// measureSteps are the techniques of the measurement, added one at a time.
-var steps = []struct {
-	name string
-	use  Technique
-}{
-	{"safe moves (before)", Safe},
-	{"+ rows keyed as a multiset", Safe | RowKeys},
-	{"+ turn order", Safe | RowKeys | TurnOrder},
-	{"+ shifts left out of the limited passes", Safe | RowKeys | TurnOrder | Shifts},
-	{"+ search evaluation", All},
+// steps are the techniques of the measurement, added one at a time.
+var steps = []solvertest.Technique[Technique]{
+	{Name: "safe moves (before)", Use: Safe},
+	{Name: "+ rows keyed as a multiset", Use: Safe | RowKeys},
+	{Name: "+ turn order", Use: Safe | RowKeys | TurnOrder},
+	{Name: "+ shifts left out of the limited passes", Use: Safe | RowKeys | TurnOrder | Shifts},
+	{Name: "+ search evaluation", Use: All},
 }
 
 func TestMeasure(t *testing.T) {
-	if *measureDeals == 0 {
-		t.Skip("a measurement: -measure N")
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "| techniques | solved | lost | open | best progress (mean) |\n|---|--:|--:|--:|--:|\n")
-	for i, st := range steps {
-		if *measureSteps != "" && !strings.Contains(*measureSteps, fmt.Sprint(i)) {
-			continue
-		}
-		s, err := solver.New(solver.Options{Nodes: *measureNodes})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n [3]int
-		best := 0
-		for d := range *measureDeals {
-			g := rules.New()
-			g.Deal(*measureStart + uint64(d))
-			r := s.Solve(context.Background(), NewWith(g, st.use))
-			n[r.Verdict]++
-			best += r.Best
-		}
-		fmt.Fprintf(&sb, "| %s | %d | %d | %d | %.1f |\n", st.name, n[solver.Solved], n[solver.Unsolvable], n[solver.Unknown], float64(best)/float64(*measureDeals))
-	}
-	t.Logf("Ladder, deals %d to %d, %d nodes a deal:\n%s", *measureStart, *measureStart+uint64(*measureDeals)-1, *measureNodes, sb.String())
+	newGame := func() env.Game { return rules.New() }
+	measure.Table(t, "Ladder", solvertest.Dealt(newGame), solvertest.WithTechniques(NewWith, steps), "best progress (mean)", func(n solvertest.Tally) string {
+		return fmt.Sprintf("%.1f", float64(n.Best)/float64(*measure.Deals))
+	})
 }

@@ -3,6 +3,7 @@ package limited
 import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/limited"
+	"github.com/patience-gym/patience/solver/internal/hashmix"
 )
 
 // privKeys are the keys of the privileged cards in Key, by card code (0
@@ -26,17 +27,7 @@ func columnKey(col []cards.Card, paired bool) uint64 {
 	if paired {
 		h |= 1 << 63
 	}
-	return mix(h)
-}
-
-// mix is MurmurHash3's 64-bit finalizer.
-func mix(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
+	return hashmix.Mix(h)
 }
 
 // Key returns the key of g's class (solver.Keyer): its Hash with the part

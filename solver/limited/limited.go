@@ -29,12 +29,13 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-var (
-	_ solver.Keyer           = (*Position)(nil)
-	_ solver.Pruner          = (*Position)(nil)
-	_ solver.SearchEvaluator = (*Position)(nil)
-	_ solver.Planner         = (*Position)(nil)
-)
+// Position implements the interfaces of the knowledge it gives.
+var _ interface {
+	solver.Keyer
+	solver.Pruner
+	solver.SearchEvaluator
+	solver.Planner
+} = (*Position)(nil)
 
 // Position is a game of Limited as the solver searches it.
 type Position struct {

@@ -1,7 +1,7 @@
 package limited
 
 import (
-	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -9,7 +9,11 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/limited"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
+
+// newGame returns a new game of Limited.
+func newGame() env.Game { return rules.New() }
 
 // cs parses a list of cards.
 func cs(s string) []cards.Card { return cards.MustParseList(s) }
@@ -57,57 +61,13 @@ func TestKeyIgnoresOrder(t *testing.T) {
 // playouts returns positions of random games of Limited, late ones, so
 // that a search from them finishes.
 func playouts(n int, seed uint64) []env.Game {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	var out []env.Game
-	m := env.NewMask(rules.NumActions)
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		for step := 0; step < 500; step++ {
-			g.Legal(&m)
-			acts := m.AppendActions(nil)
-			if len(acts) == 0 {
-				break
-			}
-			// Card moves before turns, and the fifth card last: games
-			// that get far.
-			a := acts[rng.IntN(len(acts))]
-			if a >= rules.ActTurn && len(acts) > 1 && rng.IntN(3) != 0 {
-				a = acts[rng.IntN(len(acts)-1)]
-			}
-			g.Apply(a)
-			if g.SecondDeal() && rng.IntN(3) == 0 {
-				out = append(out, g.Clone())
-			}
-		}
-	}
-	return out
-}
-
-// winningLines returns positions along the winning lines the solver finds
-// for deals, some way before their ends: positions that can be won.
-func winningLines(t testing.TB, n int, seed uint64) []env.Game {
-	t.Helper()
-	s, _ := solver.New(solver.Options{Nodes: 30000, TableBits: 18})
-	var out []env.Game
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		r := s.Solve(context.Background(), g)
-		if r.Verdict != solver.Solved {
-			continue
-		}
-		for _, k := range []int{15, 30, 45} {
-			if k < len(r.Line) {
-				p := g.Clone()
-				for _, a := range r.Line[:len(r.Line)-k] {
-					p.Apply(a)
-				}
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+	// Card moves before turns, and the fifth card last: games that get
+	// far.
+	return solvertest.Playouts(n, seed, 11, 500, newGame, func(a int, rng *rand.Rand) bool {
+		return a >= rules.ActTurn && rng.IntN(3) != 0
+	}, func(g env.Game, rng *rand.Rand) bool {
+		return g.(*rules.Game).SecondDeal() && rng.IntN(3) == 0
+	})
 }
 
 // knowledge are the searches with each technique of this package on,
@@ -121,39 +81,13 @@ var knowledge = map[string]solver.Options{
 // TestKnowledgeKeepsVerdicts: on late positions of random games and of
 // winning lines, each technique decides as the plain search does.
 func TestKnowledgeKeepsVerdicts(t *testing.T) {
-	n := 120
-	if testing.Short() {
-		n = 30
-	}
-	positions := append(playouts(n, 1), winningLines(t, n/2, 2)...)
-	plain, _ := solver.New(solver.Options{Nodes: 200000, TableBits: 18, NoSafeMoves: true, NoDeadTest: true, NoPrune: true, NoKey: true, Passes: []solver.Pass{}})
-	searches := map[string]*solver.Solver{}
-	for name, o := range knowledge {
-		o.Nodes, o.TableBits = 200000, 18
-		searches[name], _ = solver.New(o)
-	}
-	decided, lost := 0, 0
+	n := solvertest.N(120, 30)
+	positions := append(playouts(n, 1), solvertest.WinningLines(n/2, 2, newGame, 15, 30, 45)...)
+	v := solvertest.NewVerdicts(t, knowledge, 200000)
 	for i, g := range positions {
-		want := plain.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown {
-			continue
-		}
-		decided++
-		if want.Verdict == solver.Unsolvable {
-			lost++
-		}
-		for name, s := range searches {
-			got := s.Solve(context.Background(), g)
-			if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
-				t.Fatalf("position %d: %s says %v, the plain search %v\n%s", i, name, got.Verdict, want.Verdict, g.Render())
-			}
-			if got.Verdict == solver.Solved {
-				if err := solver.VerifyEnv(g, 0, got.Line); err != nil {
-					t.Fatalf("position %d: %s: %v", i, name, err)
-				}
-			}
-		}
+		v.Check(t, fmt.Sprint("position ", i), g)
 	}
+	decided, lost := v.Decided(), v.Count[solver.Unsolvable]
 	t.Logf("%d positions, %d decided by the plain search, %d lost", len(positions), decided, lost)
 	if lost < 10 || decided-lost < 10 {
 		t.Errorf("the sample proves little: %d decided, %d lost", decided, lost)
@@ -167,9 +101,7 @@ func TestPlayout(t *testing.T) {
 	mk := func(cols [][]cards.Card, priv, pile string) *Position {
 		g := rules.New()
 		g.SetColumns(cols...)
-		for s := range cards.NumSuits {
-			g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-		}
+		solvertest.SetFoundations(g, cards.King, cards.King)
 		g.SetFoundation(cards.Spades, 8, 8)
 		g.SetSecondDeal(cs(priv), cs(pile))
 		return New(g)
@@ -186,9 +118,7 @@ func TestPlayout(t *testing.T) {
 		cs("JH"), cs("JH"), cs("10H"), cs("10H"), cs("9H"), cs("9H"))
 	g.SetPaired(0, true)
 	g.SetPaired(1, true)
-	for s := range cards.NumSuits {
-		g.SetFoundation(cards.Suit(s), cards.King, cards.King)
-	}
+	solvertest.SetFoundations(g, cards.King, cards.King)
 	g.SetFoundation(cards.Spades, 8, 8)
 	g.SetFoundation(cards.Hearts, 5, 5)
 	g.SetSecondDeal(cs("KS QS QS"), cs("KS 9S 9S 6H 6H 7H 7H 8H 8H"))

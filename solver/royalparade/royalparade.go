@@ -27,14 +27,15 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-var (
-	_ solver.SafeMover       = (*Position)(nil)
-	_ solver.DeadTester      = (*Position)(nil)
-	_ solver.Keyer           = (*Position)(nil)
-	_ solver.Pruner          = (*Position)(nil)
-	_ solver.Planner         = (*Position)(nil)
-	_ solver.SearchEvaluator = (*Position)(nil)
-)
+// Position implements the interfaces of the knowledge it gives.
+var _ interface {
+	solver.SafeMover
+	solver.DeadTester
+	solver.Keyer
+	solver.Pruner
+	solver.Planner
+	solver.SearchEvaluator
+} = (*Position)(nil)
 
 // Position is a game of Royal Parade as the solver searches it: the rules'
 // game, with the search knowledge the package doc lists.

@@ -2,6 +2,7 @@ package royalparade
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -9,7 +10,11 @@ import (
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/royalparade"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
+
+// newGame returns a new game of Royal Parade.
+func newGame() env.Game { return rules.New() }
 
 // cs parses a list of cards.
 func cs(s string) []cards.Card { return cards.MustParseList(s) }
@@ -92,69 +97,21 @@ func TestRelaxedTwinWaits(t *testing.T) {
 // deal a few positions along a random line, late ones mostly, so that a
 // search from them finishes.
 func playouts(n int, seed uint64) []env.Game {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	var out []env.Game
-	m := env.NewMask(rules.NumActions)
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		for step := 0; step < 300; step++ {
-			g.Legal(&m)
-			acts := m.AppendActions(nil)
-			if len(acts) == 0 {
-				break
-			}
-			// Deal only now and then, build when a card fits: games that
-			// get far.
-			a := acts[rng.IntN(len(acts))]
-			if a == rules.ActDeal && len(acts) > 1 && rng.IntN(4) != 0 {
-				a = acts[rng.IntN(len(acts)-1)]
-			}
-			g.Apply(a)
-			if g.StockLen() <= 8 && rng.IntN(6) == 0 {
-				out = append(out, g.Clone())
-			}
-		}
-	}
-	return out
-}
-
-// winningLines returns positions along the winning lines the solver finds
-// for deals, some way before their ends: positions that can be won.
-func winningLines(t testing.TB, n int, seed uint64) []env.Game {
-	t.Helper()
-	s, _ := solver.New(solver.Options{Nodes: 30000, TableBits: 18})
-	var out []env.Game
-	for d := range n {
-		g := rules.New()
-		g.Deal(seed*1000 + uint64(d))
-		r := s.Solve(context.Background(), g)
-		if r.Verdict != solver.Solved {
-			continue
-		}
-		for _, k := range []int{10, 20, 30, 45} {
-			if k < len(r.Line) {
-				p := g.Clone()
-				for _, a := range r.Line[:len(r.Line)-k] {
-					p.Apply(a)
-				}
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+	// Deal only now and then, build when a card fits: games that get far.
+	return solvertest.Playouts(n, seed, 7, 300, newGame, func(a int, rng *rand.Rand) bool {
+		return a == rules.ActDeal && rng.IntN(4) != 0
+	}, func(g env.Game, rng *rand.Rand) bool {
+		return g.(*rules.Game).StockLen() <= 8 && rng.IntN(6) == 0
+	})
 }
 
 // TestKnowledgeKeepsVerdicts: on positions of random games, the search
 // with the dead test and the keys decides as the plain search does, and
 // the dead test never fires on a position the plain search wins.
 func TestKnowledgeKeepsVerdicts(t *testing.T) {
-	n := 150
-	if testing.Short() {
-		n = 30
-	}
-	positions := append(playouts(n, 1), winningLines(t, n/3, 2)...)
-	plain, _ := solver.New(solver.Options{Nodes: 200000, TableBits: 18, NoDeadTest: true, NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}})
+	n := solvertest.N(150, 30)
+	positions := append(playouts(n, 1), solvertest.WinningLines(n/3, 2, newGame, 10, 20, 30, 45)...)
+	plain := solvertest.New(t, solvertest.Plain(200000, 18))
 	variants := map[string]solver.Options{
 		"dead test": {NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}},
 		"keys":      {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
@@ -180,19 +137,7 @@ func TestKnowledgeKeepsVerdicts(t *testing.T) {
 		} else if !p.Dead() {
 			alive++
 		}
-		for name, o := range variants {
-			o.Nodes, o.TableBits = 200000, 18
-			s, _ := solver.New(o)
-			got := s.Solve(context.Background(), g)
-			if got.Verdict != solver.Unknown && got.Verdict != want.Verdict {
-				t.Fatalf("position %d: %s says %v, the plain search %v\n%s", i, name, got.Verdict, want.Verdict, g.Render())
-			}
-			if got.Verdict == solver.Solved {
-				if err := solver.VerifyEnv(g, 0, got.Line); err != nil {
-					t.Fatalf("position %d: %s: %v", i, name, err)
-				}
-			}
-		}
+		solvertest.Agree(t, fmt.Sprint("position ", i), g, want.Verdict, solvertest.Searches(t, variants, 200000, 18))
 	}
 	t.Logf("%d positions, %d decided by the plain search, %d lost; the dead test cuts %d at the start", len(positions), decided, lost, cut)
 	if lost == 0 || cut == 0 || alive < 20 {
