@@ -191,7 +191,7 @@ func TestNarrowLeavesOutShifts(t *testing.T) {
 		g.SetRows(cards.MustParseList("10D"), cards.MustParseList("10H 9S"), cards.MustParseList(c.third))
 		g.SetFoundation(cards.Hearts, c.heart, 0)
 		g.SetStock(cards.MustParseList("2C"))
-		p := New(g)
+		p := NewWith(g, All) // the narrowing is not among the Default techniques
 		p.Legal(&m)
 		if !m.Has(shift) {
 			t.Fatalf("%s: 2>1 is not legal", c.name)
