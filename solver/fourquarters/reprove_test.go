@@ -1,20 +1,19 @@
 package fourquarters
 
 import (
-	"context"
 	"flag"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/patience-gym/patience/env"
 	rules "github.com/patience-gym/patience/env/fourquarters"
 	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // The re-proof of new "lost" verdicts, run by hand: each deal named is
 // searched with the techniques of this package switched off (parity, the
 // build before's dead test, kept), no keys and no pruning, at a budget large
-// enough to finish, and must come out unsolvable:
+// enough to finish, and must not come out won:
 //
 //	go test ./solver/fourquarters -run Reprove -reprove 1000001,1000004 -reprove-nodes 50000000 -v
 var (
@@ -26,21 +25,10 @@ func TestReprove(t *testing.T) {
 	if *reprove == "" {
 		t.Skip("a measurement: -reprove DEALS")
 	}
-	s, err := solver.New(solver.Options{Nodes: *reproveNodes, NoKey: true, NoPrune: true, TableBits: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range strings.Split(*reprove, ",") {
-		seed, err := strconv.ParseUint(f, 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
+	o := solver.Options{Nodes: *reproveNodes, NoKey: true, NoPrune: true, TableBits: 24}
+	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)
-		r := s.Solve(context.Background(), NewWith(g, Parity))
-		t.Logf("deal %d: %v, %d nodes, %.1f s", seed, r.Verdict, r.Nodes, r.Elapsed.Seconds())
-		if r.Verdict == solver.Solved {
-			t.Errorf("deal %d: the plain search wins it: the new verdict was wrong", seed)
-		}
-	}
+		return NewWith(g, Parity)
+	})
 }
