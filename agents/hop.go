@@ -157,19 +157,8 @@ func newHOP(s *Settings) (func() Agent, error) {
 	if o.Budget < 0 {
 		s.Errorf("budget must not be negative")
 	}
-	if o.TableBits < 10 || o.TableBits > 30 {
-		s.Errorf("table-bits must be from 10 to 30")
-	}
-	if err := s.Err(); err != nil {
-		return nil, err
-	}
-	return func() Agent {
-		a, err := NewHOP(o)
-		if err != nil {
-			panic(err) // the settings were checked above
-		}
-		return a
-	}, nil
+	s.checkTableBits(o.TableBits)
+	return checked(s, o, NewHOP)
 }
 
 // readMoveTime reads the time setting of the fair search agents.

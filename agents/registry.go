@@ -325,6 +325,30 @@ func (s *Settings) Errorf(format string, args ...any) {
 // Err returns the errors met reading the settings, or nil.
 func (s *Settings) Err() error { return errors.Join(s.errs...) }
 
+// checkTableBits records an error unless bits, the log2 of a solver's
+// transposition table entries, is from 10 to 30.
+func (s *Settings) checkTableBits(bits int) {
+	if bits < 10 || bits > 30 {
+		s.Errorf("table-bits must be from 10 to 30")
+	}
+}
+
+// checked returns the errors met reading s, or else a factory that builds
+// an agent from the settings o with build, which cannot fail on them since
+// they were checked while read.
+func checked[O any, A Agent](s *Settings, o O, build func(O) (A, error)) (func() Agent, error) {
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	return func() Agent {
+		a, err := build(o)
+		if err != nil {
+			panic(err) // the settings were checked as they were read
+		}
+		return a
+	}, nil
+}
+
 // unknown returns an error naming the given settings the agent did not
 // read, and the ones it knows.
 func (s *Settings) unknown() error {

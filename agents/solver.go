@@ -60,19 +60,8 @@ func init() {
 		if set.Nodes <= 0 {
 			s.Errorf("nodes must be positive")
 		}
-		if set.TableBits < 10 || set.TableBits > 30 {
-			s.Errorf("table-bits must be from 10 to 30")
-		}
-		if s.Err() != nil {
-			return nil, s.Err()
-		}
-		return func() Agent {
-			a, err := NewSolver(set)
-			if err != nil {
-				panic(err) // the settings were checked above
-			}
-			return a
-		}, nil
+		s.checkTableBits(set.TableBits)
+		return checked(s, set, NewSolver)
 	})
 }
 
