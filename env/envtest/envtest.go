@@ -6,6 +6,7 @@ package envtest
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -105,6 +106,37 @@ func Legal(g env.Game) []string {
 		out = append(out, g.ActionString(a))
 	}
 	return out
+}
+
+// CheckInterfaces pins the optional interfaces of every registered game:
+// each game of want, as wrap gives it (the game itself where wrap is nil),
+// must implement exactly the interfaces of optional that want lists for it,
+// by name (reflect.Type.Name) in the order of optional, and want must name
+// every game. A method whose signature drifts would otherwise drop out
+// silently.
+func CheckInterfaces(t *testing.T, optional []reflect.Type, want map[string][]string, wrap func(env.Game) env.Game) {
+	t.Helper()
+	if names := env.Names(); len(names) != len(want) {
+		t.Errorf("games %v, want the %d pinned here", names, len(want))
+	}
+	for name, w := range want {
+		g, err := env.NewGame(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wrap != nil {
+			g = wrap(g)
+		}
+		var got []string
+		for _, it := range optional {
+			if reflect.TypeOf(g).Implements(it) {
+				got = append(got, it.Name())
+			}
+		}
+		if !slices.Equal(got, w) {
+			t.Errorf("%s: its %T implements %v, want %v", name, g, got, w)
+		}
+	}
 }
 
 // Action parses a move that is exactly one action, failing t otherwise.

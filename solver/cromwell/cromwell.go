@@ -57,22 +57,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// Position implements the interfaces of the knowledge it gives.
-var _ interface {
-	env.Game
-	env.Evaluator
-	solver.SafeMover
-	solver.DeadTester
-	solver.StartDeadTester
-	solver.LineMapper
-	solver.DeadEvaluator
-	solver.LateOnceMover
-	solver.SearchEvaluator
-	solver.Pruner
-	solver.Staged
-	solver.OnceMover
-} = (*Position)(nil)
-
 // Position is a Cromwell position as the solver searches it: the rules'
 // game, and what a search notes about it from DeadAtStart on (the swaps
 // that can still win, a memo of the king-lock test's verdicts, and the

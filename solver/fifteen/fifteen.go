@@ -13,8 +13,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-var _ solver.SafeMover = (*Position)(nil)
-
 // Position is a game of The Fifteen as the solver searches it: the rules'
 // game, with its safe moves.
 type Position struct{ rules.Game }

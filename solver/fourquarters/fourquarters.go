@@ -35,14 +35,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// Position implements the interfaces of the knowledge it gives.
-var _ interface {
-	solver.DeadTester
-	solver.StartDeadTester
-	solver.Pruner
-	solver.Keyer
-} = (*Position)(nil)
-
 // Technique names one piece of the knowledge, so that a measurement or a
 // test can switch it off (NewWith).
 type Technique uint8

@@ -25,15 +25,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// Position implements the interfaces of the knowledge it gives.
-var _ interface {
-	solver.SafeMover
-	solver.Keyer
-	solver.Pruner
-	solver.Narrower
-	solver.SearchEvaluator
-} = (*Position)(nil)
-
 // Technique names one piece of the knowledge, so that a measurement or a
 // test can switch it off (NewWith). The safe moves, keys and pruning also
 // have the solver's own switches (solver.Options).

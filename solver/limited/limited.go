@@ -29,14 +29,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// Position implements the interfaces of the knowledge it gives.
-var _ interface {
-	solver.Keyer
-	solver.Pruner
-	solver.SearchEvaluator
-	solver.Planner
-} = (*Position)(nil)
-
 // Position is a game of Limited as the solver searches it.
 type Position struct {
 	rules.Game

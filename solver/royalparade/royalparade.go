@@ -27,16 +27,6 @@ import (
 
 func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
 
-// Position implements the interfaces of the knowledge it gives.
-var _ interface {
-	solver.SafeMover
-	solver.DeadTester
-	solver.Keyer
-	solver.Pruner
-	solver.Planner
-	solver.SearchEvaluator
-} = (*Position)(nil)
-
 // Position is a game of Royal Parade as the solver searches it: the rules'
 // game, with the search knowledge the package doc lists.
 type Position struct{ rules.Game }
