@@ -106,13 +106,9 @@ type HOPOptions struct {
 	// Width is the number of candidates searched besides the first moves
 	// of the lines found, the best by one-step evaluation.
 	Width int
-	// Budget caps the nodes of all searches of one decision (0: no cap);
-	// like Nodes it keeps play the same on every machine.
-	Budget int64
-	// Time caps the time of one decision (0: no cap), checked between
-	// searches. A decision cut short plays the best move found so far;
-	// play then depends on the machine and its load.
-	Time time.Duration
+	// Caps caps the nodes and the time of one decision, checked between
+	// searches, and sizes the solver's transposition table.
+	Caps
 	// KeepLine follows the winning line of one world while the game
 	// agrees with it (line=keep).
 	KeepLine bool
@@ -122,58 +118,34 @@ type HOPOptions struct {
 	// candidates, before the one-step evaluation (tie=rollout).
 	TieRollout   bool
 	RolloutSteps int
-	// TableBits sizes the solver's transposition table.
-	TableBits int
 }
 
 // newHOP reads hop's settings.
 func newHOP(s *Settings) (func() Agent, error) {
 	o := HOPOptions{
-		Worlds:    s.Int("worlds", DefaultHOPWorlds, "worlds drawn at each decision"),
-		Nodes:     int64(s.Int("nodes", DefaultHOPNodes, "node budget of one search of the solver")),
-		Width:     s.Int("width", DefaultHOPWidth, "candidate moves searched besides the first moves of the lines found, the best by one-step evaluation"),
-		Budget:    int64(s.Int("budget", 0, "cap on the nodes of all searches of one decision (0: none)")),
-		TableBits: s.Int("table-bits", 18, "log2 of the solver's transposition table entries (16 bytes each)"),
+		Worlds: s.Int("worlds", DefaultHOPWorlds, "worlds drawn at each decision"),
+		Nodes:  int64(s.Int("nodes", DefaultHOPNodes, "node budget of one search of the solver")),
+		Width:  s.Int("width", DefaultHOPWidth, "candidate moves searched besides the first moves of the lines found, the best by one-step evaluation"),
+		Caps:   readCaps(s, "cap on the nodes of all searches of one decision (0: none)"),
 	}
-	o.Time = readMoveTime(s)
-	switch t := s.String("tie", "eval", "what breaks ties of wins: eval (the one-step evaluation) or rollout (heuristic rollouts after each candidate in each world, then the evaluation)"); t {
-	case "eval":
-	case "rollout":
-		o.TieRollout = true
-	default:
-		s.Errorf("tie=%s: want eval or rollout", t)
-	}
+	o.TieRollout = hopTie.read(s)
 	o.RolloutSteps = s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout (tie=rollout)")
-	switch l := s.String("line", "none", "none: decide every move; keep: follow the winning line of one world while the game agrees with it"); l {
-	case "none":
-	case "keep":
-		o.KeepLine = true
-	default:
-		s.Errorf("line=%s: want none or keep", l)
-	}
+	o.KeepLine = hopLine.read(s)
 	if o.Worlds <= 0 || o.Nodes <= 0 || o.Width <= 0 || o.RolloutSteps <= 0 {
 		s.Errorf("worlds, nodes, width and rollout-steps must be positive")
 	}
-	if o.Budget < 0 {
-		s.Errorf("budget must not be negative")
-	}
-	s.checkTableBits(o.TableBits)
+	o.Caps.check(s)
 	return checked(s, o, NewHOP)
 }
 
-// readMoveTime reads the time setting of the fair search agents.
-func readMoveTime(s *Settings) time.Duration {
-	v := s.String("time", "0", "cap on the time of one decision (a duration such as 50ms; 0: none); play then depends on the machine")
-	if v == "0" {
-		return 0
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 {
-		s.Errorf("time=%s: want a duration such as 50ms, or 0", v)
-		return 0
-	}
-	return d
-}
+// hop's settings tie (HOPOptions.TieRollout) and line
+// (HOPOptions.KeepLine).
+var (
+	hopTie = toggle{key: "tie", off: "eval", on: "rollout",
+		doc: "what breaks ties of wins: eval (the one-step evaluation) or rollout (heuristic rollouts after each candidate in each world, then the evaluation)"}
+	hopLine = toggle{key: "line", off: "none", on: "keep",
+		doc: "none: decide every move; keep: follow the winning line of one world while the game agrees with it"}
+)
 
 func init() {
 	Register("hop", "hindsight optimisation: the clairvoyant solver in sampled worlds, the move that keeps a win in the most", newHOP)
@@ -181,13 +153,10 @@ func init() {
 
 // NewHOP returns a hop agent with the given settings.
 func NewHOP(o HOPOptions) (*HOP, error) {
-	if o.TableBits == 0 {
-		o.TableBits = 18
-	}
 	if o.RolloutSteps == 0 {
 		o.RolloutSteps = DefaultRolloutSteps
 	}
-	or, err := newOracle(o.Nodes, o.TableBits)
+	or, err := o.Caps.oracle(o.Nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -199,21 +168,11 @@ func (h *HOP) Name() string { return "hop" }
 
 // Settings describes the budget.
 func (h *HOP) Settings() string {
-	line := "none"
-	if h.opts.KeepLine {
-		line = "keep"
-	}
-	s := fmt.Sprintf("worlds=%d nodes=%d width=%d line=%s", h.opts.Worlds, h.opts.Nodes, h.opts.Width, line)
+	s := fmt.Sprintf("worlds=%d nodes=%d width=%d line=%s", h.opts.Worlds, h.opts.Nodes, h.opts.Width, hopLine.word(h.opts.KeepLine))
 	if h.opts.TieRollout {
 		s += fmt.Sprintf(" tie=rollout rollout-steps=%d", h.opts.RolloutSteps)
 	}
-	if h.opts.Budget > 0 {
-		s += fmt.Sprintf(" budget=%d", h.opts.Budget)
-	}
-	if h.opts.Time > 0 {
-		s += " time=" + h.opts.Time.String()
-	}
-	return s
+	return s + h.opts.Caps.settings()
 }
 
 // Reset seeds the agent and forgets the episode.
@@ -287,7 +246,7 @@ func (h *HOP) decide(v View) int {
 		// Every world is the real game: one search with all the worlds'
 		// nodes.
 		if h.deep == nil {
-			h.deep, _ = newOracle(h.opts.Nodes*int64(W), h.opts.TableBits) // the budget was checked
+			h.deep, _ = h.opts.Caps.oracle(h.opts.Nodes * int64(W)) // the budget was checked
 		}
 		h.cur, W = h.deep, 1
 	}
@@ -296,7 +255,7 @@ func (h *HOP) decide(v View) int {
 	h.rootWon = h.rootWon[:0]
 	for w := range W {
 		won := false
-		if !h.outOfBudget() {
+		if !h.opts.Caps.exhausted(h.start, h.spent) {
 			before := h.cur.spent
 			verdict, first := h.cur.decide(h.worlds[w].Game())
 			h.spent += h.cur.spent - before
@@ -332,7 +291,7 @@ func (h *HOP) decide(v View) int {
 	// it costs nothing (the memo holds the position after it).
 	for {
 		best := h.leader()
-		if h.open[best] == 0 || h.outOfBudget() {
+		if h.open[best] == 0 || h.opts.Caps.exhausted(h.start, h.spent) {
 			break
 		}
 		for w := range W {
@@ -457,14 +416,6 @@ func (h *HOP) settle(w, i int) {
 	} else {
 		h.state[w*C+i] = candNot
 	}
-}
-
-// outOfBudget reports whether the decision has used its nodes or time.
-func (h *HOP) outOfBudget() bool {
-	if h.opts.Budget > 0 && h.spent >= h.opts.Budget {
-		return true
-	}
-	return h.opts.Time > 0 && time.Since(h.start) >= h.opts.Time
 }
 
 // keep remembers a world in which candidate i wins, to follow its line.

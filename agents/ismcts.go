@@ -107,13 +107,9 @@ type ISMCTSOptions struct {
 	Unknown float64
 	// RolloutSteps caps a rollout (leaf=rollout).
 	RolloutSteps int
-	// Budget caps the solver's nodes of one decision (0: no cap).
-	Budget int64
-	// Time caps the time of one decision (0: no cap), checked between
-	// iterations; play then depends on the machine and its load.
-	Time time.Duration
-	// TableBits sizes the solver's transposition table.
-	TableBits int
+	// Caps caps the solver's nodes and the time of one decision, checked
+	// between iterations, and sizes the solver's transposition table.
+	Caps
 }
 
 // newISMCTS reads ismcts's settings.
@@ -125,17 +121,9 @@ func newISMCTS(s *Settings) (func() Agent, error) {
 		Leaf:         s.String("leaf", "solver", "what scores a new node in its world: solver (1 won, 0 lost, else the evaluation's share times unknown), solver-rollout (the same, but a heuristic rollout where the solver did not decide), eval (that share), or rollout (a heuristic rollout)"),
 		Unknown:      s.Float("unknown", DefaultISMCTSUnknown, "weight of the evaluation's share of the cards where the solver did not decide (and for leaf=eval or a rollout that did not win)"),
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout (leaf=rollout)"),
-		Budget:       int64(s.Int("budget", 0, "cap on the solver's nodes of one decision (0: none)")),
-		TableBits:    s.Int("table-bits", 18, "log2 of the solver's transposition table entries (16 bytes each)"),
+		Caps:         readCaps(s, "cap on the solver's nodes of one decision (0: none)"),
 	}
-	o.Time = readMoveTime(s)
-	switch b := s.String("backup", "max", "what a move's statistics receive: max (the value of the best move after it, where the search has tried one) or mean (the iteration's result, plain UCT)"); b {
-	case "max":
-		o.MaxBackup = true
-	case "mean":
-	default:
-		s.Errorf("backup=%s: want max or mean", b)
-	}
+	o.MaxBackup = ismctsBackup.read(s)
 	if o.Leaf != "solver" && o.Leaf != "solver-rollout" && o.Leaf != "eval" && o.Leaf != "rollout" {
 		s.Errorf("leaf=%s: want solver, solver-rollout, eval or rollout", o.Leaf)
 	}
@@ -145,12 +133,13 @@ func newISMCTS(s *Settings) (func() Agent, error) {
 	if !(o.Exploration >= 0) || !(o.Unknown >= 0 && o.Unknown <= 1) {
 		s.Errorf("exploration must not be negative, and unknown must be from 0 to 1")
 	}
-	if o.Budget < 0 {
-		s.Errorf("budget must not be negative")
-	}
-	s.checkTableBits(o.TableBits)
+	o.Caps.check(s)
 	return checked(s, o, NewISMCTS)
 }
+
+// ismctsBackup is ismcts's setting backup (ISMCTSOptions.MaxBackup).
+var ismctsBackup = toggle{key: "backup", off: "mean", on: "max", byDefault: true,
+	doc: "what a move's statistics receive: max (the value of the best move after it, where the search has tried one) or mean (the iteration's result, plain UCT)"}
 
 func init() {
 	Register("ismcts", "information-set Monte Carlo tree search: one tree over what the player knows, a new world per iteration, the solver at its leaves", newISMCTS)
@@ -158,13 +147,10 @@ func init() {
 
 // NewISMCTS returns an ismcts agent with the given settings.
 func NewISMCTS(o ISMCTSOptions) (*ISMCTS, error) {
-	if o.TableBits == 0 {
-		o.TableBits = 18
-	}
 	if o.Leaf == "" {
 		o.Leaf = "solver"
 	}
-	or, err := newOracle(o.Nodes, o.TableBits)
+	or, err := o.Caps.oracle(o.Nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -176,11 +162,7 @@ func (t *ISMCTS) Name() string { return "ismcts" }
 
 // Settings describes the budget.
 func (t *ISMCTS) Settings() string {
-	backup := "mean"
-	if t.opts.MaxBackup {
-		backup = "max"
-	}
-	s := fmt.Sprintf("iterations=%d leaf=%s backup=%s exploration=%g unknown=%g", t.opts.Iterations, t.opts.Leaf, backup, t.opts.Exploration, t.opts.Unknown)
+	s := fmt.Sprintf("iterations=%d leaf=%s backup=%s exploration=%g unknown=%g", t.opts.Iterations, t.opts.Leaf, ismctsBackup.word(t.opts.MaxBackup), t.opts.Exploration, t.opts.Unknown)
 	switch t.opts.Leaf {
 	case "solver":
 		s += fmt.Sprintf(" nodes=%d", t.opts.Nodes)
@@ -189,13 +171,7 @@ func (t *ISMCTS) Settings() string {
 	case "rollout":
 		s += fmt.Sprintf(" rollout-steps=%d", t.opts.RolloutSteps)
 	}
-	if t.opts.Budget > 0 {
-		s += fmt.Sprintf(" budget=%d", t.opts.Budget)
-	}
-	if t.opts.Time > 0 {
-		s += " time=" + t.opts.Time.String()
-	}
-	return s
+	return s + t.opts.Caps.settings()
 }
 
 // Reset seeds the agent and forgets the episode and its tree.
@@ -252,7 +228,7 @@ func (t *ISMCTS) Act(v View) int {
 	}
 	t.start, t.spent = time.Now(), 0
 	for range t.opts.Iterations {
-		if t.outOfBudget() {
+		if t.opts.Caps.exhausted(t.start, t.spent) {
 			break
 		}
 		t.iterate(v)
@@ -444,12 +420,4 @@ func (t *ISMCTS) leaf() float64 {
 // share is the evaluation's share of the cards, weighed by Unknown.
 func (t *ISMCTS) share(e *env.Env) float64 {
 	return t.opts.Unknown * min(max(e.Evaluate()/float64(e.Spec().Cards), 0), 1)
-}
-
-// outOfBudget reports whether the decision has used its nodes or time.
-func (t *ISMCTS) outOfBudget() bool {
-	if t.opts.Budget > 0 && t.spent >= t.opts.Budget {
-		return true
-	}
-	return t.opts.Time > 0 && time.Since(t.start) >= t.opts.Time
 }

@@ -61,6 +61,11 @@ type PolicyOptions struct {
 	Through Through
 }
 
+// policyRepeats is the policy agent's setting repeats
+// (PolicyOptions.AllowRepeats).
+var policyRepeats = toggle{key: "repeats", off: "avoid", on: "allow",
+	doc: "avoid: set aside moves back to a position already seen this episode while another is legal; allow: play the network's choice"}
+
 // newPolicy reads the policy agent's settings.
 func newPolicy(s *Settings) (func() Agent, error) {
 	path, file := s.model("policy model file (safetensors, docs/models.md); {game} stands for the game's name", true)
@@ -69,13 +74,7 @@ func newPolicy(s *Settings) (func() Agent, error) {
 		Sample:      s.Int("sample", 0, "0: play the legal action with the largest logit; 1: sample from the softmax of the legal actions' logits (seeded)") == 1,
 		Temperature: s.Float("temperature", 1, "with sample=1, the softmax temperature (lower is greedier)"),
 	}
-	switch r := s.String("repeats", "avoid", "avoid: set aside moves back to a position already seen this episode while another is legal; allow: play the network's choice"); r {
-	case "avoid":
-	case "allow":
-		o.AllowRepeats = true
-	default:
-		s.Errorf("repeats=%s: want avoid or allow", r)
-	}
+	o.AllowRepeats = policyRepeats.read(s)
 	o.Through = readThrough(s, ThroughBegun)
 	if v, _ := s.lookupGiven("sample"); v != "" && v != "0" && v != "1" {
 		s.Errorf("sample=%s: want 0 or 1", v)
@@ -99,15 +98,11 @@ func (p *Policy) Settings() string {
 	if p.opts.Sample {
 		sample = 1
 	}
-	repeats := "avoid"
-	if p.opts.AllowRepeats {
-		repeats = "allow"
-	}
 	through := ""
 	if p.opts.Through != ThroughBegun {
 		through = " through=" + p.opts.Through.String()
 	}
-	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, repeats) + through
+	return fmt.Sprintf("model=%s sample=%d temperature=%g repeats=%s", p.opts.Model, sample, p.opts.Temperature, policyRepeats.word(p.opts.AllowRepeats)) + through
 }
 
 // Reset seeds the sampling.

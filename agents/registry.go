@@ -333,6 +333,33 @@ func (s *Settings) checkTableBits(bits int) {
 	}
 }
 
+// toggle is a setting that takes one of two words, off or on (on where
+// byDefault is set, off otherwise, when not given): one declaration serves
+// to read it (read) and to print it in an agent's Settings (word).
+type toggle struct {
+	key, off, on, doc string
+	byDefault         bool
+}
+
+// read reads t's setting from s and reports whether it is on; a value that
+// is neither word is an error ("key=value: want default or the other").
+func (t toggle) read(s *Settings) bool {
+	def, other := t.word(t.byDefault), t.word(!t.byDefault)
+	v := s.String(t.key, def, t.doc)
+	if v != def && v != other {
+		s.Errorf("%s=%s: want %s or %s", t.key, v, def, other)
+	}
+	return v == t.on
+}
+
+// word returns t's value as the setting takes it: on or off.
+func (t toggle) word(on bool) string {
+	if on {
+		return t.on
+	}
+	return t.off
+}
+
 // checked returns the errors met reading s, or else a factory that builds
 // an agent from the settings o with build, which cannot fail on them since
 // they were checked while read.

@@ -44,19 +44,17 @@ type Solver struct {
 	scratch   env.Game
 }
 
+// solverPer is the solver agent's setting per (SolverSettings.PerMove).
+var solverPer = toggle{key: "per", off: "game", on: "move",
+	doc: "game: search once, at the first move; move: search again before every move while no win is known"}
+
 func init() {
 	Register("solver", "plays the solver's winning line (clairvoyant in games with hidden cards: a ceiling, not a fair agent), the heuristic where none is found", func(s *Settings) (func() Agent, error) {
 		set := SolverSettings{
 			Nodes:     int64(s.Int("nodes", DefaultSolverNodes, "node budget of one search")),
 			TableBits: s.Int("table-bits", 20, "log2 of the transposition table's entries (16 bytes each)"),
 		}
-		switch per := s.String("per", "game", "game: search once, at the first move; move: search again before every move while no win is known"); per {
-		case "game":
-		case "move":
-			set.PerMove = true
-		default:
-			s.Errorf("per=%s: want game or move", per)
-		}
+		set.PerMove = solverPer.read(s)
 		if set.Nodes <= 0 {
 			s.Errorf("nodes must be positive")
 		}
@@ -88,11 +86,7 @@ func (a *Solver) Name() string { return "solver" }
 
 // Settings describes the budget: "nodes=1000000 per=game table-bits=20".
 func (a *Solver) Settings() string {
-	per := "game"
-	if a.set.PerMove {
-		per = "move"
-	}
-	return fmt.Sprintf("nodes=%d per=%s table-bits=%d", a.set.Nodes, per, a.set.TableBits)
+	return fmt.Sprintf("nodes=%d per=%s table-bits=%d", a.set.Nodes, solverPer.word(a.set.PerMove), a.set.TableBits)
 }
 
 // Clairvoyant reports that the agent reads the true game state, hidden

@@ -71,6 +71,10 @@ type UCTOptions struct {
 	AvoidRepeats bool
 }
 
+// uctRepeats is uct's setting repeats (UCTOptions.AvoidRepeats).
+var uctRepeats = toggle{key: "repeats", off: "allow", on: "avoid", byDefault: true,
+	doc: "avoid: play the most visited move that does not lead back to a position seen this episode, while there is one; allow: the most visited move"}
+
 // newUCT reads uct's settings.
 func newUCT(s *Settings) (func() Agent, error) {
 	o := UCTOptions{
@@ -78,13 +82,7 @@ func newUCT(s *Settings) (func() Agent, error) {
 		RolloutSteps: s.Int("rollout-steps", DefaultUCTRolloutSteps, "cap on the length of one rollout"),
 		Exploration:  s.Float("exploration", DefaultExploration, "UCB1 exploration constant"),
 	}
-	switch r := s.String("repeats", "avoid", "avoid: play the most visited move that does not lead back to a position seen this episode, while there is one; allow: the most visited move"); r {
-	case "avoid":
-		o.AvoidRepeats = true
-	case "allow":
-	default:
-		s.Errorf("repeats=%s: want avoid or allow", r)
-	}
+	o.AvoidRepeats = uctRepeats.read(s)
 	g := readGuide(s, "the root's moves for their first visits")
 	if o.Iterations <= 0 || o.RolloutSteps <= 0 {
 		s.Errorf("iterations and rollout-steps must be positive")
@@ -104,11 +102,7 @@ func (u *UCT) Name() string { return "uct" }
 
 // Settings describes the budget.
 func (u *UCT) Settings() string {
-	repeats := "allow"
-	if u.opts.AvoidRepeats {
-		repeats = "avoid"
-	}
-	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g repeats=%s", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration, repeats) +
+	return fmt.Sprintf("iterations=%d rollout-steps=%d exploration=%g repeats=%s", u.opts.Iterations, u.opts.RolloutSteps, u.opts.Exploration, uctRepeats.word(u.opts.AvoidRepeats)) +
 		u.guide.settings()
 }
 

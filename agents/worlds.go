@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
@@ -10,8 +11,9 @@ import (
 )
 
 // This file holds what the fair search agents (hop, ismcts) share: the
-// worlds they sample, and a clairvoyant oracle that decides positions of
-// those worlds with the solver and remembers its verdicts.
+// worlds they sample, a clairvoyant oracle that decides positions of those
+// worlds with the solver and remembers its verdicts, and the caps of a
+// decision (Caps).
 //
 // A world is a copy of the episode whose cards the player has never seen
 // were drawn afresh, uniformly, and whose every card seen stays where it
@@ -158,4 +160,89 @@ func (m *verdictMemo) put(h uint64, v solver.Verdict, move int) {
 		m.slots = make([]memoSlot, 1<<memoBits)
 	}
 	m.slots[h&(1<<memoBits-1)] = memoSlot{hash: h, move: int32(move), verdict: v, used: true}
+}
+
+// Caps are the settings the fair search agents share beside the node
+// budget of one search: what one decision may spend, and the size of the
+// solver's transposition table.
+type Caps struct {
+	// Budget caps the solver's nodes over all searches of one decision (0:
+	// no cap); like the node budget of one search it keeps play the same
+	// on every machine.
+	Budget int64
+	// Time caps the time of one decision (0: no cap). A decision cut short
+	// plays the best move found so far; play then depends on the machine
+	// and its load.
+	Time time.Duration
+	// TableBits sizes the solver's transposition table: 2^TableBits
+	// entries (0: fairTableBits).
+	TableBits int
+}
+
+// fairTableBits is the default of Caps.TableBits: 2^18 entries, 4 MiB.
+const fairTableBits = 18
+
+// readCaps reads the settings budget (budgetDoc says what it caps),
+// table-bits and time.
+func readCaps(s *Settings, budgetDoc string) Caps {
+	return Caps{
+		Budget:    int64(s.Int("budget", 0, budgetDoc)),
+		TableBits: s.Int("table-bits", fairTableBits, "log2 of the solver's transposition table entries (16 bytes each)"),
+		Time:      readMoveTime(s),
+	}
+}
+
+// readMoveTime reads the setting time.
+func readMoveTime(s *Settings) time.Duration {
+	v := s.String("time", "0", "cap on the time of one decision (a duration such as 50ms; 0: none); play then depends on the machine")
+	if v == "0" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		s.Errorf("time=%s: want a duration such as 50ms, or 0", v)
+		return 0
+	}
+	return d
+}
+
+// check records the errors of c's settings in s.
+func (c Caps) check(s *Settings) {
+	if c.Budget < 0 {
+		s.Errorf("budget must not be negative")
+	}
+	s.checkTableBits(c.TableBits)
+}
+
+// settings returns c's part of an agent's Settings: " budget=N" and
+// " time=D", each where it caps anything.
+func (c Caps) settings() string {
+	s := ""
+	if c.Budget > 0 {
+		s += fmt.Sprintf(" budget=%d", c.Budget)
+	}
+	if c.Time > 0 {
+		s += " time=" + c.Time.String()
+	}
+	return s
+}
+
+// oracle returns an oracle whose searches expand at most nodes positions
+// each, with c's transposition table.
+func (c Caps) oracle(nodes int64) (*oracle, error) {
+	bits := c.TableBits
+	if bits == 0 {
+		bits = fairTableBits
+	}
+	return newOracle(nodes, bits)
+}
+
+// exhausted reports whether a decision that began at start, and whose
+// searches have expanded spent nodes, has used the nodes or the time c
+// allows it.
+func (c Caps) exhausted(start time.Time, spent int64) bool {
+	if c.Budget > 0 && spent >= c.Budget {
+		return true
+	}
+	return c.Time > 0 && time.Since(start) >= c.Time
 }
