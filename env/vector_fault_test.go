@@ -193,21 +193,7 @@ func BenchmarkVectorPythonBuffers(b *testing.B) {
 				MaskPacked: make([]uint8, n*((s.Actions+7)/8)), Rewards: make([]float64, n),
 				Terminated: make([]bool, n), Truncated: make([]bool, n), Illegal: make([]bool, n),
 			}
-			v.Reset(0)
-			actions := make([]int, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := v.SetBuffers(bufs); err != nil {
-					b.Fatal(err)
-				}
-				if err := v.SampleActions(actions); err != nil {
-					b.Fatal(err)
-				}
-				if err := v.Step(actions); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "steps/s")
+			benchStepInto(b, v, bufs)
 		})
 	}
 }

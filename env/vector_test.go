@@ -374,12 +374,18 @@ func BenchmarkVectorBuffersLimited(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer v.Close()
-	mask := make([]uint8, n*v.Spec().Actions)
+	benchStepInto(b, v, env.VectorBuffers{MaskBytes: make([]uint8, n*v.Spec().Actions)})
+}
+
+// benchStepInto measures v's steps with random legal actions drawn by the
+// workers, the outputs written into bufs before every step as a caller
+// that hands its buffers each time does, and reports the steps a second.
+func benchStepInto(b *testing.B, v *env.Vector, bufs env.VectorBuffers) {
 	v.Reset(0)
-	actions := make([]int, n)
+	actions := make([]int, v.Len())
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := v.SetBuffers(env.VectorBuffers{MaskBytes: mask}); err != nil {
+		if err := v.SetBuffers(bufs); err != nil {
 			b.Fatal(err)
 		}
 		if err := v.SampleActions(actions); err != nil {
@@ -389,7 +395,7 @@ func BenchmarkVectorBuffersLimited(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(b.N*len(actions))/b.Elapsed().Seconds(), "steps/s")
 }
 
 // TestVectorSampleAhead checks the draws a step makes ahead (see

@@ -177,19 +177,7 @@ func TestBenchProtocolWritesAndResumes(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	read := func() *bench.ProtocolResult {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		r, err := bench.ReadProtocolJSON(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	whole := read()
+	whole := readProtocol(t, path)
 	if _, err := os.Stat(path + ".journal.jsonl"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the finished run left its journal: %v", err)
 	}
@@ -213,7 +201,7 @@ func TestBenchProtocolWritesAndResumes(t *testing.T) {
 	if _, errs, err := runBenchCmd(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
-	again := read().Results[0]
+	again := readProtocol(t, path).Results[0]
 	if again.Outcomes != row.Outcomes || fmt.Sprint(again.Progress) != fmt.Sprint(row.Progress) || again.Wins != row.Wins {
 		t.Errorf("the resumed run differs")
 	}

@@ -78,7 +78,8 @@ func TestProtocolRunKilledGoesOnFromItsJournal(t *testing.T) {
 	}
 }
 
-func readRow(t *testing.T, path string) bench.ProtocolRow {
+// readProtocol reads the protocol result file at path.
+func readProtocol(t *testing.T, path string) *bench.ProtocolResult {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -89,6 +90,13 @@ func readRow(t *testing.T, path string) bench.ProtocolRow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// readRow reads the one row of the protocol result file at path.
+func readRow(t *testing.T, path string) bench.ProtocolRow {
+	t.Helper()
+	r := readProtocol(t, path)
 	if len(r.Results) != 1 {
 		t.Fatalf("%s: %d rows", path, len(r.Results))
 	}
