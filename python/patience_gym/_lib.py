@@ -8,12 +8,15 @@ loaded with ``ctypes.CDLL``), so other Python threads run while Go steps.
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import gymnasium
 import numpy as np
@@ -236,6 +239,57 @@ def check(code: int, handle: int) -> int:
     if code < 0:
         _raise_code(code, handle)
     return code
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def exclusive(method: _F) -> _F:
+    """Refuses a call of a Handle's method while another thread is inside a
+    call on the same environment (ConcurrentUseError), instead of letting
+    two threads race on its arrays."""
+
+    @functools.wraps(method)
+    def call(self: Handle, *args: Any, **kwargs: Any) -> Any:
+        if not self._busy.acquire(blocking=False):
+            raise ConcurrentUseError(CONCURRENT_USE)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return call  # type: ignore[return-value]
+
+
+class Handle:
+    """What PatienceEnv and PatienceVectorEnv share: the handle ``_h`` of
+    their Go environments (-1 for none: every call then reports a closed
+    environment), the lock ``_busy`` held during every call into them, and
+    freeing them, at the latest when the object is collected."""
+
+    _h: int
+    _busy: threading.Lock
+
+    def _free(self) -> None:
+        """Frees the Go environments (nothing once they are freed), refused,
+        ConcurrentUseError, while another thread is inside a call."""
+        if self._h >= 0:
+            self._close_handle()
+
+    @exclusive
+    def _close_handle(self) -> None:
+        lib.pg_close(self._h)
+        self._h = -1
+        self._freed()
+
+    def _freed(self) -> None:
+        """What else freeing does, under the lock: nothing here."""
+
+    def __del__(self) -> None:
+        try:
+            self._free()
+        except Exception:
+            pass
 
 
 def vector_bytes(game: str, n: int, options: dict[str, Any], extra: int = 0) -> int:

@@ -57,7 +57,7 @@ def observation_space(spec: GameSpec, one_hot: bool) -> spaces.Box:
     return spaces.Box(np.zeros(spec.obs_len, np.uint8), spec.obs_high(), (spec.obs_len,), np.uint8)
 
 
-class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
+class PatienceEnv(_lib.Handle, gym.Env[NDArray[Any], np.int64]):
     """One patience game with Gymnasium's API.
 
     Args:
@@ -218,13 +218,9 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
             raise ValueError(f"reset options {sorted(options)} are not supported (there are none)")
         if seed is not None and (isinstance(seed, bool) or not 0 <= operator.index(seed) < 1 << 64):
             raise ValueError(f"seed {seed!r} is not a deal number (an integer from 0 to 2**64-1)")
-        if not self._busy.acquire(blocking=False):
-            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
-        try:
-            return self._reset(seed)
-        finally:
-            self._busy.release()
+        return self._reset(seed)
 
+    @_lib.exclusive
     def _reset(self, seed: int | None) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=None if seed is None else operator.index(seed))
         if self._winnable is not None:
@@ -349,22 +345,10 @@ class PatienceEnv(gym.Env[NDArray[Any], np.int64]):
 
     def close(self) -> None:
         """Frees the Go environment; the Env cannot be used afterwards."""
-        if self._h < 0:
-            return
-        if not self._busy.acquire(blocking=False):
-            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
-        try:
-            _lib.lib.pg_close(self._h)
-            self._h = -1
-            self._done = True
-        finally:
-            self._busy.release()
+        self._free()
 
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+    def _freed(self) -> None:
+        self._done = True
 
 
 def render_rgb(handle: int, i: int) -> NDArray[np.uint8]:

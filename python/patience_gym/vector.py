@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import ctypes
-import functools
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -21,27 +19,7 @@ from .env import TRAINING_DEALS, IllegalActionMode, RewardMode, _options, observ
 
 __all__ = ["PatienceVectorEnv"]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _exclusive(method: _F) -> _F:
-    """Refuses a call while another thread is inside a call on the same
-    environment (ConcurrentUseError), instead of letting two threads race
-    on its arrays."""
-
-    @functools.wraps(method)
-    def call(self: PatienceVectorEnv, *args: Any, **kwargs: Any) -> Any:
-        if not self._busy.acquire(blocking=False):
-            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            self._busy.release()
-
-    return call  # type: ignore[return-value]
-
-
-class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]):
+class PatienceVectorEnv(_lib.Handle, VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]):
     """N environments of one game, stepped together by the Go core in one
     call (with the GIL released) into NumPy arrays that Go writes directly.
 
@@ -220,7 +198,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         """Same-step mode: which rows of ``final_observations`` the last step set."""
         return self._has_final
 
-    @_exclusive
+    @_lib.exclusive
     def reset(
         self,
         *,
@@ -368,7 +346,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
             busy.release()
         return self._sampled.copy() if self.copy else self._sampled
 
-    @_exclusive
+    @_lib.exclusive
     def deals(self) -> NDArray[np.uint64]:
         """The deal of each environment's current episode."""
         return self._deals()
@@ -378,7 +356,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         _lib.check(_lib.lib.pg_deals(self._h, out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), self.num_envs), self._h)
         return out
 
-    @_exclusive
+    @_lib.exclusive
     def agent_actions(self, agent: str, seed: int = 0, where: NDArray[np.bool_] | None = None) -> NDArray[np.int64]:
         """The move a Go agent chooses in every environment's current
         position, without playing it: ``agent`` is an agent string as the
@@ -413,7 +391,7 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
         _lib.check(code, self._h)
         return out
 
-    @_exclusive
+    @_lib.exclusive
     def episode_info(self, i: int) -> dict[str, Any]:
         """Environment i's episode so far (see PatienceEnv.episode_info)."""
         if not 0 <= i < self.num_envs:
@@ -434,18 +412,4 @@ class PatienceVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]]
     def close_extras(self, **kwargs: Any) -> None:
         """Frees the Go environments (refused, ConcurrentUseError, while
         another thread is inside a call on this environment)."""
-        if self._h < 0:
-            return
-        if not self._busy.acquire(blocking=False):
-            raise _lib.ConcurrentUseError(_lib.CONCURRENT_USE)
-        try:
-            _lib.lib.pg_close(self._h)
-            self._h = -1
-        finally:
-            self._busy.release()
-
-    def __del__(self) -> None:
-        try:
-            self.close_extras()
-        except Exception:
-            pass
+        self._free()

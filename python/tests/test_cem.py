@@ -9,10 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from safetensors import safe_open
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("safetensors")
+from conftest import train_extra
+
+torch = train_extra()
+
+from safetensors import safe_open
 
 from patience_gym import (
     SPECS,

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("safetensors")
+from conftest import train_extra
+
+torch = train_extra()
 
 from patience_gym import SPECS
 from patience_gym.train import ModelError, PolicyNet, export_model, load_model

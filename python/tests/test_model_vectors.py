@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("safetensors")
+from conftest import train_extra
+
+torch = train_extra()
 
 from patience_gym.train import ModelError, load_model
 from patience_gym.train.model_meta import parse_metadata

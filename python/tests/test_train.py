@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("safetensors")
+from conftest import ROOT, train_extra
+
+torch = train_extra()
 
 from patience_gym import (
     SPECS,
@@ -23,8 +24,6 @@ from patience_gym import (
     train,
 )
 from patience_gym.train import ModelError, PolicyNet, export_model, load_model, masked_argmax
-
-from conftest import ROOT
 
 GOLDEN = ROOT / "policy" / "testdata"
 

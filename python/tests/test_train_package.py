@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import train_extra
 
-pytest.importorskip("torch")
-pytest.importorskip("safetensors")
+train_extra()
 
 import patience_gym.train
 from patience_gym.train.cli import build_parser

@@ -33,20 +33,17 @@ labelled positions (npz) and reuses them when the file exists.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from gymnasium.vector import AutoresetMode
-from imitation_probe import TRAIN_ENVS, N, label  # this folder's other probe (the script's folder is on sys.path)
+from imitation_probe import fit, label  # this folder's other probe (the script's folder is on sys.path)
 
 from patience_gym import PatienceVectorEnv
 from patience_gym._lib import game_spec
 from patience_gym.train.net import PolicyNet, masked_logits
 
-EPOCHS = 6
 # The Fifteen's layout (env/fifteen): 15 columns of 31 cells, then the
 # eight piles (up and down of each suit), then the emergency flag; actions:
 # up pile from column c, down pile from column c, a move from one column to
@@ -185,46 +182,15 @@ def play(policy: object, guard: bool = False) -> str:
 
 def train(data: dict[str, np.ndarray], suits: bool, columns: bool, out: str, scorer: bool = False) -> None:
     torch.manual_seed(1)
-    rng = np.random.default_rng(0)
     spec = game_spec("fifteen")
-
-    def rows(x: np.ndarray, envs_: slice) -> np.ndarray:
-        return np.ascontiguousarray(x[:, envs_]).reshape(-1, *x.shape[2:])
-
-    tr, te = slice(0, TRAIN_ENVS), slice(TRAIN_ENVS, N)
-    o_tr, m_tr, y_tr = rows(data["obs"], tr), rows(data["masks"], tr), rows(data["solver"], tr)
-    o_te, m_te, y_te = rows(data["obs"], te), rows(data["masks"], te), rows(data["solver"], te)
-    h_te = rows(data["heuristic"], te)
     net: torch.nn.Module = MoveScorer() if scorer else PolicyNet(spec, (192, 256), spec.actions, card_dim=8)
-    opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
 
-    def accuracy(o_: np.ndarray, m_: np.ndarray, y_: np.ndarray) -> float:
-        hits = 0
-        with torch.no_grad():
-            for k in range(0, len(y_), 2048):
-                logits = net(torch.from_numpy(o_[k : k + 2048]))
-                p = masked_logits(logits, torch.from_numpy(m_[k : k + 2048])).argmax(-1)
-                hits += int((p == torch.from_numpy(y_[k : k + 2048])).sum())
-        return hits / len(y_)
+    def relabel(rng: np.random.Generator, o: np.ndarray, m: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        cell_src, code_map, act_map = symmetry(rng, suits, columns)
+        act_src = np.argsort(act_map)
+        return code_map[o[:, cell_src]], m[:, act_src], act_map[y]
 
-    for ep in range(1, EPOCHS + 1):
-        net.train()
-        perm = rng.permutation(len(y_tr))
-        for k in range(0, len(perm), 512):
-            i = perm[k : k + 512]
-            o, m, y = o_tr[i], m_tr[i], y_tr[i]
-            if suits or columns:
-                cell_src, code_map, act_map = symmetry(rng, suits, columns)
-                act_src = np.argsort(act_map)
-                o, m, y = code_map[o[:, cell_src]], m[:, act_src], act_map[y]
-            loss = F.cross_entropy(masked_logits(net(torch.from_numpy(o)), torch.from_numpy(m)), torch.from_numpy(y))
-            opt.zero_grad(set_to_none=True)
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-        net.eval()
-        print(f"{out}, epoch {ep}: the solver's move on the training deals {accuracy(o_tr, m_tr, y_tr):.3f}, "
-              f"on unseen deals {accuracy(o_te, m_te, y_te):.3f} (the heuristic's there: {(h_te == y_te).mean():.3f})")
-        sys.stdout.flush()
+    fit(net, data, out, relabel if suits or columns else None)
 
     def greedy(envs: PatienceVectorEnv, o: np.ndarray) -> np.ndarray:
         with torch.no_grad():

@@ -1,6 +1,7 @@
 // Package cli holds what the research commands' command lines share: the
 // game and the range of deals they play (-game, -start, -n) on -workers
-// workers, and how they stop on a mistake in the command line or an error.
+// workers, the flags a command cannot do without, and how they stop on a
+// mistake in the command line or an error.
 package cli
 
 import (
@@ -26,6 +27,27 @@ func (d *Deals) Register(game, start, n string) {
 	flag.Uint64Var(&d.Start, "start", d.Start, start)
 	flag.IntVar(&d.N, "n", d.N, n)
 	flag.IntVar(&d.Workers, "workers", d.Workers, "parallel workers")
+}
+
+// OpenDeals declares the deals flags of a command that plays an open game
+// (The Fifteen by default), as Register does: -game, -start (start), -n
+// (n) and -workers (2).
+func OpenDeals(start uint64, n int) *Deals {
+	d := &Deals{Game: "fifteen", Start: start, N: n, Workers: 2}
+	d.Register("the game (an open one)", "first deal", "deals")
+	return d
+}
+
+// Parse parses the command line (flag.Parse) and stops the command name,
+// as Usage does, when one of the flags named required (without their
+// dash) is left empty.
+func Parse(name string, required ...string) {
+	flag.Parse()
+	for _, f := range required {
+		if flag.Lookup(f).Value.String() == "" {
+			Usage(name, "-"+f+" is required")
+		}
+	}
 }
 
 // Usage stops the command name on a mistake in its command line: the

@@ -1,6 +1,6 @@
 // Package labelcsv runs the research commands' work on a range of deals
 // (on the product's runner), writes the header and rows of their CSV files
-// of move labels and reads them back, makes what a deal is played and
+// of move labels (File) and reads them back, makes what a deal is played and
 // judged with, and finds where a game was lost.
 package labelcsv
 
@@ -35,6 +35,42 @@ func Header(spec *env.Spec, cols ...string) string {
 		cols = append(cols, t.Name)
 	}
 	return strings.Join(cols, ",") + "\n"
+}
+
+// File is a CSV file of moves being written: Header's line, then Row's.
+// Its errors say "csv: ".
+type File struct{ f *os.File }
+
+// Create creates the file path and writes its header, Header(spec,
+// cols...).
+func Create(path string, spec *env.Spec, cols ...string) (*File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("csv: %w", err)
+	}
+	w := &File{f}
+	if err := w.Write(Header(spec, cols...)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Write writes rows, lines that Row made.
+func (w *File) Write(rows string) error {
+	if _, err := w.f.WriteString(rows); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	return nil
+}
+
+// Close closes the file. A second Close (deferred, in case of an error
+// before the first) does nothing but return an error.
+func (w *File) Close() error {
+	if err := w.f.Close(); err != nil {
+		return fmt.Errorf("csv: %w", err)
+	}
+	return nil
 }
 
 // Row is one line (with its newline) of such a file: the values of the

@@ -1,7 +1,6 @@
 package labelcsv
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,8 +8,9 @@ import (
 	"github.com/patience-gym/patience/env"
 )
 
-// TestReadGivesBackWhatWasWritten: a header and rows written by Header and
-// Row read back as their columns and values.
+// TestReadGivesBackWhatWasWritten: a header and rows written by a File
+// (Create's header, Row's rows) read back as their columns and values; a
+// file that cannot be made is an error that says csv.
 func TestReadGivesBackWhatWasWritten(t *testing.T) {
 	spec, err := env.Lookup("fifteen")
 	if err != nil {
@@ -19,9 +19,18 @@ func TestReadGivesBackWhatWasWritten(t *testing.T) {
 	terms := make([]float64, len(spec.Terms))
 	terms[0] = 0.5
 	path := filepath.Join(t.TempDir(), "x.csv")
-	text := Header(spec, "seed", "move") + Row(terms, 7, "a>b") + Row(terms, 8, "c>d")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	f, err := Create(path, spec, "seed", "move")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := f.Write(Row(terms, 7, "a>b") + Row(terms, 8, "c>d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(filepath.Join(t.TempDir(), "none", "x.csv"), spec); err == nil || !strings.HasPrefix(err.Error(), "csv: ") {
+		t.Fatalf("a file in a missing directory: %v", err)
 	}
 	h, rows, err := Read(path)
 	if err != nil {

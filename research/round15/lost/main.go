@@ -39,8 +39,7 @@ import (
 type namer interface{ ActionString(int) string }
 
 func main() {
-	d := cli.Deals{Game: "fifteen", Start: 930000, N: 60, Workers: 2}
-	d.Register("the game (an open one)", "first deal", "deals")
+	d := cli.OpenDeals(930000, 60)
 	agent := flag.String("agent", "policy", "the agent")
 	nodes := flag.Int64("nodes", 300000, "the solver's node budget a search")
 	csvPath := flag.String("csv", "", "write every legal move's terms at the last won position to this CSV file")
@@ -56,19 +55,16 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 	if _, err := agents.New(agent); err != nil {
 		return err
 	}
-	var rowsOut *os.File
+	var rowsOut *labelcsv.File
 	if csvPath != "" {
 		e, err := env.Make(game, env.Options{})
 		if err != nil {
 			return err
 		}
-		if rowsOut, err = os.Create(csvPath); err != nil {
-			return fmt.Errorf("csv: %w", err)
+		if rowsOut, err = labelcsv.Create(csvPath, e.Spec(), "seed", "kind", "step", "move", "played", "keep"); err != nil {
+			return err
 		}
 		defer rowsOut.Close() // a second close, after the one below, does nothing
-		if _, err := rowsOut.WriteString(labelcsv.Header(e.Spec(), "seed", "kind", "step", "move", "played", "keep")); err != nil {
-			return fmt.Errorf("csv: %w", err)
-		}
 	}
 	counts := map[string]int{}
 	err := labelcsv.Each(start, n, workers, func(seed uint64) (result, error) {
@@ -77,9 +73,7 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 		counts[l.kind]++
 		fmt.Println(l.line)
 		if rowsOut != nil && l.rows != "" {
-			if _, err := rowsOut.WriteString(l.rows); err != nil {
-				return fmt.Errorf("csv: %w", err)
-			}
+			return rowsOut.Write(l.rows)
 		}
 		return nil
 	})
@@ -88,7 +82,7 @@ func run(game, agent string, start uint64, n int, nodes int64, workers int, csvP
 	}
 	if rowsOut != nil {
 		if err := rowsOut.Close(); err != nil {
-			return fmt.Errorf("csv: %w", err)
+			return err
 		}
 	}
 	fmt.Fprintf(os.Stderr, "won %d, not won from the start %d, lost from a winnable start %d: marriage the wrong way round %d, card sent home %d, other %d\n",

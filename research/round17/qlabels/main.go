@@ -37,8 +37,7 @@ import (
 )
 
 func main() {
-	d := cli.Deals{Game: "fifteen", Start: 290000, N: 100, Workers: 2}
-	d.Register("the game (an open one)", "first deal", "deals")
+	d := cli.OpenDeals(290000, 100)
 	agent := flag.String("agent", "policy", "the agent (deterministic given its seed)")
 	perGame := flag.Int("per-game", 10, "positions drawn from each game")
 	steps := flag.Int("steps", 60, "draw positions among the game's first this many")
@@ -46,10 +45,7 @@ func main() {
 	obs := flag.Bool("obs", false, "add the column obs: the observation after the move, two hex digits a cell")
 	rollout := flag.String("rollout", "", "the agent that plays the continuations, from the position after the move (default: -agent, with its memory of the game)")
 	out := flag.String("csv", "", "the CSV file to write (required)")
-	flag.Parse()
-	if *out == "" {
-		cli.Usage("qlabels", "-csv is required")
-	}
+	cli.Parse("qlabels", "csv")
 	if *reseeds < 1 || *reseeds > 64 {
 		cli.Usage("qlabels", "-reseeds must be 1 to 64")
 	}
@@ -90,14 +86,11 @@ func run(game, agent string, start uint64, n int, o options, workers int, path s
 			return fmt.Errorf("-rollout: %w", err)
 		}
 	}
-	f, err := os.Create(path)
+	f, err := labelcsv.Create(path, e.Spec(), o.columns()...)
 	if err != nil {
-		return fmt.Errorf("csv: %w", err)
+		return err
 	}
 	defer f.Close() // a second close, after the one below, does nothing
-	if _, err := f.WriteString(labelcsv.Header(e.Spec(), o.columns()...)); err != nil {
-		return fmt.Errorf("csv: %w", err)
-	}
 	done, kept := 0, 0
 	err = labelcsv.Each(start, n, workers, func(seed uint64) (labelled, error) {
 		r, k, err := one(game, agent, seed, o)
@@ -105,8 +98,8 @@ func run(game, agent string, start uint64, n int, o options, workers int, path s
 	}, func(r labelled) error {
 		done++
 		kept += r.positions
-		if _, err := f.WriteString(r.rows); err != nil {
-			return fmt.Errorf("csv: %w", err)
+		if err := f.Write(r.rows); err != nil {
+			return err
 		}
 		if done%100 == 0 {
 			fmt.Fprintf(os.Stderr, "%d deals\n", done)
@@ -117,7 +110,7 @@ func run(game, agent string, start uint64, n int, o options, workers int, path s
 		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("csv: %w", err)
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "%d deals, %d positions with moves that win and moves that do not\n", done, kept)
 	return nil

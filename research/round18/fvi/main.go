@@ -46,10 +46,7 @@ func main() {
 	iterations := flag.Int("iterations", 1, "rounds; round i plays deals start+i*n ... on the file round i-1 wrote")
 	lambda := flag.Float64("lambda", 1e-6, "ridge penalty per row")
 	out := flag.String("out", "", "the value file to write (required); round i < last also writes OUT.roundI")
-	flag.Parse()
-	if *out == "" {
-		cli.Usage("fvi", "-out is required")
-	}
+	cli.Parse("fvi", "out")
 	cfg := config{Deals: d, init: *initFile, samples: *samples, iterations: *iterations,
 		lambda: *lambda, out: *out, command: "bin/fvi " + strings.Join(os.Args[1:], " ")}
 	cli.Exit("fvi", cfg.run())

@@ -27,8 +27,7 @@ import (
 )
 
 func main() {
-	d := cli.Deals{Game: "fifteen", Start: 610000, N: 100, Workers: 2}
-	d.Register("the game (an open one)", "first deal", "deals")
+	d := cli.OpenDeals(610000, 100)
 	model := flag.String("model", "models/fifteen.safetensors", "the value file the policy agent plays and whose terms rank the corrections")
 	fixes := flag.Int("fixes", 3, "corrections at most a deal")
 	nodes := flag.Int64("nodes", 100000, "the solver's node budget a search")
