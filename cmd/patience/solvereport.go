@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/patience-gym/patience/env"
@@ -13,7 +11,7 @@ import (
 
 // writeDeal prints one deal's verdict line (and its winning line with show).
 func writeDeal(w io.Writer, d *batch.Deal, spec *env.Spec, show bool) {
-	took := fmt.Sprintf("%s nodes, %.2f s", formatThousands(d.Nodes), d.Seconds)
+	took := fmt.Sprintf("%s nodes, %.2f s", thousands(d.Nodes), d.Seconds)
 	switch d.Verdict {
 	case "solved":
 		note := ""
@@ -41,19 +39,6 @@ func writeDeal(w io.Writer, d *batch.Deal, spec *env.Spec, show bool) {
 	}
 }
 
-// formatThousands writes n with thousands separators.
-func formatThousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var sb strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteRune(c)
-	}
-	return sb.String()
-}
-
 // writeSummary prints a run's summary.
 func writeSummary(w io.Writer, s batch.Summary, spec *env.Spec) {
 	if s.Deals == 0 {
@@ -70,7 +55,7 @@ func writeSummary(w io.Writer, s batch.Summary, spec *env.Spec) {
 	fmt.Fprintf(w, "Winnable: %.1f %%, 95 %% interval [%.1f %%, %.1f %%] counting the unknown deals as lost and as won%s\n",
 		100*s.Winnable, 100*s.Low, 100*s.High, bound)
 	fmt.Fprintf(w, "Speed: %s nodes/s; time per deal: median %.2f s, 95th percentile %.2f s; %s nodes a deal on average",
-		formatThousands(int64(s.NodesPerSecond)), s.MedianSeconds, s.P95Seconds, formatThousands(int64(s.MeanNodes)))
+		thousands(int64(s.NodesPerSecond)), s.MedianSeconds, s.P95Seconds, thousands(int64(s.MeanNodes)))
 	if s.Solved > 0 {
 		fmt.Fprintf(w, "; winning lines of %.1f moves on average", s.MeanMoves)
 	}
