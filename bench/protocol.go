@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -604,15 +603,14 @@ const protocolJournalExt = ".journal.jsonl"
 // journals: the result file holds what they held. A file already gone is
 // no error.
 func RemoveJournals(journal string) error {
-	stem := strings.TrimSuffix(journal, protocolJournalExt)
-	names, _ := filepath.Glob(runner.ShardGlob(stem, protocolJournalExt))
-	var errs []error
-	for _, name := range append([]string{journal}, names...) {
-		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("removing the finished run's journal: %w", err))
-		}
+	stem, ext := journal, ""
+	if s, ok := strings.CutSuffix(journal, protocolJournalExt); ok {
+		stem, ext = s, protocolJournalExt
 	}
-	return errors.Join(errs...)
+	if err := runner.RemoveJournals(stem, ext); err != nil {
+		return fmt.Errorf("removing the finished run's journal: %w", err)
+	}
+	return nil
 }
 
 // ShardJournal returns the journal of shard (i of n) of a run whose

@@ -167,3 +167,17 @@ func escapeGlob(s string) string {
 	}
 	return string(b)
 }
+
+// RemoveJournals removes a finished run's journal, stem+ext, and its
+// shards' journals (ShardGlob): the run's result file holds what they
+// held. A file already gone is no error.
+func RemoveJournals(stem, ext string) error {
+	names, _ := filepath.Glob(ShardGlob(stem, ext))
+	var errs []error
+	for _, name := range append([]string{stem + ext}, names...) {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	ijournal "github.com/patience-gym/patience/internal/journal"
 	"github.com/patience-gym/patience/internal/runner"
@@ -104,12 +102,8 @@ func journalPathOf(err error) string {
 // no error.
 func RemoveJournals(journal string) error {
 	stem, ext := splitExt(journal)
-	names, _ := filepath.Glob(runner.ShardGlob(stem, ext))
-	var errs []error
-	for _, name := range append([]string{journal}, names...) {
-		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("solve journal: %w", err))
-		}
+	if err := runner.RemoveJournals(stem, ext); err != nil {
+		return fmt.Errorf("solve journal: %w", err)
 	}
-	return errors.Join(errs...)
+	return nil
 }
