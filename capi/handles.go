@@ -56,21 +56,11 @@ func parseOptions(s string) (env.VectorOptions, error) {
 		return vo, fmt.Errorf("option reward: %w", err)
 	}
 	vo.Options = env.Options{MaxSteps: o.MaxSteps, Reward: r}
-	switch o.Autoreset {
-	case "", "next-step":
-		vo.Autoreset = env.NextStep
-	case "same-step":
-		vo.Autoreset = env.SameStep
-	default:
-		return vo, fmt.Errorf("option autoreset: unknown mode %q (want next-step or same-step)", o.Autoreset)
+	if vo.Autoreset, err = env.ParseAutoresetMode(o.Autoreset); err != nil {
+		return vo, fmt.Errorf("option autoreset: %w", err)
 	}
-	switch o.Illegal {
-	case "", "refuse":
-		vo.Illegal = env.IllegalRefuse
-	case "noop":
-		vo.Illegal = env.IllegalNoOp
-	default:
-		return vo, fmt.Errorf("option illegal: unknown policy %q (want refuse or noop)", o.Illegal)
+	if vo.Illegal, err = env.ParseIllegalPolicy(o.Illegal); err != nil {
+		return vo, fmt.Errorf("option illegal: %w", err)
 	}
 	vo.IllegalReward = o.IllegalReward
 	vo.Workers = o.Workers

@@ -93,6 +93,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/patience-gym/patience/env/cards"
 )
@@ -117,15 +118,25 @@ func (r RewardMode) String() string {
 	return "progress"
 }
 
-// ParseRewardMode reads "progress" or "sparse".
+// ParseRewardMode reads "progress" (or "", the default) or "sparse".
 func ParseRewardMode(s string) (RewardMode, error) {
-	switch s {
-	case "progress", "":
-		return RewardProgress, nil
-	case "sparse":
-		return RewardSparse, nil
+	return parseMode("reward mode", s, RewardProgress, RewardSparse)
+}
+
+// parseMode returns the mode among modes whose String is s, the first
+// (the default) for "".
+func parseMode[M interface {
+	~uint8
+	String() string
+}](kind, s string, modes ...M) (M, error) {
+	names := make([]string, len(modes))
+	for i, m := range modes {
+		if s == m.String() || s == "" && i == 0 {
+			return m, nil
+		}
+		names[i] = m.String()
 	}
-	return 0, fmt.Errorf("unknown reward mode %q (want progress or sparse)", s)
+	return 0, fmt.Errorf("unknown %s %q (want %s)", kind, s, strings.Join(names, " or "))
 }
 
 // Options tune an Env. The zero value gives the game's defaults.

@@ -229,3 +229,43 @@ func TestFlag(t *testing.T) {
 		t.Errorf("Flag(true) = %d, Flag(false) = %d", env.Flag(true), env.Flag(false))
 	}
 }
+
+// TestParseModes: each mode's parser reads the names its String writes,
+// "" as the default, and refuses another word naming the choices.
+func TestParseModes(t *testing.T) {
+	for _, m := range []env.RewardMode{env.RewardProgress, env.RewardSparse} {
+		if got, err := env.ParseRewardMode(m.String()); err != nil || got != m {
+			t.Errorf("ParseRewardMode(%q) = %v, %v", m, got, err)
+		}
+	}
+	for _, m := range []env.AutoresetMode{env.NextStep, env.SameStep} {
+		if got, err := env.ParseAutoresetMode(m.String()); err != nil || got != m {
+			t.Errorf("ParseAutoresetMode(%q) = %v, %v", m, got, err)
+		}
+	}
+	for _, p := range []env.IllegalPolicy{env.IllegalRefuse, env.IllegalNoOp} {
+		if got, err := env.ParseIllegalPolicy(p.String()); err != nil || got != p {
+			t.Errorf("ParseIllegalPolicy(%q) = %v, %v", p, got, err)
+		}
+	}
+	r, err1 := env.ParseRewardMode("")
+	a, err2 := env.ParseAutoresetMode("")
+	p, err3 := env.ParseIllegalPolicy("")
+	if r != env.RewardProgress || a != env.NextStep || p != env.IllegalRefuse || errors.Join(err1, err2, err3) != nil {
+		t.Errorf("the defaults of \"\": %v %v %v (%v %v %v)", r, a, p, err1, err2, err3)
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{second(env.ParseRewardMode("dense")), `unknown reward mode "dense" (want progress or sparse)`},
+		{second(env.ParseAutoresetMode("later")), `unknown autoreset mode "later" (want next-step or same-step)`},
+		{second(env.ParseIllegalPolicy("skip")), `unknown illegal-action policy "skip" (want refuse or noop)`},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("got %v, want %s", c.err, c.want)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

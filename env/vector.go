@@ -42,6 +42,12 @@ func (m AutoresetMode) String() string {
 	return "next-step"
 }
 
+// ParseAutoresetMode reads "next-step" (or "", the default) or
+// "same-step".
+func ParseAutoresetMode(s string) (AutoresetMode, error) {
+	return parseMode("autoreset mode", s, NextStep, SameStep)
+}
+
 // VectorOptions tune a Vector.
 type VectorOptions struct {
 	// Options are every environment's options.
@@ -79,6 +85,11 @@ func (p IllegalPolicy) String() string {
 		return "noop"
 	}
 	return "refuse"
+}
+
+// ParseIllegalPolicy reads "refuse" (or "", the default) or "noop".
+func ParseIllegalPolicy(s string) (IllegalPolicy, error) {
+	return parseMode("illegal-action policy", s, IllegalRefuse, IllegalNoOp)
 }
 
 // VectorBuffers are destinations a caller provides for a Vector's results
