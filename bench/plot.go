@@ -173,25 +173,21 @@ func (r *Result) panel(b bars, legend bool) (*plot.Plot, error) {
 // agent with its confidence interval as an error bar.
 func (r *Result) WritePlot(w io.Writer, format string) error {
 	lv := level(r.Confidence)
-	winP, err := r.panel(bars{
+	var plots [][]*plot.Plot
+	for _, b := range []bars{{
 		title:  fmt.Sprintf("Win rate, %s Wilson interval (%d deals from %d)", lv, r.Deals, r.SeedStart),
 		ylabel: "games won (%)",
-		value: func(s Summary) (float64, stats.Interval) {
-			return 100 * s.Wins.P, stats.Interval{Lo: 100 * s.Wins.CI.Lo, Hi: 100 * s.Wins.CI.Hi}
-		},
-	}, true)
-	if err != nil {
-		return err
-	}
-	progP, err := r.panel(bars{
+		value:  func(s Summary) (float64, stats.Interval) { return percent(s.Wins.P, s.Wins.CI) },
+	}, {
 		title:  fmt.Sprintf("Mean final progress, %s t interval", lv),
 		ylabel: "cards placed (% of all)",
-		value: func(s Summary) (float64, stats.Interval) {
-			return 100 * s.Progress.Mean, stats.Interval{Lo: 100 * s.Progress.CI.Lo, Hi: 100 * s.Progress.CI.Hi}
-		},
-	}, true)
-	if err != nil {
-		return err
+		value:  func(s Summary) (float64, stats.Interval) { return percent(s.Progress.Mean, s.Progress.CI) },
+	}} {
+		p, err := r.panel(b, true)
+		if err != nil {
+			return err
+		}
+		plots = append(plots, []*plot.Plot{p})
 	}
 	width := vg.Length(math.Max(7, 1.1*float64(len(r.Games))+0.35*float64(len(r.Games)*len(r.Agents)))) * vg.Inch
 	height := 8 * vg.Inch
@@ -201,7 +197,6 @@ func (r *Result) WritePlot(w io.Writer, format string) error {
 	}
 	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(8), PadBottom: vg.Points(8),
 		PadLeft: vg.Points(8), PadRight: vg.Points(12), PadY: vg.Points(18)}
-	plots := [][]*plot.Plot{{winP}, {progP}}
 	canvases := plot.Align(plots, tiles, draw.New(c))
 	for i, row := range plots {
 		row[0].Draw(canvases[i][0])
@@ -210,6 +205,11 @@ func (r *Result) WritePlot(w io.Writer, format string) error {
 		return fmt.Errorf("writing the chart: %w", err)
 	}
 	return nil
+}
+
+// percent returns a share and its interval in percent.
+func percent(v float64, ci stats.Interval) (float64, stats.Interval) {
+	return 100 * v, stats.Interval{Lo: 100 * ci.Lo, Hi: 100 * ci.Hi}
 }
 
 // SavePlot draws the chart into the file path, in the format its extension
