@@ -23,6 +23,20 @@ func config(t *testing.T, game string, deals int) Config {
 	return Config{Game: g, SeedStart: 500000, Deals: deals, Workers: 2, Options: solver.Options{Nodes: 4000, TableBits: 16}, Budget: "4k nodes"}
 }
 
+// journalled returns the result of an uninterrupted run of the deals
+// without a journal, and its config with a journal in a new directory, for
+// a run to compare with it.
+func journalled(t *testing.T, game string, deals int) (Config, *Result) {
+	t.Helper()
+	cfg := config(t, game, deals)
+	whole, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Journal = filepath.Join(t.TempDir(), "run.json.partial")
+	return cfg, whole
+}
+
 // timeless is the result file with the wall times left out: what must
 // not depend on how a run was stopped, resumed or split.
 func timeless(t *testing.T, cfg Config, res *Result) string {
@@ -46,12 +60,7 @@ func timeless(t *testing.T, cfg Config, res *Result) string {
 // keeps them in its journal; the same run again takes them and writes the
 // file an uninterrupted run writes, byte for byte (wall times aside).
 func TestInterruptedRunResumesToTheSameFile(t *testing.T) {
-	cfg := config(t, "limited", 40)
-	whole, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Journal = filepath.Join(t.TempDir(), "r.json.partial")
+	cfg, whole := journalled(t, "limited", 40)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
 	cfg.OnDeal = func(Deal, bool) {
@@ -83,12 +92,7 @@ func TestInterruptedRunResumesToTheSameFile(t *testing.T) {
 // TestShardsMergeToTheSameFile: three shards' journals, merged by a run of
 // the whole, which decides nothing itself.
 func TestShardsMergeToTheSameFile(t *testing.T) {
-	cfg := config(t, "royalparade", 130)
-	whole, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Journal = filepath.Join(t.TempDir(), "s.json.partial")
+	cfg, whole := journalled(t, "royalparade", 130)
 	total := 0
 	for i := range 3 {
 		c := cfg
