@@ -37,22 +37,14 @@ func newRandomModel(spec *env.Spec, hidden []int, seed uint64) (*policy.Model, e
 // randomModel returns a random policy network for spec.
 func randomModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64) *policy.Model {
 	t.Helper()
-	m, err := newRandomModel(spec, hidden, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return mustModel(t)(newRandomModel(spec, hidden, seed))
 }
 
 // randomValueModel returns a random value network (head=value) for spec,
 // its metadata set by edit (if not nil).
 func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, edit func(*policy.Meta)) *policy.Model {
 	t.Helper()
-	m, err := newRandomNetwork(spec, hidden, seed, policy.HeadValue, false, edit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return mustModel(t)(newRandomNetwork(spec, hidden, seed, policy.HeadValue, false, edit))
 }
 
 // flatValueModel returns a value network for spec whose output is 0
@@ -60,11 +52,19 @@ func randomValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, e
 // heuristic's ranking scaled by the weight.
 func flatValueModel(t testing.TB, spec *env.Spec, hidden []int, seed uint64, edit func(*policy.Meta)) *policy.Model {
 	t.Helper()
-	m, err := newRandomNetwork(spec, hidden, seed, policy.HeadValue, true, edit)
-	if err != nil {
-		t.Fatal(err)
+	return mustModel(t)(newRandomNetwork(spec, hidden, seed, policy.HeadValue, true, edit))
+}
+
+// mustModel returns a function that returns the model it is given, or
+// fails t with the error.
+func mustModel(t testing.TB) func(*policy.Model, error) *policy.Model {
+	return func(m *policy.Model, err error) *policy.Model {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
-	return m
 }
 
 // encode returns m as a file's bytes.
