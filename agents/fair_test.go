@@ -14,7 +14,6 @@ var fairAgents = []string{
 	"hop:worlds=4,nodes=3000,width=3",
 	"hop:worlds=4,nodes=3000,width=3,line=keep",
 	"hop:worlds=3,nodes=1000,width=3,line=keep,tie=rollout,rollout-steps=10",
-	"hop:worlds=3,nodes=800,width=3,tie=progress",
 	"ismcts:iterations=16,nodes=300",
 	"ismcts:iterations=16,leaf=eval",
 	"ismcts:iterations=10,nodes=300,leaf=solver-rollout,rollout-steps=10",
@@ -180,7 +179,7 @@ func TestFairAgentsPlayTheWinOfEveryWorld(t *testing.T) {
 	if winsEverywhere < 0 || winsEverywhere == greedy {
 		t.Fatalf("no move other than the evaluation's %s wins in every world", e.ActionString(greedy))
 	}
-	for _, name := range []string{"hop:worlds=6,nodes=5000", "hop:worlds=6,nodes=5000,line=keep", "hop:worlds=6,nodes=5000,tie=progress", "ismcts:iterations=100,nodes=5000"} {
+	for _, name := range []string{"hop:worlds=6,nodes=5000", "hop:worlds=6,nodes=5000,line=keep", "ismcts:iterations=100,nodes=5000"} {
 		for seed := range uint64(3) {
 			a := mustAgent(t, name)
 			a.Reset(seed)

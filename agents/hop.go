@@ -69,9 +69,8 @@ type HOP struct {
 	sim           *env.Env // a world a rollout plays (tie=rollout)
 	roll          rollout
 	rollRng       cards.Rand
-	// tie[i] is candidate i's rollout value (tie=rollout), or the
-	// progress its searches reached (tie=progress), summed over the
-	// worlds, which breaks ties of wins before the evaluation.
+	// tie[i] is candidate i's rollout value summed over the worlds
+	// (tie=rollout), which breaks ties of wins before the evaluation.
 	tie    []float64
 	worlds []*env.Env
 	child  env.Game
@@ -119,13 +118,6 @@ type HOPOptions struct {
 	// candidates, before the one-step evaluation (tie=rollout).
 	TieRollout   bool
 	RolloutSteps int
-	// TieProgress searches every candidate in every world, not only in
-	// the worlds won, and breaks ties of wins by the mean over the worlds
-	// of the most cards the search after the candidate placed (the
-	// game's card count where it won), before the one-step evaluation
-	// (tie=progress): where the searches decide few worlds, as early in
-	// a game, the hindsight value of a move is how far its best line got.
-	TieProgress bool
 }
 
 // newHOP reads hop's settings.
@@ -136,15 +128,7 @@ func newHOP(s *Settings) (func() Agent, error) {
 		Width:  s.Int("width", DefaultHOPWidth, "candidate moves searched besides the first moves of the lines found, the best by one-step evaluation"),
 		Caps:   readCaps(s, "cap on the nodes of all searches of one decision (0: none)"),
 	}
-	switch t := s.String("tie", "eval", "what breaks ties of wins: eval (the one-step evaluation), rollout (heuristic rollouts after each candidate in each world, then the evaluation) or progress (the most cards the search after each candidate placed in each world, then the evaluation)"); t {
-	case "eval":
-	case "rollout":
-		o.TieRollout = true
-	case "progress":
-		o.TieProgress = true
-	default:
-		s.Errorf("tie=%s: want eval, rollout or progress", t)
-	}
+	o.TieRollout = hopTie.read(s)
 	o.RolloutSteps = s.Int("rollout-steps", DefaultRolloutSteps, "cap on the length of one rollout (tie=rollout)")
 	o.KeepLine = hopLine.read(s)
 	if o.Worlds <= 0 || o.Nodes <= 0 || o.Width <= 0 || o.RolloutSteps <= 0 {
@@ -154,9 +138,14 @@ func newHOP(s *Settings) (func() Agent, error) {
 	return checked(s, o, NewHOP)
 }
 
-// hopLine is hop's setting line (HOPOptions.KeepLine).
-var hopLine = toggle{key: "line", off: "none", on: "keep",
-	doc: "none: decide every move; keep: follow the winning line of one world while the game agrees with it"}
+// hop's settings tie (HOPOptions.TieRollout) and line
+// (HOPOptions.KeepLine).
+var (
+	hopTie = toggle{key: "tie", off: "eval", on: "rollout",
+		doc: "what breaks ties of wins: eval (the one-step evaluation) or rollout (heuristic rollouts after each candidate in each world, then the evaluation)"}
+	hopLine = toggle{key: "line", off: "none", on: "keep",
+		doc: "none: decide every move; keep: follow the winning line of one world while the game agrees with it"}
+)
 
 func init() {
 	Register("hop", "hindsight optimisation: the clairvoyant solver in sampled worlds, the move that keeps a win in the most", newHOP)
@@ -182,9 +171,6 @@ func (h *HOP) Settings() string {
 	s := fmt.Sprintf("worlds=%d nodes=%d width=%d line=%s", h.opts.Worlds, h.opts.Nodes, h.opts.Width, hopLine.word(h.opts.KeepLine))
 	if h.opts.TieRollout {
 		s += fmt.Sprintf(" tie=rollout rollout-steps=%d", h.opts.RolloutSteps)
-	}
-	if h.opts.TieProgress {
-		s += " tie=progress"
 	}
 	return s + h.opts.Caps.settings()
 }
@@ -301,9 +287,6 @@ func (h *HOP) decide(v View) int {
 			h.state[w*C+i] = st
 		}
 	}
-	if h.opts.TieProgress {
-		h.progress(W)
-	}
 	// Searching a candidate in a world where the root's line begins with
 	// it costs nothing (the memo holds the position after it).
 	for {
@@ -372,7 +355,7 @@ func (h *HOP) better(i, ci, j, cj int) bool {
 	if ci != cj {
 		return ci > cj
 	}
-	if (h.opts.TieRollout || h.opts.TieProgress) && h.tie[i] != h.tie[j] {
+	if h.opts.TieRollout && h.tie[i] != h.tie[j] {
 		return h.tie[i] > h.tie[j]
 	}
 	si, sj := h.scores[h.cands[i]], h.scores[h.cands[j]]
@@ -416,25 +399,7 @@ func (h *HOP) choose() int {
 
 // settle searches candidate i in world w.
 func (h *HOP) settle(w, i int) {
-	verdict, _ := h.search(w, i)
-	h.open[i]--
-	h.mark(w, i, verdict)
-}
-
-// mark records candidate i's verdict in world w.
-func (h *HOP) mark(w, i int, verdict solver.Verdict) {
 	C := len(h.cands)
-	if verdict == solver.Solved {
-		h.state[w*C+i] = candWon
-		h.wins[i]++
-	} else {
-		h.state[w*C+i] = candNot
-	}
-}
-
-// search decides the position after candidate i in world w, and returns
-// the verdict and the most progress the search reached.
-func (h *HOP) search(w, i int) (solver.Verdict, int) {
 	world := h.worlds[w].Game()
 	if h.child == nil || h.child.Spec() != world.Spec() {
 		h.child = world.Clone()
@@ -442,33 +407,14 @@ func (h *HOP) search(w, i int) (solver.Verdict, int) {
 	h.child.CopyFrom(world)
 	h.child.Apply(h.cands[i])
 	before := h.cur.spent
-	verdict, _, best := h.cur.decideBest(h.child)
+	verdict, _ := h.cur.decide(h.child)
 	h.spent += h.cur.spent - before
-	return verdict, best
-}
-
-// progress searches every candidate in each of the first W worlds
-// (tie=progress), while the decision's budget lasts, recording the
-// verdicts (a candidate won in a world the root search did not win counts
-// too) and summing in tie the share of the cards each search placed at
-// best.
-func (h *HOP) progress(W int) {
-	C := len(h.cands)
-	h.tie = slices.Grow(h.tie[:0], C)[:C]
-	clear(h.tie)
-	cards := float64(h.sample.Spec().Cards)
-	for w := range W {
-		for i := range C {
-			if h.opts.Caps.exhausted(h.start, h.spent) {
-				return
-			}
-			verdict, best := h.search(w, i)
-			if h.state[w*C+i] == candOpen {
-				h.open[i]--
-			}
-			h.mark(w, i, verdict)
-			h.tie[i] += float64(best) / cards
-		}
+	h.open[i]--
+	if verdict == solver.Solved {
+		h.state[w*C+i] = candWon
+		h.wins[i]++
+	} else {
+		h.state[w*C+i] = candNot
 	}
 }
 
@@ -497,7 +443,7 @@ func (h *HOP) follow(v View) (int, bool) {
 	}
 	g := h.kept.Game()
 	if h.deep != nil {
-		if verdict, a, _, ok := h.deep.memo.get(g.Hash()); ok && verdict == solver.Solved && a >= 0 && v.Mask().Has(a) {
+		if verdict, a, ok := h.deep.memo.get(g.Hash()); ok && verdict == solver.Solved && a >= 0 && v.Mask().Has(a) {
 			return a, true
 		}
 	}

@@ -99,27 +99,19 @@ func (o *oracle) reset() {
 // Solved and g not already won, the first move of a winning line. It does
 // not change g.
 func (o *oracle) decide(g env.Game) (solver.Verdict, int) {
-	v, m, _ := o.decideBest(g)
-	return v, m
-}
-
-// decideBest is decide that also returns the most progress (cards placed)
-// of any position the search of g reached: the game's card count for a
-// win. A verdict remembered gives the progress its search found.
-func (o *oracle) decideBest(g env.Game) (solver.Verdict, int, int) {
 	if g.Won() {
-		return solver.Solved, -1, g.Progress()
+		return solver.Solved, -1
 	}
 	h := g.Hash()
-	if v, m, best, ok := o.memo.get(h); ok {
-		return v, m, best
+	if v, m, ok := o.memo.get(h); ok {
+		return v, m
 	}
 	res := o.s.Solve(context.Background(), g)
 	o.searches++
 	o.spent += res.Nodes
 	if res.Verdict != solver.Solved || len(res.Line) == 0 {
-		o.memo.put(h, res.Verdict, -1, res.Best)
-		return res.Verdict, -1, res.Best
+		o.memo.put(h, res.Verdict, -1)
+		return res.Verdict, -1
 	}
 	// Remember every position of the line with its move: the game may go
 	// that way.
@@ -127,12 +119,11 @@ func (o *oracle) decideBest(g env.Game) (solver.Verdict, int, int) {
 		o.replay = g.Clone()
 	}
 	o.replay.CopyFrom(g)
-	won := g.Spec().Cards
 	for _, a := range res.Line {
-		o.memo.put(o.replay.Hash(), solver.Solved, a, won)
+		o.memo.put(o.replay.Hash(), solver.Solved, a)
 		o.replay.Apply(a)
 	}
-	return solver.Solved, res.Line[0], won
+	return solver.Solved, res.Line[0]
 }
 
 // verdictMemo is a direct-mapped table of verdicts by full-state hash: a
@@ -143,8 +134,7 @@ type verdictMemo struct {
 
 type memoSlot struct {
 	hash    uint64
-	move    int16 // the winning move (Solved), -1 for none
-	best    int16 // the most progress the search reached
+	move    int32 // the winning move (Solved), -1 for none
 	verdict solver.Verdict
 	used    bool
 }
@@ -154,22 +144,22 @@ const memoBits = 16
 
 func (m *verdictMemo) clear() { clear(m.slots) }
 
-func (m *verdictMemo) get(h uint64) (v solver.Verdict, move, best int, ok bool) {
+func (m *verdictMemo) get(h uint64) (solver.Verdict, int, bool) {
 	if m.slots == nil {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
 	s := &m.slots[h&(1<<memoBits-1)]
 	if !s.used || s.hash != h {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
-	return s.verdict, int(s.move), int(s.best), true
+	return s.verdict, int(s.move), true
 }
 
-func (m *verdictMemo) put(h uint64, v solver.Verdict, move, best int) {
+func (m *verdictMemo) put(h uint64, v solver.Verdict, move int) {
 	if m.slots == nil {
 		m.slots = make([]memoSlot, 1<<memoBits)
 	}
-	m.slots[h&(1<<memoBits-1)] = memoSlot{hash: h, move: int16(move), best: int16(best), verdict: v, used: true}
+	m.slots[h&(1<<memoBits-1)] = memoSlot{hash: h, move: int32(move), verdict: v, used: true}
 }
 
 // Caps are the settings the fair search agents share beside the node
