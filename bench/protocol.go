@@ -603,11 +603,8 @@ const protocolJournalExt = ".journal.jsonl"
 // journals: the result file holds what they held. A file already gone is
 // no error.
 func RemoveJournals(journal string) error {
-	stem, ext := journal, ""
-	if s, ok := strings.CutSuffix(journal, protocolJournalExt); ok {
-		stem, ext = s, protocolJournalExt
-	}
-	if err := runner.RemoveJournals(stem, ext); err != nil {
+	others := runner.ShardGlob(strings.TrimSuffix(journal, protocolJournalExt), protocolJournalExt)
+	if err := runner.RemoveJournals(journal, others); err != nil {
 		return fmt.Errorf("removing the finished run's journal: %w", err)
 	}
 	return nil

@@ -131,13 +131,10 @@ func (jr *Journal[L]) Close() error { return jr.j.Close() }
 // output is written has no more use for them. A file already gone is no
 // error.
 func (jr *Journal[L]) Remove() error {
-	var errs []error
-	for _, name := range append([]string{jr.j.Path()}, jr.Others...) {
-		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("removing the finished run's journal: %w", err))
-		}
+	if err := removeAll(append([]string{jr.j.Path()}, jr.Others...)); err != nil {
+		return fmt.Errorf("removing the finished run's journal: %w", err)
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // ShardPath returns the journal of shard s of a run whose whole journal is
@@ -168,13 +165,24 @@ func escapeGlob(s string) string {
 	return string(b)
 }
 
-// RemoveJournals removes a finished run's journal, stem+ext, and its
-// shards' journals (ShardGlob): the run's result file holds what they
-// held. A file already gone is no error.
-func RemoveJournals(stem, ext string) error {
-	names, _ := filepath.Glob(ShardGlob(stem, ext))
+// RemoveJournals removes a finished run's journal at path and the other
+// journals that others (a glob, "" for none) matches: the shards'
+// journals, as OpenJournal read them, for a run that removes them after
+// its Journal is closed. The run's result file holds what they held. A
+// file already gone is no error.
+func RemoveJournals(path, others string) error {
+	names := []string{path}
+	if others != "" {
+		matched, _ := filepath.Glob(others)
+		names = append(names, matched...)
+	}
+	return removeAll(names)
+}
+
+// removeAll removes the files named; one already gone is no error.
+func removeAll(names []string) error {
 	var errs []error
-	for _, name := range append([]string{stem + ext}, names...) {
+	for _, name := range names {
 		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}

@@ -102,7 +102,7 @@ func journalPathOf(err error) string {
 // no error.
 func RemoveJournals(journal string) error {
 	stem, ext := splitExt(journal)
-	if err := runner.RemoveJournals(stem, ext); err != nil {
+	if err := runner.RemoveJournals(journal, runner.ShardGlob(stem, ext)); err != nil {
 		return fmt.Errorf("solve journal: %w", err)
 	}
 	return nil
