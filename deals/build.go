@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
@@ -51,6 +52,13 @@ type Config struct {
 	Out string
 	// Command is the command that builds the table, recorded in it.
 	Command string
+	// Keep, if set, is the table this one replaces (of the same game and
+	// rules version): a deal it decided, won or lost, that this build's
+	// search leaves unknown keeps its verdict, nodes and line length
+	// (listed in Meta.Kept), so that a new search never undoes a proof.
+	// A deal it decided the other way is a contradiction: Build writes no
+	// table and says which deals.
+	Keep *Table
 	// OnStart, if set, is called once before any deal is worked on.
 	OnStart func(Status)
 	// OnDeal, if set, is called after each deal this run finishes, one
@@ -239,6 +247,11 @@ func newPlan(cfg Config) (*plan, error) {
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("workers %d is negative", cfg.Workers)
 	}
+	if cfg.Keep != nil {
+		if err := Check(cfg.Keep, spec); err != nil {
+			return nil, fmt.Errorf("the table whose verdicts are kept: %w", err)
+		}
+	}
 	p := &plan{cfg: cfg, spec: spec}
 	if p.heur, err = agents.Parse(s.Heuristic); err != nil {
 		return nil, fmt.Errorf("heuristic agent: %w", err)
@@ -391,7 +404,10 @@ func Build(ctx context.Context, cfg Config) (*Summary, error) {
 	} else if cfg.OnStart != nil {
 		cfg.OnStart(sum.Status)
 	}
-	t, missing := p.assemble(done)
+	t, missing, err := p.assemble(done)
+	if err != nil {
+		return sum, err
+	}
 	sum.Missing = missing
 	if t == nil || cfg.Out == "" {
 		sum.Table = t
@@ -445,9 +461,10 @@ func (t *Timing) add(o Timing) {
 	t.Wall += o.Wall
 }
 
-// assemble makes the table from the deals done, scored, or returns nil
-// and the number of deals missing.
-func (p *plan) assemble(done map[uint64]Record) (*Table, int) {
+// assemble makes the table from the deals done, scored, with the
+// verdicts kept from cfg.Keep, or returns nil and the number of deals
+// missing. It is an error when a verdict contradicts cfg.Keep's.
+func (p *plan) assemble(done map[uint64]Record) (*Table, int, error) {
 	t := &Table{Meta: Meta{
 		Format: FormatVersion, Game: p.spec.Name, Title: p.spec.Title, RulesVersion: p.spec.RulesVersion,
 		Clairvoyant: p.spec.Hidden, Cards: p.spec.Cards, Blocks: slices.Clone(p.cfg.Blocks), Settings: p.head.Settings,
@@ -469,14 +486,51 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int) {
 		}
 	}
 	if missing > 0 {
-		return nil, missing
+		return nil, missing, nil
+	}
+	if err := keep(t, p.cfg.Keep); err != nil {
+		return nil, 0, err
 	}
 	Score(t)
 	for _, b := range p.cfg.Blocks {
 		t.Meta.Counts[b.Name] = t.Count(b.Name)
 	}
 	t.Meta.Counts["all"] = t.Count("")
-	return t, 0
+	return t, 0, nil
+}
+
+// keep gives each deal of t that prev decided and t's search left
+// unknown prev's verdict, nodes, line length and progress, and lists it
+// in t.Meta.Kept. It is an error, naming the first deals, when t decided
+// a deal the other way.
+func keep(t, prev *Table) error {
+	if prev == nil {
+		return nil
+	}
+	var clash []string
+	for i := range t.Deals {
+		d := &t.Deals[i]
+		old, ok := prev.Deal(d.Seed)
+		if !ok || old.Verdict == Unknown || old.Verdict == d.Verdict {
+			continue
+		}
+		if d.Verdict != Unknown {
+			clash = append(clash, fmt.Sprintf("deal %d is %s, %s before", d.Seed, d.Verdict, old.Verdict))
+			continue
+		}
+		d.Verdict, d.Nodes, d.LineLength, d.BestProgress, d.DeadAtStart = old.Verdict, old.Nodes, old.LineLength, old.BestProgress, old.DeadAtStart
+		t.Meta.Kept = append(t.Meta.Kept, d.Seed)
+	}
+	if len(clash) > 0 {
+		more := ""
+		if len(clash) > 5 {
+			more = fmt.Sprintf(" and %d more", len(clash)-5)
+			clash = clash[:5]
+		}
+		return fmt.Errorf("%s: the new verdicts contradict the kept table's (%s%s): a search or a proof is wrong, so no table was written",
+			t.Meta.Game, strings.Join(clash, "; "), more)
+	}
+	return nil
 }
 
 // worker works on one deal at a time with its own game, solvers and

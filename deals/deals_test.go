@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -454,5 +456,81 @@ func TestShippedFileIsTheShippedTable(t *testing.T) {
 	}
 	if _, err := ShippedFile("no such game"); err == nil {
 		t.Error("ShippedFile of an unknown game")
+	}
+}
+
+func TestBuildKeepsTheVerdictsOfTheTableBefore(t *testing.T) {
+	ctx := context.Background()
+	cfg := tinyConfig(t.TempDir())
+	cfg.Settings.Worlds = 0
+	cfg.Settings.Nodes = 8_000 // wins some deals, leaves some open
+	cfg.Blocks = []Block{{Name: "train", First: 0, Count: 6}}
+	sum, err := Build(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := sum.Table
+	unknown := Seeds(plain.Select(Filter{Verdicts: []Verdict{Unknown}}))
+	won := Seeds(plain.Select(Filter{Verdicts: []Verdict{Won}}))
+	if len(unknown) < 2 || len(won) < 1 {
+		t.Fatalf("the tiny table has %d unknown and %d won deals; the test needs 2 and 1", len(unknown), len(won))
+	}
+	// The table before: one open deal won (in 1,234 nodes and 200
+	// moves), another lost, the rest as this search found them.
+	prev := &Table{Meta: plain.Meta, Deals: slices.Clone(plain.Deals)}
+	set := func(seed uint64, v Verdict) {
+		for i := range prev.Deals {
+			if d := &prev.Deals[i]; d.Seed == seed {
+				d.Verdict, d.Nodes, d.LineLength = v, 1_234, 0
+				if v == Won {
+					d.LineLength = 200
+				}
+			}
+		}
+	}
+	set(unknown[0], Won)
+	set(unknown[1], Lost)
+	cfg.Keep, cfg.Out = prev, t.TempDir()
+	sum, err = Build(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Worked != 0 {
+		t.Errorf("keeping verdicts searched %d deals again; the journals hold them", sum.Worked)
+	}
+	got := sum.Table
+	if !equalSeeds(got.Meta.Kept, []uint64{unknown[0], unknown[1]}) {
+		t.Errorf("kept %v, want %v", got.Meta.Kept, unknown[:2])
+	}
+	if d, _ := got.Deal(unknown[0]); d.Verdict != Won || d.Nodes != 1_234 || d.LineLength != 200 || d.Difficulty == Unrated {
+		t.Errorf("the kept win reads %+v", d)
+	}
+	if d, _ := got.Deal(unknown[1]); d.Verdict != Lost {
+		t.Errorf("the kept loss reads %s", d.Verdict)
+	}
+	c, want := got.Count(""), plain.Count("")
+	if c.Won != want.Won+1 || c.Lost != want.Lost+1 || c.Unknown != want.Unknown-2 {
+		t.Errorf("counts %+v, want %+v moved by one win and one loss", c, want)
+	}
+	back, err := ReadFile(sum.Path)
+	if err != nil || !equalSeeds(back.Meta.Kept, got.Meta.Kept) {
+		t.Errorf("the table read back keeps %v (%v)", back.Meta.Kept, err)
+	}
+
+	// A deal the new search won that the table before says lost is a
+	// contradiction: no table.
+	set(won[0], Lost)
+	cfg.Out = t.TempDir()
+	if _, err := Build(ctx, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("deal %d is won, lost before", won[0])) {
+		t.Errorf("a contradiction: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, "limited.parquet")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a table was written despite the contradiction (%v)", err)
+	}
+
+	// A table of other rules is refused.
+	prev.Meta.RulesVersion++
+	if _, err := Build(ctx, cfg); !errors.Is(err, ErrRules) {
+		t.Errorf("keeping a table of other rules: %v", err)
 	}
 }

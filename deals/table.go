@@ -237,6 +237,11 @@ type Meta struct {
 	Counts map[string]Counts `json:"counts"`
 	// Command is the command that makes the table.
 	Command string `json:"command"`
+	// Kept lists the deals whose verdict was kept from the table this one
+	// replaced (Config.Keep): decided there, left unknown by this table's
+	// search. Their nodes and line length are those of the search that
+	// decided them.
+	Kept []uint64 `json:"kept,omitempty"`
 }
 
 // Deals returns the number of deals of the blocks.

@@ -2,6 +2,7 @@ package deals
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -72,7 +73,12 @@ func checkVerdicts(t *testing.T, tab *Table, won, lost int) {
 		return out
 	}
 	game, s := tab.Meta.Game, tab.Meta.Settings
-	for _, d := range spread(cheap(tab.Select(Filter{Verdicts: []Verdict{Won}})), won) {
+	// The verdicts kept from the table before came from another search:
+	// TestKeptVerdictsHold checks them.
+	own := func(ds []Deal) []Deal {
+		return slices.DeleteFunc(ds, func(d Deal) bool { return slices.Contains(tab.Meta.Kept, d.Seed) })
+	}
+	for _, d := range spread(cheap(own(tab.Select(Filter{Verdicts: []Verdict{Won}}))), won) {
 		res := resolve(t, game, s, d.Seed)
 		if res.Verdict != solver.Solved {
 			t.Errorf("%s deal %d, listed won: the solver says %s at %d nodes", game, d.Seed, res.Verdict, s.Nodes)
@@ -86,7 +92,7 @@ func checkVerdicts(t *testing.T, tab *Table, won, lost int) {
 				game, d.Seed, res.Nodes, len(res.Line), d.Nodes, d.LineLength)
 		}
 	}
-	for _, d := range spread(cheap(tab.Select(Filter{Verdicts: []Verdict{Lost}})), lost) {
+	for _, d := range spread(cheap(own(tab.Select(Filter{Verdicts: []Verdict{Lost}}))), lost) {
 		res := resolve(t, game, s, d.Seed)
 		if res.Verdict != solver.Unsolvable {
 			t.Errorf("%s deal %d, listed lost: the solver says %s at %d nodes, not a proof that it is lost", game, d.Seed, res.Verdict, s.Nodes)
@@ -116,8 +122,8 @@ func TestShippedTablesVerdictsHold(t *testing.T) {
 			if want, _ := DefaultSettings(g); tab.Meta.Settings != want {
 				t.Errorf("the %s table was made with %+v; `patience deals build %s` uses %+v", g, tab.Meta.Settings, g, want)
 			}
-			if want := "patience deals build " + g; tab.Meta.Command != want {
-				t.Errorf("the %s table records the command %q, want %q", g, tab.Meta.Command, want)
+			if want := "patience deals build " + g; tab.Meta.Command != want && tab.Meta.Command != want+" --keep deals/tables" {
+				t.Errorf("the %s table records the command %q, want %q (or with --keep deals/tables)", g, tab.Meta.Command, want)
 			}
 			checkVerdicts(t, tab, won, lost)
 		})
@@ -146,5 +152,48 @@ func TestBuiltTablesVerdictsHold(t *testing.T) {
 			t.Error("fourquarters: no lost deal to prove again")
 		}
 		checkVerdicts(t, sum.Table, 3, 3)
+	}
+}
+
+// keptWins are the evaluation deals whose win Limited's table keeps from
+// the table before (Meta.Kept): its search leaves them open at 300k nodes
+// and wins them at 1M.
+var keptWins = map[string][]uint64{"limited": {1000299, 1000846, 1000881}}
+
+// TestKeptVerdictsHold: the wins a shipped table keeps from the table
+// before are wins: the evaluation block's are won again at 1M nodes, and
+// their lines replay to a win. (Limited's 14 kept training deals are won
+// again too, 12 at 1M nodes, 6431 at 1.1M and 6595 at 3.0M: too long for
+// a test; docs/deals-tables.md.)
+func TestKeptVerdictsHold(t *testing.T) {
+	for _, g := range Games() {
+		tab, err := Shipped(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var eval []uint64
+		for _, seed := range tab.Meta.Kept {
+			if d, _ := tab.Deal(seed); d.Block == "eval" {
+				eval = append(eval, seed)
+			}
+		}
+		if !slices.Equal(eval, keptWins[g]) {
+			t.Errorf("%s: the table keeps the evaluation deals %v, want %v", g, eval, keptWins[g])
+		}
+		if testing.Short() {
+			continue
+		}
+		s := tab.Meta.Settings
+		s.Nodes = 1_000_000
+		for _, seed := range eval {
+			if d, _ := tab.Deal(seed); d.Verdict != Won {
+				t.Errorf("%s deal %d: kept as %s, want won", g, seed, d.Verdict)
+				continue
+			}
+			res := resolve(t, g, s, seed)
+			if res.Verdict != solver.Solved || !replayWins(t, g, seed, res.Line) {
+				t.Errorf("%s deal %d, kept won: %s at 1M nodes", g, seed, res.Verdict)
+			}
+		}
 	}
 }

@@ -34,6 +34,7 @@ func runDealsBuild(ctx context.Context, inv *invocation, args []string) error {
 	worldNodes := fs.String("world-nodes", "", "node budget of each world (default: the game's)")
 	train := fs.Int("train", 10_000, "deals of the training block, from deal 0")
 	eval := fs.Int("eval", 1_000, "deals of the evaluation block, from deal 1,000,000 (mc plays these)")
+	keepDir := fs.String("keep", "", "a directory of tables (GAME.parquet, such as deals/tables): each decided deal the new search leaves unknown keeps its verdict there")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -92,9 +93,16 @@ func runDealsBuild(ctx context.Context, inv *invocation, args []string) error {
 		if *eval != 1_000 {
 			cmdLine = append(cmdLine, "--eval", fmt.Sprint(*eval))
 		}
+		var kept *deals.Table
+		if *keepDir != "" {
+			if kept, err = deals.ReadFile(filepath.Join(*keepDir, spec.Name+".parquet")); err != nil {
+				return fmt.Errorf("--keep: %w", err)
+			}
+			cmdLine = append(cmdLine, "--keep", *keepDir)
+		}
 		if err := buildTable(ctx, inv, deals.Config{
 			Game: spec.Name, Blocks: blocks, Settings: s, Shard: shard.i, Shards: shard.n,
-			Workers: *workers, Work: *work, Out: *out, Command: strings.Join(cmdLine, " "),
+			Workers: *workers, Work: *work, Out: *out, Command: strings.Join(cmdLine, " "), Keep: kept,
 		}); err != nil {
 			return err
 		}
@@ -167,6 +175,10 @@ func buildTable(ctx context.Context, inv *invocation, cfg deals.Config) error {
 	c := sum.Table.Meta.Counts["all"]
 	fmt.Fprintf(inv.stdout, "%s: wrote %s (%s): %s deals, won %d, lost %d, unknown %d\n",
 		sum.Game, sum.Path, bytesText(size), thousands(int64(sum.Table.Meta.Deals())), c.Won, c.Lost, c.Unknown)
+	if k := sum.Table.Meta.Kept; len(k) > 0 {
+		fmt.Fprintf(inv.stdout, "%s: %s kept from the table before, the new search left open: %s\n",
+			sum.Game, count(len(k), "verdict"), seedList(k))
+	}
 	return nil
 }
 
