@@ -177,8 +177,23 @@ func TestDealsBuildWritesAndResumes(t *testing.T) {
 		t.Errorf("the table's command is %q, want %q", tab.Meta.Command, want)
 	}
 	_, out, _ = runCLI(t, args...)
-	if !strings.Contains(out, "3 in the journals already, 0 to do") {
+	if !strings.Contains(out, "all 3 deals of this shard are in the journals") {
 		t.Errorf("a rerun:\n%s", out)
+	}
+	// --keep reads DIR/GAME.parquet (here the table itself: nothing to
+	// keep) and the table records it.
+	keep := t.TempDir()
+	if err := deals.WriteFile(filepath.Join(keep, "limited.parquet"), tab); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, append(args, "--keep", keep)...); code != 0 || strings.Contains(out, "kept") {
+		t.Errorf("--keep: exit %d: %s\n%s", code, out, errs)
+	}
+	if tab, err = deals.ReadFile(filepath.Join(dir, "limited.parquet")); err != nil || !strings.HasSuffix(tab.Meta.Command, "--keep "+keep) {
+		t.Errorf("the table's command after --keep: %q (%v)", tab.Meta.Command, err)
+	}
+	if code, _, errs := runCLI(t, append(args, "--keep", t.TempDir())...); code != 1 || !strings.Contains(errs, "--keep") {
+		t.Errorf("--keep of a directory without the table: exit %d, %s", code, errs)
 	}
 	if code, _, errs := runCLI(t, "deals", "build", "cromwell:noswap", "--work", dir); code != 2 || !strings.Contains(errs, "default rules") {
 		t.Errorf("a variant: exit %d, %s", code, errs)

@@ -125,8 +125,12 @@ func buildTable(ctx context.Context, inv *invocation, cfg deals.Config) error {
 		if st.Worlds > 0 {
 			budget += fmt.Sprintf(", %d worlds of %s nodes", st.Worlds, formatCount(st.WorldNodes))
 		}
-		fmt.Fprintf(inv.stdout, "%s: %s deals of this shard, %s in the journals already, %s to do (%s; %s)\n",
-			s.Game, thousands(int64(s.Deals)), thousands(int64(s.Done)), thousands(int64(s.Todo)), budget, count(s.Workers, "worker"))
+		if s.Todo == 0 {
+			fmt.Fprintf(inv.stdout, "%s: all %s deals of this shard are in the journals (%s)\n", s.Game, thousands(int64(s.Deals)), budget)
+		} else {
+			fmt.Fprintf(inv.stdout, "%s: %s deals of this shard, %s in the journals already, %s to do (%s; %s)\n",
+				s.Game, thousands(int64(s.Deals)), thousands(int64(s.Done)), thousands(int64(s.Todo)), budget, count(s.Workers, "worker"))
+		}
 		bar = newProgress(inv.stderr, "deals "+s.Game, int64(s.Todo))
 		bar.extra = func() string {
 			n := won + lost + unknown
