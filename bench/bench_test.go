@@ -21,6 +21,7 @@ import (
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	_ "github.com/patience-gym/patience/env/limited" // a second fast game while env/all lists only one
+	_ "github.com/patience-gym/patience/solver/all"  // the search knowledge the tables were made with, for the solver agent
 )
 
 const testSeeds = 500 // tests play deals far below the measuring range
