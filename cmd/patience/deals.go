@@ -14,7 +14,7 @@ import (
 
 var dealsCmd = &command{
 	name:    "deals",
-	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR]\n       patience deals challenge GAME [--nodes 10M] [--block eval] [--table FILE] [--work DIR] [--out DIR]",
+	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR] [--keep DIR]\n       patience deals challenge GAME [--nodes 10M] [--block eval] [--table FILE] [--work DIR] [--out DIR]",
 	summary: "deal numbers by the solver's verdict and difficulty, from the shipped verdict tables",
 	long: `Lists deals of a game from its verdict table, which ships inside patience: the solver's verdict on
 deals 0 to 9,999 (the training block) and 1,000,000 to 1,000,999 (the evaluation block), with a
@@ -28,7 +28,9 @@ patience deals build regenerates the tables: each deal is solved, its determiniz
 deal goes to a journal in --work at once, so the same command run again after a crash or Ctrl-C goes
 on where it stopped; --shard i/n splits the deals among machines (copy the journals into one --work
 directory and run it once more to write the tables). The table of a game is written to --out when
-its journals hold every deal.
+its journals hold every deal. With --keep DIR (deals/tables for the shipped ones), a deal the table
+in DIR decided and the new search leaves unknown keeps that verdict, so that a rebuilt table never
+undoes a proof; a deal decided the other way stops the build.
 
 patience deals challenge solves the deals a table leaves unknown again with a larger budget, one at a
 time (resumable the same way), and writes the list of open problems, DIR/deals-challenge-GAME.json:
