@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/patience-gym/patience/env"
+	"github.com/patience-gym/patience/internal/textlist"
 )
 
 // Difference is one disagreement between a recorded row and the
@@ -220,17 +221,10 @@ func maskDiff(e *env.Env, rec, env []byte) string {
 	}
 	var out []string
 	if len(extra) > 0 {
-		out = append(out, "recorded legal but illegal now: "+limitList(extra))
+		out = append(out, "recorded legal but illegal now: "+textlist.Short(extra, 5, ", "))
 	}
 	if len(missing) > 0 {
-		out = append(out, "legal now but not recorded: "+limitList(missing))
+		out = append(out, "legal now but not recorded: "+textlist.Short(missing, 5, ", "))
 	}
 	return strings.Join(out, "; ")
-}
-
-func limitList(s []string) string {
-	if len(s) > 5 {
-		return strings.Join(s[:5], ", ") + fmt.Sprintf(" and %d more", len(s)-5)
-	}
-	return strings.Join(s, ", ")
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/patience-gym/patience/agents"
@@ -18,6 +17,7 @@ import (
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/internal/journal"
 	"github.com/patience-gym/patience/internal/runner"
+	"github.com/patience-gym/patience/internal/textlist"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -522,13 +522,8 @@ func keep(t, prev *Table) error {
 		t.Meta.Kept = append(t.Meta.Kept, d.Seed)
 	}
 	if len(clash) > 0 {
-		more := ""
-		if len(clash) > 5 {
-			more = fmt.Sprintf(" and %d more", len(clash)-5)
-			clash = clash[:5]
-		}
-		return fmt.Errorf("%s: the new verdicts contradict the kept table's (%s%s): a search or a proof is wrong, so no table was written",
-			t.Meta.Game, strings.Join(clash, "; "), more)
+		return fmt.Errorf("%s: the new verdicts contradict the kept table's (%s): a search or a proof is wrong, so no table was written",
+			t.Meta.Game, textlist.Short(clash, 5, "; "))
 	}
 	return nil
 }

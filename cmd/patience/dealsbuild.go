@@ -15,6 +15,7 @@ import (
 
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/internal/textlist"
 )
 
 // buildOrder is the order `patience deals build` makes the tables in
@@ -181,7 +182,7 @@ func buildTable(ctx context.Context, inv *invocation, cfg deals.Config) error {
 		sum.Game, sum.Path, bytesText(size), thousands(int64(sum.Table.Meta.Deals())), c.Won, c.Lost, c.Unknown)
 	if k := sum.Table.Meta.Kept; len(k) > 0 {
 		fmt.Fprintf(inv.stdout, "%s: %s kept from the table before, the new search left open: %s\n",
-			sum.Game, count(len(k), "verdict"), seedList(k))
+			sum.Game, count(len(k), "verdict"), textlist.Numbers(k, 10))
 	}
 	return nil
 }

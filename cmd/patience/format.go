@@ -75,18 +75,3 @@ func count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
-
-// seedList gives deal numbers as a list for people: the first ten, then
-// how many more.
-func seedList(seeds []uint64) string {
-	const shown = 10
-	parts := make([]string, 0, shown+1)
-	for i, s := range seeds {
-		if i == shown {
-			parts = append(parts, fmt.Sprintf("and %d more", len(seeds)-shown))
-			break
-		}
-		parts = append(parts, fmt.Sprint(s))
-	}
-	return strings.Join(parts, ", ")
-}
