@@ -158,12 +158,14 @@ func TestBuiltTablesVerdictsHold(t *testing.T) {
 // keptEval are, per game, the evaluation deals whose verdict the shipped
 // table keeps from the table before (Meta.Kept), and the node budget at
 // which the search decides them again. Limited's search leaves its three
-// open at 300k nodes and wins them at 1M.
+// open at 300k nodes and wins them at 1M; Royal Parade's leaves 1000999
+// open at 200k and wins it with 599k nodes.
 var keptEval = map[string]struct {
 	seeds []uint64
 	nodes int64
 }{
-	"limited": {[]uint64{1000299, 1000846, 1000881}, 1_000_000},
+	"limited":     {[]uint64{1000299, 1000846, 1000881}, 1_000_000},
+	"royalparade": {[]uint64{1000999}, 1_000_000},
 }
 
 // TestKeptVerdictsHold: the verdicts a shipped table keeps from the table
