@@ -45,7 +45,7 @@ func TestInterfaces(t *testing.T) {
 		"cromwell": {"DeadEvaluator", "DeadTester", "Evaluator", "LateOnceMover", "LineMapper",
 			"OnceMover", "Pruner", "SafeMover", "SearchEvaluator", "Staged", "StartDeadTester"},
 		"fifteen":      {"Evaluator", "SafeMover"},
-		"fourquarters": {"DeadTester", "Evaluator", "Keyer", "Pruner", "StartDeadTester"},
+		"fourquarters": {"DeadTester", "Evaluator", "Keyer", "Planner", "Pruner", "StartDeadTester"},
 		"ladder":       {"Evaluator", "Keyer", "Narrower", "Pruner", "SafeMover", "SearchEvaluator"},
 		"limited":      {"Evaluator", "Keyer", "Planner", "Pruner", "SearchEvaluator"},
 		"royalparade": {"DeadTester", "Evaluator", "Keyer", "Planner", "Pruner", "SafeMover",

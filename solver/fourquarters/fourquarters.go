@@ -52,8 +52,11 @@ const (
 	// Lookahead leaves out, with OneArm, the close-ups and rounds that
 	// lead to dead positions (prune.go).
 	Lookahead
+	// ProofFirst gives the default rules' search one line before the
+	// exhaustive pass instead of the solver's limited passes (passes.go).
+	ProofFirst
 	// All is every technique.
-	All = Parity | Frozen | OneArm | RankKeys | Lookahead
+	All = Parity | Frozen | OneArm | RankKeys | Lookahead | ProofFirst
 )
 
 // Position is a game of Four Quarters as the solver searches it: the

@@ -1,6 +1,7 @@
 package fourquarters
 
 import (
+	"context"
 	"flag"
 	"testing"
 
@@ -421,5 +422,32 @@ func BenchmarkPrune(b *testing.B) {
 	for b.Loop() {
 		p.Legal(&m)
 		p.Prune(nil, &m)
+	}
+}
+
+// TestProofFirstGivesTheProofTheBudget: with ProofFirst the default rules'
+// search runs one line and then the exhaustive pass, which proves tuning
+// deal 500,020 lost within 300k nodes; with the solver's default passes,
+// which spend most of the budget hunting wins, the deal stays open at that
+// budget. The hub variant keeps the default passes.
+func TestProofFirstGivesTheProofTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two searches of 300k nodes")
+	}
+	g := rules.New()
+	g.Deal(500020)
+	s, err := solver.New(solver.Options{Nodes: 300_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Solve(context.Background(), NewWith(g, All)); r.Verdict != solver.Unsolvable {
+		t.Errorf("with ProofFirst: %v after %d nodes, want proved lost", r.Verdict, r.Nodes)
+	}
+	if r := s.Solve(context.Background(), NewWith(g, All&^ProofFirst)); r.Verdict != solver.Unknown {
+		t.Errorf("without ProofFirst: %v after %d nodes, want undecided (the test's deal no longer tells the plans apart)", r.Verdict, r.Nodes)
+	}
+	h := cross(t, rules.VariantHub, map[string]string{"N1": "5S"}, "")
+	if p := NewWith(h, All).Passes(); len(p) != len(solver.DefaultPasses) {
+		t.Errorf("the hub variant plans %d limited passes, want the default %d", len(p), len(solver.DefaultPasses))
 	}
 }

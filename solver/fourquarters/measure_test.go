@@ -28,7 +28,8 @@ func TestMeasure(t *testing.T) {
 		{Name: "+ frozen arms", Use: Parity | Frozen},
 		{Name: "+ one arm a round", Use: Parity | Frozen | OneArm},
 		{Name: "+ dead rounds left out", Use: Parity | Frozen | OneArm | Lookahead},
-		{Name: "+ ranks as keys", Use: All},
+		{Name: "+ ranks as keys", Use: All &^ ProofFirst},
+		{Name: "+ the proof first", Use: All},
 	}
 	game := "Four Quarters"
 	if *measureVar != "" {
