@@ -11,9 +11,11 @@ import (
 )
 
 // The re-proof of new "lost" verdicts, run by hand: each deal named is
-// searched as the build before searched it (safe moves only: no dead test,
-// no keys, no pruning), at a budget large enough to finish, and must not
-// come out won:
+// searched with the techniques the build before lacked switched off (safe
+// moves only: no dead test, no keys, no pruning, the heuristic agent's
+// evaluation instead of the playout) by the unlimited pass
+// alone (the only one that proves a deal lost, so it gets the whole
+// budget), at a budget large enough to finish, and must not come out won:
 //
 //	go test ./solver/royalparade -run Reprove -reprove 1000026,1000034 -reprove-nodes 20000000 -v
 var (
@@ -25,10 +27,10 @@ func TestReprove(t *testing.T) {
 	if *reprove == "" {
 		t.Skip("a measurement: -reprove DEALS")
 	}
-	o := solver.Options{Nodes: *reproveNodes, NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24}
+	o := solver.Options{Nodes: *reproveNodes, NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24, Passes: []solver.Pass{}}
 	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)
-		return New(g)
+		return withoutEval(g)
 	})
 }
