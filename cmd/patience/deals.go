@@ -258,6 +258,11 @@ func pickWinnable(spec *env.Spec, seed uint64) (winnableDeal, error) {
 	if err != nil {
 		return winnableDeal{}, err
 	}
+	return pickWinnableFrom(t, spec, seed)
+}
+
+// pickWinnableFrom is pickWinnable with the verdict table t.
+func pickWinnableFrom(t *deals.Table, spec *env.Spec, seed uint64) (winnableDeal, error) {
 	d, ok := t.Pick("train", seed)
 	if !ok {
 		return winnableDeal{}, fmt.Errorf("the solver won no deal of the %s table's training block at its budget (%s nodes): there is no winnable deal to deal", spec.Name, formatCount(t.Meta.Settings.Nodes))
