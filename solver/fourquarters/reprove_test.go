@@ -13,8 +13,8 @@ import (
 // The re-proof of new "lost" verdicts, run by hand: each deal named is
 // searched with the techniques of this package switched off (parity, the
 // build before's dead test, kept), no keys and no pruning, by the unlimited
-// pass alone (the only one that proves a deal lost, so it gets the whole
-// budget), at a budget large enough to finish, and must not come out won:
+// pass alone (solvertest.Reprove), at a budget large enough to finish, and
+// must not come out won:
 //
 //	go test ./solver/fourquarters -run Reprove -reprove 1000001,1000004 -reprove-nodes 50000000 -v
 var (
@@ -26,7 +26,7 @@ func TestReprove(t *testing.T) {
 	if *reprove == "" {
 		t.Skip("a measurement: -reprove DEALS")
 	}
-	o := solver.Options{Nodes: *reproveNodes, NoKey: true, NoPrune: true, TableBits: 24, Passes: []solver.Pass{}}
+	o := solver.Options{Nodes: *reproveNodes, NoKey: true, NoPrune: true, TableBits: 24}
 	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)

@@ -13,9 +13,9 @@ import (
 // The re-proof of new "lost" verdicts, run by hand: each deal named is
 // searched with the techniques the build before lacked switched off (safe
 // moves only: no dead test, no keys, no pruning, the heuristic agent's
-// evaluation instead of the playout) by the unlimited pass alone (the only
-// one that proves a deal lost, so it gets the whole budget), at a budget
-// large enough to finish, and must not come out won:
+// evaluation instead of the playout) by the unlimited pass alone
+// (solvertest.Reprove), at a budget large enough to finish, and must not
+// come out won:
 //
 //	go test ./solver/royalparade -run Reprove -reprove 1000026,1000034 -reprove-nodes 20000000 -v
 var (
@@ -27,7 +27,7 @@ func TestReprove(t *testing.T) {
 	if *reprove == "" {
 		t.Skip("a measurement: -reprove DEALS")
 	}
-	o := solver.Options{Nodes: *reproveNodes, NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24, Passes: []solver.Pass{}}
+	o := solver.Options{Nodes: *reproveNodes, NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24}
 	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)

@@ -15,9 +15,12 @@ import (
 // position deal(seed), and fails t if one comes out solved: a deal the
 // techniques proved lost must not be won by the plain search. A deal the
 // plain search leaves unknown within o's budget is logged, not failed (it
-// confirms nothing and contradicts nothing).
+// confirms nothing and contradicts nothing). The search runs the unlimited
+// pass alone, whatever o.Passes says: it is the only pass that proves a
+// deal lost, and limited passes before it would take most of the budget.
 func Reprove(t *testing.T, seeds string, o solver.Options, deal func(seed uint64) env.Game) {
 	t.Helper()
+	o.Passes = []solver.Pass{}
 	s := New(t, o)
 	for f := range strings.SplitSeq(seeds, ",") {
 		seed, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
