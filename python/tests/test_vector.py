@@ -176,26 +176,33 @@ def test_render_vector() -> None:
     assert boards is not None and len(boards) == 2 and boards[0] != boards[1]
 
 
-def test_agent_actions_are_the_go_agents_moves(patience_cli, tmp_path) -> None:
-    """Playing agent_actions("heuristic") at every step replays the Go
-    heuristic's own games (the dataset `patience generate` writes for the
-    same deals), and never proposes an illegal move."""
+@pytest.mark.parametrize("agent,episodes", [
+    ("heuristic", 4),
+    # The fair searches of the hidden games (issue 59), small: seeded with
+    # the deal number in both, they play the same games.
+    ("hop:worlds=2,nodes=300,width=2,line=keep", 2),
+    ("ismcts:iterations=4,nodes=200", 2),
+])
+def test_agent_actions_are_the_go_agents_moves(agent: str, episodes: int, patience_cli, tmp_path) -> None:
+    """Playing agent_actions(agent) at every step replays the Go agent's own
+    games (the dataset `patience generate` writes for the same deals), and
+    never proposes an illegal move."""
     import subprocess
 
     from patience_gym import datasets
 
     pytest.importorskip("pyarrow")
     data = tmp_path / "h"
-    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", "heuristic", "--episodes", "4",
+    subprocess.run([str(patience_cli), "generate", "--game", "limited", "--agent", agent, "--episodes", str(episodes),
                     "--seed-start", "70", "--out", str(data)], check=True, capture_output=True)
     ds = datasets.load(data)
-    for ep in range(4):
+    for ep in range(episodes):
         want = ds.actions[ds.episode_index == ep].tolist()
         vec = PatienceVectorEnv("limited", 1)
         vec.reset(seed=70 + ep)
         got = []
         while True:
-            a = vec.agent_actions("heuristic")
+            a = vec.agent_actions(agent)
             assert vec.action_masks()[0, a[0]]
             got.append(int(a[0]))
             _, _, term, trunc, _ = vec.step(a)
