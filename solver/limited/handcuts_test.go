@@ -5,6 +5,8 @@ import (
 
 	"github.com/patience-gym/patience/env"
 	rules "github.com/patience-gym/patience/env/limited"
+	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // TestPruneOffersTheFirstSpace: in a second deal with two spaces (columns
@@ -45,5 +47,22 @@ func TestPruneOffersTheFirstSpace(t *testing.T) {
 	}
 	if got := before - m.Count(); got != len(second) {
 		t.Errorf("pruned %d moves, want the %d into the second space", got, len(second))
+	}
+}
+
+// TestPassesFindAWinTheDefaultMisses: Limited's passes (each default pass
+// ranked by the plain evaluation, then by the playout) win tuning deal
+// 500,075 in a few thousand nodes, where the solver's default passes
+// leave it open at 50k.
+func TestPassesFindAWinTheDefaultMisses(t *testing.T) {
+	g := rules.New()
+	g.Deal(500075)
+	own := solvertest.New(t, solver.Options{Nodes: 50000, TableBits: 18}).Solve(t.Context(), g)
+	if own.Verdict != solver.Solved {
+		t.Errorf("with its own passes: %v in %d nodes", own.Verdict, own.Nodes)
+	}
+	def := solvertest.New(t, solver.Options{Nodes: 50000, TableBits: 18, Passes: solver.DefaultPasses}).Solve(t.Context(), g)
+	if def.Verdict == solver.Solved {
+		t.Errorf("with the default passes: solved in %d nodes; the test proves nothing", def.Nodes)
 	}
 }
