@@ -146,7 +146,8 @@ type Deal struct {
 	Seed uint64
 	// Block names the block of deals it belongs to ("train", "eval").
 	Block string
-	// Verdict is the solver's verdict at the table's budget.
+	// Verdict is the solver's verdict at the table's budget (or, for a
+	// deal of Meta.Kept or Meta.Folded, that of the search that decided it).
 	Verdict Verdict
 	// Nodes is the number of positions the solver expanded.
 	Nodes int64
@@ -242,6 +243,10 @@ type Meta struct {
 	// search. Their nodes and line length are those of the search that
 	// decided them.
 	Kept []uint64 `json:"kept,omitempty"`
+	// Folded lists the solver runs folded into the table (Fold), each with
+	// the deals whose verdict the table took from it: deals its own search
+	// left unknown. Their nodes and line length are the run's.
+	Folded []FoldedRun `json:"folded,omitempty"`
 }
 
 // Deals returns the number of deals of the blocks.

@@ -1,6 +1,7 @@
 package deals
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -73,10 +74,12 @@ func checkVerdicts(t *testing.T, tab *Table, won, lost int) {
 		return out
 	}
 	game, s := tab.Meta.Game, tab.Meta.Settings
-	// The verdicts kept from the table before came from another search:
-	// TestKeptVerdictsHold checks them.
+	// The verdicts kept from the table before or folded in from solver
+	// runs came from other searches: TestKeptVerdictsHold and
+	// TestFoldedVerdictsHold check them.
+	other := append(slices.Clone(tab.Meta.Kept), tab.Meta.FoldedDeals()...)
 	own := func(ds []Deal) []Deal {
-		return slices.DeleteFunc(ds, func(d Deal) bool { return slices.Contains(tab.Meta.Kept, d.Seed) })
+		return slices.DeleteFunc(ds, func(d Deal) bool { return slices.Contains(other, d.Seed) })
 	}
 	for _, d := range spread(cheap(own(tab.Select(Filter{Verdicts: []Verdict{Won}}))), won) {
 		res := resolve(t, game, s, d.Seed)
@@ -204,6 +207,46 @@ func TestKeptVerdictsHold(t *testing.T) {
 				t.Errorf("%s deal %d, kept lost: %s at %d nodes", g, seed, res.Verdict, s.Nodes)
 			case d.Verdict == Unknown:
 				t.Errorf("%s deal %d: kept as unknown", g, seed)
+			}
+		}
+	}
+}
+
+// TestFoldedVerdictsHold: the verdicts a shipped table took from solver
+// runs (Meta.Folded) hold: for each run, the two deals it decided in the
+// fewest nodes are decided the same way again at the run's budget, and a
+// win's line replays to a win. (patience deals fold replayed every won
+// line of the runs before folding them in.)
+func TestFoldedVerdictsHold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches of up to a run's budget")
+	}
+	for _, g := range Games() {
+		tab, err := Shipped(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range tab.Meta.Folded {
+			ds := make([]Deal, 0, len(f.Deals))
+			for _, seed := range f.Deals {
+				d, ok := tab.Deal(seed)
+				if !ok || d.Verdict == Unknown {
+					t.Errorf("%s deal %d, folded from %q: %+v", g, seed, f.Command, d)
+					continue
+				}
+				ds = append(ds, d)
+			}
+			slices.SortFunc(ds, func(a, b Deal) int { return cmp.Compare(a.Nodes, b.Nodes) })
+			s := tab.Meta.Settings
+			s.Nodes = f.Nodes
+			for _, d := range ds[:min(2, len(ds))] {
+				res := resolve(t, g, s, d.Seed)
+				switch {
+				case d.Verdict == Won && (res.Verdict != solver.Solved || !replayWins(t, g, d.Seed, res.Line)):
+					t.Errorf("%s deal %d, folded won: %s at %d nodes", g, d.Seed, res.Verdict, s.Nodes)
+				case d.Verdict == Lost && res.Verdict != solver.Unsolvable:
+					t.Errorf("%s deal %d, folded lost: %s at %d nodes", g, d.Seed, res.Verdict, s.Nodes)
+				}
 			}
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 var dealsCmd = &command{
 	name:    "deals",
-	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR] [--keep DIR]\n       patience deals challenge GAME [--nodes 10M] [--block eval] [--table FILE] [--work DIR] [--out DIR]",
+	args:    "GAME [--winnable|--lost|--unknown] [--difficulty easy|medium|hard] [--block train|eval] [--from N] [--count N] [--long|--json]\n       patience deals build [GAME ...] [--shard i/n] [--work DIR] [--out DIR] [--keep DIR]\n       patience deals challenge GAME [--nodes 10M] [--block eval] [--table FILE] [--work DIR] [--out DIR]\n       patience deals fold GAME RUN.json ... [--table FILE] [--out DIR]",
 	summary: "deal numbers by the solver's verdict and difficulty, from the shipped verdict tables",
 	long: `Lists deals of a game from its verdict table, which ships inside patience: the solver's verdict on
 deals 0 to 9,999 (the training block) and 1,000,000 to 1,000,999 (the evaluation block), with a
@@ -34,7 +34,12 @@ undoes a proof; a deal decided the other way stops the build.
 
 patience deals challenge solves the deals a table leaves unknown again with a larger budget, one at a
 time (resumable the same way), and writes the list of open problems, DIR/deals-challenge-GAME.json:
-each deal with the most cards the searches placed and the nodes they tried.`,
+each deal with the most cards the searches placed and the nodes they tried.
+
+patience deals fold takes into a table the verdicts of solver runs (patience solve --json, with a node
+budget) on the deals the table leaves unknown, so that the table holds every verdict known: each
+winning line is replayed first, a run that contradicts the table or another run stops it, and the
+table lists each run with the deals it gave (docs/deals-tables.md).`,
 	run: runDeals,
 }
 
@@ -44,6 +49,9 @@ func runDeals(ctx context.Context, inv *invocation, args []string) error {
 	}
 	if len(args) > 0 && args[0] == "challenge" {
 		return runDealsChallenge(ctx, inv, args[1:])
+	}
+	if len(args) > 0 && args[0] == "fold" {
+		return runDealsFold(inv, args[1:])
 	}
 	fs := inv.flags()
 	winnable := fs.Bool("winnable", false, "the deals the solver won")

@@ -1,0 +1,141 @@
+package deals
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/patience-gym/patience/internal/textlist"
+)
+
+// Run is what a table takes from a solver run (`patience solve --json`)
+// folded into it (Fold): the game and rules version the run searched, its
+// budget, the command that made it, and its verdicts.
+type Run struct {
+	// Game and RulesVersion are those of the run's game (default rules).
+	Game         string
+	RulesVersion int
+	// Nodes is the run's node budget a deal.
+	Nodes int64
+	// Command is the command that made the run, recorded in the table.
+	Command string
+	// Deals are the run's verdicts; deals outside the table are ignored.
+	Deals []RunDeal
+}
+
+// RunDeal is one deal's verdict in a Run. A won deal's winning line must
+// have been replayed to a win before it is folded in (`patience deals
+// fold` replays every one).
+type RunDeal struct {
+	Seed    uint64
+	Verdict Verdict
+	// Nodes, LineLength and BestProgress are the run's figures, as Deal
+	// holds them; DeadAtStart that the dead test proved the deal lost
+	// before any search.
+	Nodes        int64
+	LineLength   int
+	BestProgress int
+	DeadAtStart  bool
+}
+
+// FoldedRun records a solver run folded into a table (Meta.Folded).
+type FoldedRun struct {
+	// Command made the run; Nodes is its node budget a deal.
+	Command string `json:"command"`
+	Nodes   int64  `json:"nodes"`
+	// Deals are the deals whose verdict the table took from the run: those
+	// it left unknown and the run decided, in order.
+	Deals []uint64 `json:"deals"`
+}
+
+// Fold gives each deal that t leaves unknown and a run decided that run's
+// verdict, nodes, line length and progress (from the first run, in the
+// order given, that decided it), records each run that gave a verdict in
+// t.Meta.Folded, and scores and counts t again: the table then holds
+// every verdict known, whatever budget found it. It returns the number of
+// deals folded in. When a run is of another game or rules version, or a
+// run decided a deal the other way from t or from another run, t is left
+// as it was and the error names the first such deals: a search or a proof
+// is wrong.
+func Fold(t *Table, runs ...Run) (int, error) {
+	for _, r := range runs {
+		if r.Game != t.Meta.Game || r.RulesVersion != t.Meta.RulesVersion {
+			return 0, fmt.Errorf("a run of %s (rules v%d) cannot be folded into the table of %s (rules v%d)",
+				r.Game, r.RulesVersion, t.Meta.Game, t.Meta.RulesVersion)
+		}
+	}
+	type source struct {
+		d   RunDeal
+		run int
+	}
+	take := map[uint64]source{}
+	var clash []string
+	for i, r := range runs {
+		for _, d := range r.Deals {
+			if d.Verdict == Unknown {
+				continue
+			}
+			old, ok := t.Deal(d.Seed)
+			switch {
+			case !ok:
+				continue
+			case old.Verdict != Unknown && old.Verdict != d.Verdict:
+				clash = append(clash, fmt.Sprintf("deal %d is %s in the table, %s in run %d", d.Seed, old.Verdict, d.Verdict, i+1))
+			case old.Verdict != Unknown:
+				// Decided alike already.
+			default:
+				prev, seen := take[d.Seed]
+				switch {
+				case !seen:
+					take[d.Seed] = source{d, i}
+				case prev.d.Verdict != d.Verdict:
+					clash = append(clash, fmt.Sprintf("deal %d is %s in run %d, %s in run %d", d.Seed, prev.d.Verdict, prev.run+1, d.Verdict, i+1))
+				}
+			}
+		}
+	}
+	if len(clash) > 0 {
+		sort.Strings(clash)
+		return 0, fmt.Errorf("%s: the runs contradict the table or one another (%s): a search or a proof is wrong, so nothing was folded",
+			t.Meta.Game, textlist.Short(clash, 5, "; "))
+	}
+	folds := make([]FoldedRun, len(runs))
+	n := 0
+	for i := range t.Deals {
+		d := &t.Deals[i]
+		s, ok := take[d.Seed]
+		if !ok {
+			continue
+		}
+		d.Verdict, d.Nodes, d.LineLength, d.BestProgress, d.DeadAtStart = s.d.Verdict, s.d.Nodes, s.d.LineLength, s.d.BestProgress, s.d.DeadAtStart
+		folds[s.run].Deals = append(folds[s.run].Deals, d.Seed)
+		n++
+	}
+	for i, r := range runs {
+		if len(folds[i].Deals) > 0 {
+			folds[i].Command, folds[i].Nodes = r.Command, r.Nodes
+			t.Meta.Folded = append(t.Meta.Folded, folds[i])
+		}
+	}
+	if n > 0 {
+		Score(t)
+		if t.Meta.Counts == nil {
+			t.Meta.Counts = map[string]Counts{}
+		}
+		for _, b := range t.Meta.Blocks {
+			t.Meta.Counts[b.Name] = t.Count(b.Name)
+		}
+		t.Meta.Counts["all"] = t.Count("")
+	}
+	return n, nil
+}
+
+// FoldedDeals returns the deals whose verdicts t took from solver runs
+// (Meta.Folded), in order.
+func (m *Meta) FoldedDeals() []uint64 {
+	var out []uint64
+	for _, f := range m.Folded {
+		out = append(out, f.Deals...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
