@@ -120,8 +120,10 @@ def table(game: str) -> Any:
 def metadata(game: str) -> dict[str, Any]:
     """The table's description: the game, its rules version, the blocks,
     the solver's budgets, the counts by verdict, whether the verdicts are
-    clairvoyant, and under ``kept`` the deals whose verdict a rebuilt table
-    kept from the table before it (the JSON the Parquet file keeps under
+    clairvoyant, under ``kept`` the deals whose verdict a rebuilt table
+    kept from the table before it, and under ``folded`` the solver runs
+    folded into it (``patience deals fold``), each with its command, budget
+    and the deals it gave (the JSON the Parquet file keeps under
     META_KEY)."""
     try:
         import pyarrow.parquet as pq
