@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/patience-gym/patience/deals"
+	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
 	"github.com/patience-gym/patience/internal/textlist"
 )
@@ -202,14 +203,7 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	if err != nil {
 		return err
 	}
-	var t *deals.Table
-	if *tablePath != "" {
-		if t, err = deals.ReadFile(*tablePath); err == nil {
-			err = deals.Check(t, spec)
-		}
-	} else {
-		t, err = deals.Shipped(spec.Name)
-	}
+	t, err := tableAt(spec, *tablePath)
 	if err != nil {
 		return err
 	}
@@ -260,4 +254,20 @@ func runDealsChallenge(ctx context.Context, inv *invocation, args []string) erro
 	fmt.Fprintf(inv.stdout, "%s: %d deals tried at %s nodes: %d won, %d lost, %d still unknown; wrote %s\n",
 		spec.Name, len(c.Deals), formatCount(nodeBudget), won, lost, len(c.Deals)-won-lost, path)
 	return nil
+}
+
+// tableAt reads the table of spec's game at path, checked against the
+// game's rules, or the one that ships when path is "".
+func tableAt(spec *env.Spec, path string) (*deals.Table, error) {
+	if path == "" {
+		return deals.Shipped(spec.Name)
+	}
+	t, err := deals.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := deals.Check(t, spec); err != nil {
+		return nil, err
+	}
+	return t, nil
 }

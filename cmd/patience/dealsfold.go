@@ -37,14 +37,7 @@ func runDealsFold(inv *invocation, args []string) error {
 	if spec.Variant != "" {
 		return usagef("tables are of the games' default rules, not of the variant %s", spec.ID())
 	}
-	var t *deals.Table
-	if *tablePath != "" {
-		if t, err = deals.ReadFile(*tablePath); err == nil {
-			err = deals.Check(t, spec)
-		}
-	} else {
-		t, err = deals.Shipped(spec.Name)
-	}
+	t, err := tableAt(spec, *tablePath)
 	if err != nil {
 		return err
 	}

@@ -150,22 +150,7 @@ func TestKnowledgeKeepsVerdicts(t *testing.T) {
 // changing anything else, changes it.
 func TestKeyIgnoresCellOrder(t *testing.T) {
 	mk := func(cells map[int]string, loose map[int]string) *Position {
-		g := rules.New()
-		g.Clear()
-		for i, c := range cells {
-			if err := g.SetCell(i, cards.MustParse(c), true); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for i, c := range loose {
-			if err := g.SetCell(i, cards.MustParse(c), false); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := g.SetAux(2, cs("9S 5H")...); err != nil {
-			t.Fatal(err)
-		}
-		return New(g)
+		return table(t, cells, loose, map[int]string{2: "9S 5H"})
 	}
 	a := mk(map[int]string{0: "5S", 1: "2H", 9: "6C"}, map[int]string{2: "7D", 3: "7D", 17: "3S"})
 	b := mk(map[int]string{7: "5S", 4: "2H", 15: "6C"}, map[int]string{0: "7D", 6: "7D", 20: "3S"})
