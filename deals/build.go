@@ -501,12 +501,21 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int, error) {
 
 // keep gives each deal of t that prev decided and t's search left
 // unknown prev's verdict, nodes, line length and progress, and lists it
-// in t.Meta.Kept. It is an error, naming the first deals, when t decided
+// in t.Meta.Kept, or, when prev took its verdict from a solver run
+// (Meta.Folded), under that run in t.Meta.Folded, so that the run still
+// answers for it. It is an error, naming the first deals, when t decided
 // a deal the other way.
 func keep(t, prev *Table) error {
 	if prev == nil {
 		return nil
 	}
+	foldedBy := map[uint64]int{} // prev's folded deals: the index of their run
+	for i, f := range prev.Meta.Folded {
+		for _, seed := range f.Deals {
+			foldedBy[seed] = i
+		}
+	}
+	folds := make([]FoldedRun, len(prev.Meta.Folded))
 	var clash []string
 	for i := range t.Deals {
 		d := &t.Deals[i]
@@ -519,11 +528,21 @@ func keep(t, prev *Table) error {
 			continue
 		}
 		d.Verdict, d.Nodes, d.LineLength, d.BestProgress, d.DeadAtStart = old.Verdict, old.Nodes, old.LineLength, old.BestProgress, old.DeadAtStart
+		if run, ok := foldedBy[d.Seed]; ok {
+			folds[run].Deals = append(folds[run].Deals, d.Seed)
+			continue
+		}
 		t.Meta.Kept = append(t.Meta.Kept, d.Seed)
 	}
 	if len(clash) > 0 {
 		return fmt.Errorf("%s: the new verdicts contradict the kept table's (%s): a search or a proof is wrong, so no table was written",
 			t.Meta.Game, textlist.Short(clash, 5, "; "))
+	}
+	for i, f := range prev.Meta.Folded {
+		if len(folds[i].Deals) > 0 {
+			folds[i].Command, folds[i].Nodes = f.Command, f.Nodes
+			t.Meta.Folded = append(t.Meta.Folded, folds[i])
+		}
 	}
 	return nil
 }

@@ -517,6 +517,20 @@ func TestBuildKeepsTheVerdictsOfTheTableBefore(t *testing.T) {
 		t.Errorf("the table read back keeps %v (%v)", back.Meta.Kept, err)
 	}
 
+	// A verdict the table before took from a solver run stays the run's.
+	prev.Meta.Folded = []FoldedRun{{Command: "patience solve limited --budget 9M", Nodes: 9_000_000, Deals: []uint64{unknown[0]}}}
+	cfg.Out = t.TempDir()
+	if sum, err = Build(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if f := sum.Table.Meta.Folded; len(f) != 1 || f[0].Nodes != 9_000_000 || !equalSeeds(f[0].Deals, []uint64{unknown[0]}) {
+		t.Errorf("a kept folded verdict: Folded %+v", f)
+	}
+	if !equalSeeds(sum.Table.Meta.Kept, []uint64{unknown[1]}) {
+		t.Errorf("a kept folded verdict: Kept %v, want %v", sum.Table.Meta.Kept, unknown[1:2])
+	}
+	prev.Meta.Folded = nil
+
 	// A deal the new search won that the table before says lost is a
 	// contradiction: no table.
 	set(won[0], Lost)
