@@ -1,6 +1,7 @@
-// Command lost finds where an agent's lost games of an open game (The
-// Fifteen, Cromwell) were lost: for each deal the agent lost that the
-// solver wins from the start, the last position of the game the solver
+// Command lost finds where an agent's lost games were lost: for each deal
+// the agent lost that the solver wins from the start (in a game with
+// hidden cards, clairvoyantly: the solver reads the deal's true cards, the
+// agent does not), the last position of the game the solver
 // still wins (found by halving, a verdict other than won counting as lost),
 // the move the agent played there, and the moves that keep the win. One
 // line per deal, in the order the deals finish, and a count of the kinds
