@@ -19,6 +19,10 @@ import (
 	"github.com/patience-gym/patience/solver/batch"
 )
 
+// runDealsFold folds the runs named after the game into its table (the
+// shipped one, or --table) and writes the table to --out, with a summary
+// of the counts before and after on stdout. Nothing is written when a run
+// is refused or gives no verdict.
 func runDealsFold(inv *invocation, args []string) error {
 	fs := inv.flags()
 	tablePath := fs.String("table", "", "the table to fold the runs into (default: the one that ships)")
