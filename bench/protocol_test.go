@@ -120,7 +120,7 @@ func TestProtocolSolverAgreesWithTheTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := append(slices.Clone(tab.Meta.Kept), tab.Meta.FoldedDeals()...)
+	other := tab.Meta.DecidedElsewhere()
 	const n = 12
 	solverAgent := fmt.Sprintf("solver:nodes=%d,table-bits=22", tab.Meta.Settings.Nodes)
 	res, err := RunProtocol(context.Background(), ProtocolConfig{

@@ -491,12 +491,22 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int, error) {
 	if err := keep(t, p.cfg.Keep); err != nil {
 		return nil, 0, err
 	}
+	t.rescore()
+	return t, 0, nil
+}
+
+// rescore scores t's won deals (Score) and counts its deals by verdict,
+// per block and in all, into t.Meta.Counts: after its verdicts were set
+// or changed.
+func (t *Table) rescore() {
 	Score(t)
-	for _, b := range p.cfg.Blocks {
+	if t.Meta.Counts == nil {
+		t.Meta.Counts = map[string]Counts{}
+	}
+	for _, b := range t.Meta.Blocks {
 		t.Meta.Counts[b.Name] = t.Count(b.Name)
 	}
 	t.Meta.Counts["all"] = t.Count("")
-	return t, 0, nil
 }
 
 // keep gives each deal of t that prev decided and t's search left

@@ -2,6 +2,7 @@ package deals
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/patience-gym/patience/internal/textlist"
@@ -117,25 +118,20 @@ func Fold(t *Table, runs ...Run) (int, error) {
 		}
 	}
 	if n > 0 {
-		Score(t)
-		if t.Meta.Counts == nil {
-			t.Meta.Counts = map[string]Counts{}
-		}
-		for _, b := range t.Meta.Blocks {
-			t.Meta.Counts[b.Name] = t.Count(b.Name)
-		}
-		t.Meta.Counts["all"] = t.Count("")
+		t.rescore()
 	}
 	return n, nil
 }
 
-// FoldedDeals returns the deals whose verdicts t took from solver runs
-// (Meta.Folded), in order.
-func (m *Meta) FoldedDeals() []uint64 {
-	var out []uint64
+// DecidedElsewhere returns the deals whose verdicts came from a search
+// other than the table's own, in order: those kept from the table before
+// (Meta.Kept) and those taken from solver runs (Meta.Folded). A search at
+// the table's budget need not decide them.
+func (m *Meta) DecidedElsewhere() []uint64 {
+	out := slices.Clone(m.Kept)
 	for _, f := range m.Folded {
 		out = append(out, f.Deals...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }

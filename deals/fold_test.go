@@ -56,8 +56,8 @@ func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 	if !reflect.DeepEqual(back.Meta.Folded, want) || !sameDeals(back.Deals, tab.Deals) {
 		t.Errorf("read back: Folded %+v", back.Meta.Folded)
 	}
-	if got := back.Meta.FoldedDeals(); !equalSeeds(got, []uint64{2, 1_000_001}) {
-		t.Errorf("FoldedDeals %v", got)
+	if got := back.Meta.DecidedElsewhere(); !equalSeeds(got, []uint64{2, 1_000_001}) {
+		t.Errorf("DecidedElsewhere %v", got)
 	}
 }
 

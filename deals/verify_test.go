@@ -77,7 +77,7 @@ func checkVerdicts(t *testing.T, tab *Table, won, lost int) {
 	// The verdicts kept from the table before or folded in from solver
 	// runs came from other searches: TestKeptVerdictsHold and
 	// TestFoldedVerdictsHold check them.
-	other := append(slices.Clone(tab.Meta.Kept), tab.Meta.FoldedDeals()...)
+	other := tab.Meta.DecidedElsewhere()
 	own := func(ds []Deal) []Deal {
 		return slices.DeleteFunc(ds, func(d Deal) bool { return slices.Contains(other, d.Seed) })
 	}
