@@ -38,3 +38,11 @@ func (s *Solver) NoScoreCache() { s.noCache = true }
 // UsesScoreCache reports whether s's latest search, or the searches of
 // its opening pass, kept the score cache.
 func (s *Solver) UsesScoreCache() bool { return s.useCache || s.sub != nil && s.sub.useCache }
+
+// SetBestFirstStates sets the most positions a best-first pass holds
+// (bfMaxStates) and returns a function that restores it.
+func SetBestFirstStates(n int) (restore func()) {
+	old := bfMaxStates
+	bfMaxStates = n
+	return func() { bfMaxStates = old }
+}

@@ -49,6 +49,11 @@ var variants = map[string]solver.Options{
 	// once-allowed move while it is unused, and leaves moves out: what it
 	// cannot find, the unlimited pass after it must still decide.
 	"late pass": {Passes: []solver.Pass{{Late: true}, {Late: true, Discrepancy: true, Limit: 1}}},
+	// A best-first pass that runs out of positions proves the position
+	// lost: on these small positions it mostly does, within its third of
+	// the budget, before the unlimited pass begins.
+	"best first":        {Passes: []solver.Pass{{BestFirst: true}}},
+	"best first, plain": {NoSafeMoves: true, NoDeadTest: true, NoKey: true, Passes: []solver.Pass{{BestFirst: true, Plain: true}}},
 }
 
 // compare decides each position with the reference (the plain search)

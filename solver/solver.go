@@ -44,7 +44,9 @@
 // new order each round (Options.Jitter; opening.go); and where the game lets
 // a search hold that move back (LateOnceMover), a late pass searches as
 // if it were spent and makes it only where the game without it is lost
-// (Pass.Late).
+// (Pass.Late). A best-first pass (Pass.BestFirst, bestfirst.go), which no
+// game's default plan runs, expands the best position of all it has reached
+// rather than the best child of the last one.
 //
 // A search ends with one of three verdicts: Solved, with the line of moves
 // from the start to a win (shortened where the search wandered, and replayed
@@ -163,6 +165,15 @@ type Pass struct {
 	// made for play, cheaper, whose other order finds other wins (see
 	// Planner). In a game without a SearchEvaluator it ranks as any pass.
 	Plain bool
+	// BestFirst makes the pass a best-first pass (Limit and Discrepancy
+	// unused; bestfirst.go): it expands the position of highest
+	// evaluation among all those it has reached, each reached once. Like
+	// the unlimited pass, it proves a deal unsolvable when it runs out of
+	// positions before its share of the budget.
+	BestFirst bool
+	// Share, when above 0, lets the pass use 1/Share of what is left of
+	// the budget, instead of a third (a half for an opening pass).
+	Share int
 	// Late makes the pass hold back a move allowed once
 	// (LateOnceMover) while it is available: the pass searches as if
 	// it were spent, with that game's safe moves and dead test, and makes
@@ -186,6 +197,9 @@ func (o Options) Check() error {
 	for _, p := range o.Passes {
 		if p.Limit < 0 || p.Limit >= int(unlimited) {
 			return fmt.Errorf("pass limit %d is out of range (0 to %d)", p.Limit, unlimited-1)
+		}
+		if p.Share < 0 || p.Share > 1000 {
+			return fmt.Errorf("pass share 1/%d is out of range (1 to 1000, or 0 for the default)", p.Share)
 		}
 	}
 	return nil
@@ -367,6 +381,7 @@ type Solver struct {
 	openMasks  []env.Mask
 	openStates []env.Game
 	scores     scoreCache
+	bf         bestFirst // the storage of a best-first pass
 }
 
 // New returns a Solver with the given options.
@@ -512,6 +527,9 @@ func (s *Solver) sequence(g env.Game, passes []Pass) error {
 			if passes[i].Opening {
 				share = openingShare
 			}
+			if passes[i].Share > 0 {
+				share = int64(passes[i].Share)
+			}
 			if s.opts.Nodes > 0 {
 				s.passNodes = s.res.Nodes + (s.opts.Nodes-s.res.Nodes)/share
 			}
@@ -531,6 +549,15 @@ func (s *Solver) sequence(g env.Game, passes []Pass) error {
 				continue
 			}
 			break // a win or a budget
+		}
+		if i < len(passes) && passes[i].BestFirst {
+			s.res.Passes++
+			err = s.bestFirstPass(g)
+			if err == errPassCap {
+				err = nil
+				continue
+			}
+			break // a win, a budget, or every position searched
 		}
 		s.res.Passes++
 		err = s.pass(g)

@@ -14,6 +14,7 @@ import (
 	"github.com/patience-gym/patience/env/fifteen"
 	"github.com/patience-gym/patience/env/fourquarters"
 	"github.com/patience-gym/patience/env/ladder"
+	"github.com/patience-gym/patience/env/limited"
 	"github.com/patience-gym/patience/env/royalparade"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
@@ -282,7 +283,7 @@ func TestTimeBudgetAndCancel(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}} {
+	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}, {Passes: []solver.Pass{{Share: -1}}}, {Passes: []solver.Pass{{Share: 1001}}}} {
 		if _, err := solver.New(o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}
@@ -422,5 +423,34 @@ func TestPlannerPasses(t *testing.T) {
 	}
 	if named.Passes > len(solver.DefaultPasses)+1 {
 		t.Errorf("with the default passes named: %d passes begun", named.Passes)
+	}
+}
+
+// TestBestFirstPass: a best-first pass (Pass.BestFirst) wins Limited's
+// tuning deal 11 in a few hundred positions, where the depth-first
+// passes, which spend the budget among the first deal's many ways of
+// storing cards, leave it open; the same options give the same search;
+// and a pass whose storage is full ends, proving nothing, and leaves the
+// deal to the passes after it.
+func TestBestFirstPass(t *testing.T) {
+	g := limited.New()
+	g.Deal(11)
+	def := solve(t, newSolver(t, solver.Options{Nodes: 200000, TableBits: 20}), g)
+	if def.Verdict != solver.Unknown {
+		t.Fatalf("the default passes: %v in %d nodes; the test proves nothing", def.Verdict, def.Nodes)
+	}
+	bf := solver.Options{Nodes: 200000, TableBits: 20, Passes: []solver.Pass{{BestFirst: true}}}
+	won := solve(t, newSolver(t, bf), g)
+	if won.Verdict != solver.Solved || won.Passes != 1 {
+		t.Fatalf("best first: %v after %d passes, %d nodes", won.Verdict, won.Passes, won.Nodes)
+	}
+	again := solve(t, newSolver(t, bf), g)
+	if again.Nodes != won.Nodes || !slices.Equal(again.Line, won.Line) {
+		t.Errorf("the same search twice: %d and %d nodes", won.Nodes, again.Nodes)
+	}
+	defer solver.SetBestFirstStates(50)()
+	capped := solve(t, newSolver(t, bf), g)
+	if capped.Passes != 2 || capped.Verdict == solver.Solved {
+		t.Errorf("best first holding 50 positions: %v after %d passes, %d nodes", capped.Verdict, capped.Passes, capped.Nodes)
 	}
 }
