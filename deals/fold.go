@@ -17,6 +17,10 @@ type Run struct {
 	RulesVersion int
 	// Nodes is the run's node budget a deal.
 	Nodes int64
+	// BestFirst is the run's best-first pass (solver.Options.BestFirst:
+	// the pass used 1/BestFirst of the budget before the game's passes;
+	// 0 for none), which a search must also run to decide its deals again.
+	BestFirst int
 	// Command is the command that made the run, recorded in the table.
 	Command string
 	// Deals are the run's verdicts; deals outside the table are ignored.
@@ -43,6 +47,8 @@ type FoldedRun struct {
 	// Command made the run; Nodes is its node budget a deal.
 	Command string `json:"command"`
 	Nodes   int64  `json:"nodes"`
+	// BestFirst is the run's best-first pass (Run.BestFirst), 0 for none.
+	BestFirst int `json:"best_first,omitempty"`
 	// Deals are the deals whose verdict the table took from the run: those
 	// it left unknown and the run decided, in order.
 	Deals []uint64 `json:"deals"`
@@ -113,7 +119,7 @@ func Fold(t *Table, runs ...Run) (int, error) {
 	}
 	for i, r := range runs {
 		if len(folds[i].Deals) > 0 {
-			folds[i].Command, folds[i].Nodes = r.Command, r.Nodes
+			folds[i].Command, folds[i].Nodes, folds[i].BestFirst = r.Command, r.Nodes, r.BestFirst
 			t.Meta.Folded = append(t.Meta.Folded, folds[i])
 		}
 	}

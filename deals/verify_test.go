@@ -25,12 +25,18 @@ func spread(ds []Deal, n int) []Deal {
 // resolve solves deal seed of game again with the table's budget.
 func resolve(t *testing.T, game string, s Settings, seed uint64) solver.Result {
 	t.Helper()
+	return resolveWith(t, game, solver.Options{Nodes: s.Nodes, TableBits: s.TableBits}, seed)
+}
+
+// resolveWith decides deal seed of game with the solver's options o.
+func resolveWith(t *testing.T, game string, o solver.Options, seed uint64) solver.Result {
+	t.Helper()
 	g, err := env.NewGame(game)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.Deal(seed)
-	sv, err := solver.New(solver.Options{Nodes: s.Nodes, TableBits: s.TableBits})
+	sv, err := solver.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,9 +245,10 @@ func TestFoldedVerdictsHold(t *testing.T) {
 			slices.SortFunc(ds, func(a, b Deal) int { return cmp.Compare(a.Nodes, b.Nodes) })
 			s := tab.Meta.Settings
 			s.Nodes = f.Nodes
+			o := solver.Options{Nodes: f.Nodes, TableBits: s.TableBits, BestFirst: f.BestFirst}
 			t.Logf("%s: %d deals folded from %q; the cheapest re-decided at %d nodes", g, len(ds), f.Command, f.Nodes)
 			for _, d := range ds[:min(2, len(ds))] {
-				res := resolve(t, g, s, d.Seed)
+				res := resolveWith(t, g, o, d.Seed)
 				switch {
 				case d.Verdict == Won && (res.Verdict != solver.Solved || !replayWins(t, g, d.Seed, res.Line)):
 					t.Errorf("%s deal %d, folded won: %s at %d nodes", g, d.Seed, res.Verdict, s.Nodes)

@@ -144,6 +144,10 @@ type Options struct {
 	Jitter float64
 	// Seed picks the amounts Jitter adds.
 	Seed uint64
+	// BestFirst, when above 0, runs a best-first pass (Pass.BestFirst)
+	// that may use 1/BestFirst of the budget before the passes (Passes,
+	// or the game's plan): 1 to 1000, 0 for none.
+	BestFirst int
 }
 
 // Pass is one limited pass of a search (see DefaultPasses).
@@ -193,6 +197,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("table size 2^%d is out of range (2^10 to 2^30 entries)", o.TableBits)
 	case !(o.Jitter >= 0 && o.Jitter <= 1e6):
 		return fmt.Errorf("jitter %v is out of range (0 to 1e6)", o.Jitter)
+	case o.BestFirst < 0 || o.BestFirst > 1000:
+		return fmt.Errorf("best-first share 1/%d is out of range (1 to 1000, or 0 for none)", o.BestFirst)
 	}
 	for _, p := range o.Passes {
 		if p.Limit < 0 || p.Limit >= int(unlimited) {
@@ -461,6 +467,9 @@ func (s *Solver) search(ctx context.Context, orig, g env.Game) Result {
 		if p, ok := g.(Planner); ok {
 			passes = p.Passes()
 		}
+	}
+	if s.opts.BestFirst > 0 {
+		passes = append([]Pass{{BestFirst: true, Share: s.opts.BestFirst}}, passes...)
 	}
 	err := s.sequence(g, passes)
 	switch {

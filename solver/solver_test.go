@@ -283,7 +283,7 @@ func TestTimeBudgetAndCancel(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}, {Passes: []solver.Pass{{Share: -1}}}, {Passes: []solver.Pass{{Share: 1001}}}} {
+	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}, {Passes: []solver.Pass{{Share: -1}}}, {Passes: []solver.Pass{{Share: 1001}}}, {BestFirst: -1}, {BestFirst: 1001}} {
 		if _, err := solver.New(o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}
@@ -447,6 +447,11 @@ func TestBestFirstPass(t *testing.T) {
 	again := solve(t, newSolver(t, bf), g)
 	if again.Nodes != won.Nodes || !slices.Equal(again.Line, won.Line) {
 		t.Errorf("the same search twice: %d and %d nodes", won.Nodes, again.Nodes)
+	}
+	// Options.BestFirst puts the pass in front of the game's plan.
+	front := solve(t, newSolver(t, solver.Options{Nodes: 200000, TableBits: 20, BestFirst: 10}), g)
+	if front.Verdict != solver.Solved || front.Passes != 1 || front.Nodes != won.Nodes {
+		t.Errorf("a best-first pass in front: %v after %d passes, %d nodes", front.Verdict, front.Passes, front.Nodes)
 	}
 	defer solver.SetBestFirstStates(50)()
 	capped := solve(t, newSolver(t, bf), g)

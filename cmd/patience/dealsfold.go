@@ -105,7 +105,7 @@ func readRun(spec *env.Spec, path string) (deals.Run, error) {
 	if err != nil {
 		return deals.Run{}, fmt.Errorf("%s: the run's budget is %q: only runs with a node budget are folded in (their verdicts are the same on any machine)", path, f.Budget)
 	}
-	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, Nodes: nodes, Command: f.Command}
+	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, Nodes: nodes, BestFirst: f.BestFirst, Command: f.Command}
 	for _, d := range f.Results {
 		rd := deals.RunDeal{Seed: d.Seed, Nodes: d.Nodes, BestProgress: d.Best}
 		switch d.Verdict {

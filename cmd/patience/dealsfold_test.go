@@ -70,6 +70,24 @@ func TestDealsFoldTakesARunsVerdicts(t *testing.T) {
 		t.Errorf("%d evaluation deals won, %d before", w, b)
 	}
 
+	// A run with a best-first pass: the table records it, so that a search
+	// can decide its deals again as it did.
+	bfRun := filepath.Join(dir, "bf.json")
+	if code, _, errOut := runCLI(t, "solve", "limited", "--seed-start", "1000993", "--deals", "1", "--budget", "1M", "--best-first", "10", "--json", bfRun); code != 0 {
+		t.Fatalf("solve --best-first: exit %d: %s", code, errOut)
+	}
+	bfOut := filepath.Join(dir, "bf-tables")
+	if code, stdout, errOut := runCLI(t, "deals", "fold", "limited", bfRun, "--table", in, "--out", bfOut); code != 0 {
+		t.Fatalf("fold of a best-first run: exit %d:\n%s%s", code, stdout, errOut)
+	}
+	bf, err := deals.ReadFile(filepath.Join(bfOut, "limited.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bf.Meta.Folded) != 1 || bf.Meta.Folded[0].BestFirst != 10 {
+		t.Errorf("a best-first run folded in: the table records %+v", bf.Meta.Folded)
+	}
+
 	// Runs refused: each made from the good one by one change.
 	var good map[string]any
 	data, err := os.ReadFile(run)

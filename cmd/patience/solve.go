@@ -21,7 +21,7 @@ import (
 
 var solveCmd = &command{
 	name:    "solve",
-	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--json F] [--show] [--verify]",
+	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--json F] [--show] [--verify]",
 	summary: "how many deals can be won: the solver's verdict per deal and the winnable share",
 	long:    solveLong,
 	run:     runSolve,
@@ -51,6 +51,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	memory := fs.Int("memory", 64, "transposition table size per worker, in MiB (8 to 16384); cromwell adds 7 MiB per worker (its opening pass's table, and score caches)")
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
+	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
@@ -83,7 +84,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 			return usagef("--json %s: the directory %s does not exist", *jsonPath, filepath.Dir(*jsonPath))
 		}
 	}
-	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory)}
+	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory), BestFirst: *bestFirst}
 	if err := opts.Check(); err != nil {
 		return usageError{err}
 	}
@@ -105,8 +106,12 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	limitMemory(cfg.Workers, *memory)
 	command := commandLine(append([]string{"patience", "solve"}, args...))
 	fmt.Fprintf(stdout, "Command: `%s`\n", command)
-	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal, %s\n",
-		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, count(cfg.Workers, "worker"))
+	bf := ""
+	if opts.BestFirst > 0 {
+		bf = fmt.Sprintf(" (a best-first pass first, with 1/%d of it)", opts.BestFirst)
+	}
+	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal%s, %s\n",
+		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, bf, count(cfg.Workers, "worker"))
 	if shard.n > 1 {
 		fmt.Fprintf(stdout, "Shard %d/%d: every %s chunk of %d deals, into %s.\n", shard.i, shard.n, ordinal(shard.n), batch.ShardChunk, batch.ShardJournal(cfg.Journal, shard.i, shard.n))
 	}

@@ -283,6 +283,11 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, "budget 20k nodes") {
 		t.Errorf("a journal of another budget: exit %d, %s", code, errs)
 	}
+	// Nor a run with a best-first pass.
+	code, _, errs = runCLI(t, "solve", "fifteen", "--deals", "4", "--budget", "20k", "--best-first", "10", "--json", filepath.Join(dir, "c.json"))
+	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, "a best-first pass with 1/10 of the budget") {
+		t.Errorf("a journal of a run without a best-first pass: exit %d, %s", code, errs)
+	}
 }
 
 // TestSolveShardsMerge: two shards on the command line, then the command

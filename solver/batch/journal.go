@@ -22,6 +22,7 @@ type journalHead struct {
 	Rules     string `json:"rules"`
 	Budget    string `json:"budget"`
 	TableBits int    `json:"table_bits"`
+	BestFirst int    `json:"best_first,omitempty"` // solver.Options.BestFirst
 }
 
 // journalLine is a line of a journal after the head: a deal with its
@@ -50,7 +51,7 @@ func (j *journal) Held(i int) (Deal, bool) {
 // middle of a write) is dropped.
 func openJournal(cfg Config, shard runner.Shard) (*journal, error) {
 	spec := cfg.Game.Spec()
-	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits}
+	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits, BestFirst: cfg.Options.BestFirst}
 	path, others := ShardJournal(cfg.Journal, shard.Index, shard.Count), ""
 	if shard.Whole() {
 		stem, ext := splitExt(cfg.Journal)
@@ -82,9 +83,19 @@ func otherRun(err error, head journalHead) error {
 	if json.Unmarshal(first, &old) != nil || old.Journal == 0 {
 		return fmt.Errorf("%s is not a solve journal (its first line does not say so); move it away or pick another --json", path)
 	}
-	return fmt.Errorf("%s was left by another run (%s rules %s, budget %s, table 2^%d entries; this run: %s rules %s, budget %s, table 2^%d): "+
+	return fmt.Errorf("%s was left by another run (%s rules %s, budget %s, table 2^%d entries%s; this run: %s rules %s, budget %s, table 2^%d%s): "+
 		"delete it to start again, or pick another --json",
-		path, old.Game, old.Rules, old.Budget, old.TableBits, head.Game, head.Rules, head.Budget, head.TableBits)
+		path, old.Game, old.Rules, old.Budget, old.TableBits, bestFirstNote(old.BestFirst),
+		head.Game, head.Rules, head.Budget, head.TableBits, bestFirstNote(head.BestFirst))
+}
+
+// bestFirstNote names a run's best-first pass (solver.Options.BestFirst)
+// for a message, or nothing.
+func bestFirstNote(share int) string {
+	if share == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", a best-first pass with 1/%d of the budget", share)
 }
 
 // journalPathOf returns the file an ErrOtherRun error of package
