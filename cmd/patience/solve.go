@@ -51,7 +51,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	memory := fs.Int("memory", 64, "transposition table size per worker, in MiB (8 to 16384); cromwell adds 7 MiB per worker (its opening pass's table, and score caches)")
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
-	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 40 bytes a position, and 300 for each not yet expanded)")
+	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 50 bytes for each position it lists, and 300 more for each not yet expanded)")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
