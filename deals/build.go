@@ -550,8 +550,8 @@ func keep(t, prev *Table) error {
 	}
 	for i, f := range prev.Meta.Folded {
 		if len(folds[i].Deals) > 0 {
-			folds[i].Command, folds[i].Nodes = f.Command, f.Nodes
-			t.Meta.Folded = append(t.Meta.Folded, folds[i])
+			f.Deals = folds[i].Deals // the run as recorded, with the deals kept
+			t.Meta.Folded = append(t.Meta.Folded, f)
 		}
 	}
 	return nil
