@@ -100,20 +100,16 @@ func tally(won, only *[2]int, a, b bool) {
 }
 
 // one searches deal seed of game with the game's passes, then with a
-// best-first pass in front of them.
+// best-first pass in front of them (solver.Options.BestFirst).
 func one(ctx context.Context, game string, seed uint64, nodes int64, share int) (result, error) {
 	g, err := env.NewGame(game)
 	if err != nil {
 		return result{}, err
 	}
 	g.Deal(seed)
-	passes := solver.DefaultPasses
-	if p, ok := solver.Wrap(g).(solver.Planner); ok {
-		passes = p.Passes()
-	}
 	r := result{seed: seed}
-	for k, ps := range [][]solver.Pass{nil, append([]solver.Pass{{BestFirst: true, Share: share}}, passes...)} {
-		s, err := solver.New(solver.Options{Nodes: nodes, Passes: ps})
+	for k, bf := range [2]int{0, share} {
+		s, err := solver.New(solver.Options{Nodes: nodes, BestFirst: bf})
 		if err != nil {
 			return result{}, err
 		}
