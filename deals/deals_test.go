@@ -518,12 +518,12 @@ func TestBuildKeepsTheVerdictsOfTheTableBefore(t *testing.T) {
 	}
 
 	// A verdict the table before took from a solver run stays the run's.
-	prev.Meta.Folded = []FoldedRun{{Command: "patience solve limited --budget 9M --best-first 10", Nodes: 9_000_000, BestFirst: 10, Deals: []uint64{unknown[0]}}}
+	prev.Meta.Folded = []FoldedRun{{Command: "patience solve limited --budget 9M --best-first 10", Nodes: 9_000_000, BestFirst: 10, Knowledge: "all", Deals: []uint64{unknown[0]}}}
 	cfg.Out = t.TempDir()
 	if sum, err = Build(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if f := sum.Table.Meta.Folded; len(f) != 1 || f[0].Nodes != 9_000_000 || f[0].BestFirst != 10 || !equalSeeds(f[0].Deals, []uint64{unknown[0]}) {
+	if f := sum.Table.Meta.Folded; len(f) != 1 || f[0].Nodes != 9_000_000 || f[0].BestFirst != 10 || f[0].Knowledge != "all" || !equalSeeds(f[0].Deals, []uint64{unknown[0]}) {
 		t.Errorf("a kept folded verdict: Folded %+v", f)
 	}
 	if !equalSeeds(sum.Table.Meta.Kept, []uint64{unknown[1]}) {

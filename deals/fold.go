@@ -21,6 +21,10 @@ type Run struct {
 	// the pass used 1/BestFirst of the budget before the game's passes;
 	// 0 for none), which a search must also run to decide its deals again.
 	BestFirst int
+	// Knowledge is the run's set of search knowledge
+	// (solver.Options.Knowledge; "" for the game's default), which a search
+	// must also use to decide its deals again.
+	Knowledge string
 	// Command is the command that made the run, recorded in the table.
 	Command string
 	// Deals are the run's verdicts; deals outside the table are ignored.
@@ -49,6 +53,9 @@ type FoldedRun struct {
 	Nodes   int64  `json:"nodes"`
 	// BestFirst is the run's best-first pass (Run.BestFirst), 0 for none.
 	BestFirst int `json:"best_first,omitempty"`
+	// Knowledge is the run's set of search knowledge (Run.Knowledge), ""
+	// for the game's default.
+	Knowledge string `json:"knowledge,omitempty"`
 	// Deals are the deals whose verdict the table took from the run: those
 	// it left unknown and the run decided, in order.
 	Deals []uint64 `json:"deals"`
@@ -119,7 +126,7 @@ func Fold(t *Table, runs ...Run) (int, error) {
 	}
 	for i, r := range runs {
 		if len(folds[i].Deals) > 0 {
-			folds[i].Command, folds[i].Nodes, folds[i].BestFirst = r.Command, r.Nodes, r.BestFirst
+			folds[i].Command, folds[i].Nodes, folds[i].BestFirst, folds[i].Knowledge = r.Command, r.Nodes, r.BestFirst, r.Knowledge
 			t.Meta.Folded = append(t.Meta.Folded, folds[i])
 		}
 	}

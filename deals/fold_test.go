@@ -67,14 +67,14 @@ func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 func TestFoldRecordsTheRunThatGaveEachVerdict(t *testing.T) {
 	tab := sample()
 	a := Run{Game: "limited", RulesVersion: 1, Nodes: 1_000_000, Command: "a", Deals: []RunDeal{{Seed: 2, Verdict: Won, Nodes: 500_000, LineLength: 210}}}
-	b := Run{Game: "limited", RulesVersion: 1, Nodes: 5_000_000, BestFirst: 10, Command: "b", Deals: []RunDeal{
+	b := Run{Game: "limited", RulesVersion: 1, Nodes: 5_000_000, BestFirst: 10, Knowledge: "all", Command: "b", Deals: []RunDeal{
 		{Seed: 2, Verdict: Won, Nodes: 400_000, LineLength: 205}, {Seed: 1_000_001, Verdict: Lost, Nodes: 3_000_000}}}
 	c := Run{Game: "limited", RulesVersion: 1, Nodes: 300_000, Command: "c", Deals: []RunDeal{{Seed: 0, Verdict: Won}}}
 	n, err := Fold(tab, a, b, c)
 	if err != nil || n != 2 {
 		t.Fatalf("folded %d (%v), want 2", n, err)
 	}
-	want := []FoldedRun{{Command: "a", Nodes: 1_000_000, Deals: []uint64{2}}, {Command: "b", Nodes: 5_000_000, BestFirst: 10, Deals: []uint64{1_000_001}}}
+	want := []FoldedRun{{Command: "a", Nodes: 1_000_000, Deals: []uint64{2}}, {Command: "b", Nodes: 5_000_000, BestFirst: 10, Knowledge: "all", Deals: []uint64{1_000_001}}}
 	if !reflect.DeepEqual(tab.Meta.Folded, want) {
 		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
 	}

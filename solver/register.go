@@ -3,6 +3,8 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/patience-gym/patience/env"
@@ -19,6 +21,7 @@ import (
 var (
 	wrapMu   sync.RWMutex
 	wrappers = map[string]func(env.Game) env.Game{}
+	sets     = map[string]map[string]func(env.Game) env.Game{} // by game, then set
 )
 
 // Register makes wrap the search knowledge of the game named name (its
@@ -67,6 +70,80 @@ func Wrap(g env.Game) env.Game {
 		return w
 	}
 	return g
+}
+
+// RegisterSet makes wrap another set of search knowledge of the game
+// named name, beside its default (Register): set names it for
+// Options.Knowledge and the command line (`patience solve --knowledge
+// SET`). A search package offers such a set for techniques that find
+// other verdicts than its default but are left out of it (each package
+// says why); wrap is as Register's. RegisterSet panics if the set is
+// registered twice or its name is empty.
+func RegisterSet(name, set string, wrap func(g env.Game) env.Game) {
+	wrapMu.Lock()
+	defer wrapMu.Unlock()
+	if set == "" {
+		panic(fmt.Sprintf("solver: a set of search knowledge of %q without a name", name))
+	}
+	if _, dup := sets[name][set]; dup {
+		panic(fmt.Sprintf("solver: search knowledge %q of %q registered twice", set, name))
+	}
+	if sets[name] == nil {
+		sets[name] = map[string]func(env.Game) env.Game{}
+	}
+	sets[name][set] = wrap
+}
+
+// KnowledgeSets returns the names of the sets of search knowledge
+// registered for the game named name beside its default (RegisterSet),
+// in order.
+func KnowledgeSets(name string) []string {
+	wrapMu.RLock()
+	defer wrapMu.RUnlock()
+	names := make([]string, 0, len(sets[name]))
+	for set := range sets[name] {
+		names = append(names, set)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// CheckKnowledge reports an error unless set is "" (the default
+// knowledge) or a set registered for the game named name: the check of
+// Options.Knowledge for that game, which the command line makes before
+// any search.
+func CheckKnowledge(name, set string) error {
+	if set == "" {
+		return nil
+	}
+	wrapMu.RLock()
+	_, ok := sets[name][set]
+	wrapMu.RUnlock()
+	if !ok {
+		if have := KnowledgeSets(name); len(have) > 0 {
+			return fmt.Errorf("%s has no search knowledge %q (it has %s)", name, set, strings.Join(have, ", "))
+		}
+		return fmt.Errorf("%s has no search knowledge %q (only its default)", name, set)
+	}
+	return nil
+}
+
+// wrapSet returns g wrapped in the set of its game's search knowledge
+// named set (Wrap's for ""), and false if its game has no such set.
+func wrapSet(g env.Game, set string) (env.Game, bool) {
+	if set == "" {
+		return Wrap(g), true
+	}
+	wrapMu.RLock()
+	wrap := sets[g.Spec().Name][set]
+	wrapMu.RUnlock()
+	if wrap == nil {
+		return g, false
+	}
+	if w := wrap(g); w != nil {
+		return w, true
+	}
+	return g, true
 }
 
 // Knows reports whether search knowledge is registered for the game named

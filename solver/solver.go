@@ -148,6 +148,11 @@ type Options struct {
 	// that may use 1/BestFirst of the budget before the passes (Passes,
 	// or the game's plan): 1 to 1000, 0 for none.
 	BestFirst int
+	// Knowledge names a set of the game's search knowledge other than its
+	// default (RegisterSet; "" for the default). A game without that set
+	// is not searched: its Result is Unknown with Stop NoKnowledge
+	// (CheckKnowledge tells beforehand).
+	Knowledge string
 }
 
 // Pass is one limited pass of a search (see DefaultPasses).
@@ -228,11 +233,16 @@ const (
 	// win through env.Env (a hash collision or a faulty game; Result.Err
 	// says what went wrong).
 	Unverified
+	// NoKnowledge: the game has no set of search knowledge of the name
+	// Options.Knowledge gives, so it was not searched (Result.Err says
+	// which).
+	NoKnowledge
 )
 
-// String returns "", "nodes", "time" or "cancelled".
+// String returns "", "nodes", "time", "cancelled", "unverified" or
+// "no knowledge".
 func (s Stop) String() string {
-	return [...]string{"", "nodes", "time", "cancelled", "unverified"}[s]
+	return [...]string{"", "nodes", "time", "cancelled", "unverified", "no knowledge"}[s]
 }
 
 // Result is the outcome of one search.
@@ -263,7 +273,8 @@ type Result struct {
 	// Clairvoyant is set for games with hidden cards: the search saw them,
 	// so a Solved verdict is an upper bound on what a player can do.
 	Clairvoyant bool
-	// Err says why a line found did not verify (Stop == Unverified).
+	// Err says why a line found did not verify (Stop == Unverified), or
+	// which knowledge the game lacks (Stop == NoKnowledge).
 	Err string
 }
 
@@ -429,10 +440,16 @@ var errPassCap = errors.New("pass cap")
 
 // Solve searches the position g (which it does not change) and returns the
 // verdict. It searches g wrapped in its game's search knowledge where a
-// package registered one (Register), and the plain rules otherwise. A
-// cancelled ctx stops the search with an Unknown verdict.
+// package registered one (Register, or RegisterSet for the set that
+// Options.Knowledge names), and the plain rules otherwise. A cancelled ctx
+// stops the search with an Unknown verdict.
 func (s *Solver) Solve(ctx context.Context, g env.Game) Result {
-	return s.search(ctx, g, Wrap(g))
+	w, ok := wrapSet(g, s.opts.Knowledge)
+	if !ok {
+		return Result{Verdict: Unknown, Stop: NoKnowledge, Clairvoyant: g.Spec().Hidden,
+			Err: CheckKnowledge(g.Spec().Name, s.opts.Knowledge).Error()}
+	}
+	return s.search(ctx, g, w)
 }
 
 // search searches g, which is orig (the position as the rules see it) or

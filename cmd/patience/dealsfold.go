@@ -16,6 +16,7 @@ import (
 	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/atomicfile"
+	"github.com/patience-gym/patience/solver"
 	"github.com/patience-gym/patience/solver/batch"
 )
 
@@ -105,7 +106,10 @@ func readRun(spec *env.Spec, path string) (deals.Run, error) {
 	if err != nil {
 		return deals.Run{}, fmt.Errorf("%s: the run's budget is %q: only runs with a node budget are folded in (their verdicts are the same on any machine)", path, f.Budget)
 	}
-	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, Nodes: nodes, BestFirst: f.BestFirst, Command: f.Command}
+	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, Nodes: nodes, BestFirst: f.BestFirst, Knowledge: f.Knowledge, Command: f.Command}
+	if err := solver.CheckKnowledge(spec.Name, f.Knowledge); err != nil {
+		return deals.Run{}, fmt.Errorf("%s: the run's search cannot be made again: %w", path, err)
+	}
 	for _, d := range f.Results {
 		rd := deals.RunDeal{Seed: d.Seed, Nodes: d.Nodes, BestProgress: d.Best}
 		switch d.Verdict {

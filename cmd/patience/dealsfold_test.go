@@ -106,11 +106,13 @@ func TestDealsFoldTakesARunsVerdicts(t *testing.T) {
 		}, "does not end won"},
 		{"another game", func(f map[string]any) { f["game"] = "fifteen" }, "not of limited's default rules"},
 		{"a time budget", func(f map[string]any) { f["budget"] = "10s" }, "only runs with a node budget"},
+		{"search knowledge the game lacks", func(f map[string]any) { f["knowledge"] = "all" }, `limited has no search knowledge "all"`},
 		{"a deal the table has won, lost", func(f map[string]any) {
 			r := f["results"].([]any)[0].(map[string]any)
 			r["seed"], r["verdict"], r["line"] = 1000000, "unsolvable", nil
 		}, "contradict"},
 	} {
+		good = nil
 		if err := json.Unmarshal(data, &good); err != nil {
 			t.Fatal(err)
 		}

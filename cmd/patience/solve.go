@@ -21,7 +21,7 @@ import (
 
 var solveCmd = &command{
 	name:    "solve",
-	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--json F] [--show] [--verify]",
+	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--knowledge SET] [--json F] [--show] [--verify]",
 	summary: "how many deals can be won: the solver's verdict per deal and the winnable share",
 	long:    solveLong,
 	run:     runSolve,
@@ -52,6 +52,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 50 bytes for each position it lists, and 300 more for each not yet expanded)")
+	knowledge := fs.String("knowledge", "", "search with this set of the game's search knowledge instead of its default (ladder: all, every technique, the two its default leaves out too)")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
@@ -84,9 +85,12 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 			return usagef("--json %s: the directory %s does not exist", *jsonPath, filepath.Dir(*jsonPath))
 		}
 	}
-	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory), BestFirst: *bestFirst}
+	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory), BestFirst: *bestFirst, Knowledge: *knowledge}
 	if err := opts.Check(); err != nil {
 		return usageError{err}
+	}
+	if err := solver.CheckKnowledge(spec.Name, opts.Knowledge); err != nil {
+		return usageError{fmt.Errorf("--knowledge: %w", err)}
 	}
 
 	cfg := batch.Config{
@@ -109,6 +113,9 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	bf := ""
 	if opts.BestFirst > 0 {
 		bf = fmt.Sprintf(" (a best-first pass first, with 1/%d of it)", opts.BestFirst)
+	}
+	if opts.Knowledge != "" {
+		bf += fmt.Sprintf(", search knowledge %q", opts.Knowledge)
 	}
 	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal%s, %s\n",
 		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, bf, count(cfg.Workers, "worker"))

@@ -290,6 +290,56 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	}
 }
 
+// TestSolveKnowledge: --knowledge picks a set of the game's search
+// knowledge, which the result file and the journal record; a set the game
+// lacks is refused before any search, and a journal of another set is
+// not taken.
+func TestSolveKnowledge(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCLI(t, "solve", "fifteen", "--knowledge", "all")
+	if code != 2 || !strings.Contains(errs, `fifteen has no search knowledge "all" (only its default)`) {
+		t.Errorf("fifteen --knowledge all: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "solve", "ladder", "--knowledge", "most")
+	if code != 2 || !strings.Contains(errs, `ladder has no search knowledge "most" (it has all)`) {
+		t.Errorf("ladder --knowledge most: exit %d, %s", code, errs)
+	}
+	// Deal 1,000,042 at 20k nodes: its searches differ.
+	run := func(name string, extra ...string) batch.File {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		args := append([]string{"solve", "ladder", "--seed-start", "1000042", "--budget", "20k", "--json", path}, extra...)
+		if code, out, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d, %s\n%s", args, code, errs, out)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f batch.File
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	def, all := run("default.json"), run("all.json", "--knowledge", "all")
+	if def.Knowledge != "" || all.Knowledge != "all" {
+		t.Errorf("the result files record the knowledge %q and %q", def.Knowledge, all.Knowledge)
+	}
+	if d, a := def.Results[0], all.Results[0]; d.Nodes == a.Nodes && d.Best == a.Best && d.Verdict == a.Verdict {
+		t.Errorf("the default and every technique searched alike: %+v", d)
+	}
+	// A journal of the default search (a shard's, which stays for the
+	// merge) is not taken by a run with every technique.
+	if code, _, errs := runCLI(t, "solve", "ladder", "--seed-start", "1000042", "--budget", "20k", "--json", filepath.Join(dir, "j.json"), "--shard", "0/2"); code != 0 {
+		t.Fatalf("a shard of the default search: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "solve", "ladder", "--seed-start", "1000042", "--budget", "20k", "--knowledge", "all", "--json", filepath.Join(dir, "j.json"), "--shard", "0/2")
+	if code == 0 || !strings.Contains(errs, "was left by another run") || !strings.Contains(errs, `search knowledge "all"`) {
+		t.Errorf("a journal of the default search, taken with every technique: exit %d, %s", code, errs)
+	}
+}
+
 // TestSolveShardsMerge: two shards on the command line, then the command
 // without --shard, which decides nothing itself and writes what one run
 // writes.

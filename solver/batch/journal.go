@@ -23,6 +23,7 @@ type journalHead struct {
 	Budget    string `json:"budget"`
 	TableBits int    `json:"table_bits"`
 	BestFirst int    `json:"best_first,omitempty"` // solver.Options.BestFirst
+	Knowledge string `json:"knowledge,omitempty"`  // solver.Options.Knowledge
 }
 
 // journalLine is a line of a journal after the head: a deal with its
@@ -51,7 +52,7 @@ func (j *journal) Held(i int) (Deal, bool) {
 // middle of a write) is dropped.
 func openJournal(cfg Config, shard runner.Shard) (*journal, error) {
 	spec := cfg.Game.Spec()
-	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits, BestFirst: cfg.Options.BestFirst}
+	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge}
 	path, others := ShardJournal(cfg.Journal, shard.Index, shard.Count), ""
 	if shard.Whole() {
 		stem, ext := splitExt(cfg.Journal)
@@ -85,17 +86,22 @@ func otherRun(err error, head journalHead) error {
 	}
 	return fmt.Errorf("%s was left by another run (%s rules %s, budget %s, table 2^%d entries%s; this run: %s rules %s, budget %s, table 2^%d%s): "+
 		"delete it to start again, or pick another --json",
-		path, old.Game, old.Rules, old.Budget, old.TableBits, bestFirstNote(old.BestFirst),
-		head.Game, head.Rules, head.Budget, head.TableBits, bestFirstNote(head.BestFirst))
+		path, old.Game, old.Rules, old.Budget, old.TableBits, searchNote(old),
+		head.Game, head.Rules, head.Budget, head.TableBits, searchNote(head))
 }
 
-// bestFirstNote names a run's best-first pass (solver.Options.BestFirst)
-// for a message, or nothing.
-func bestFirstNote(share int) string {
-	if share == 0 {
-		return ""
+// searchNote names a run's best-first pass (solver.Options.BestFirst) and
+// set of search knowledge (solver.Options.Knowledge) for a message, or
+// nothing for the default search.
+func searchNote(h journalHead) string {
+	note := ""
+	if h.BestFirst != 0 {
+		note += fmt.Sprintf(", a best-first pass with 1/%d of the budget", h.BestFirst)
 	}
-	return fmt.Sprintf(", a best-first pass with 1/%d of the budget", share)
+	if h.Knowledge != "" {
+		note += fmt.Sprintf(", search knowledge %q", h.Knowledge)
+	}
+	return note
 }
 
 // journalPathOf returns the file an ErrOtherRun error of package

@@ -92,6 +92,7 @@ type File struct {
 	Deals       int     `json:"deals_asked"`
 	Budget      string  `json:"budget"`
 	BestFirst   int     `json:"best_first,omitempty"` // solver.Options.BestFirst: a best-first pass before the others
+	Knowledge   string  `json:"knowledge,omitempty"`  // solver.Options.Knowledge: a set of search knowledge other than the default
 	Workers     int     `json:"workers"`
 	Interrupted bool    `json:"interrupted,omitempty"`
 	GoVersion   string  `json:"go_version"`
@@ -106,7 +107,7 @@ func NewFile(cfg Config, res *Result, sum Summary, interrupted bool, command str
 	spec := cfg.Game.Spec()
 	return File{
 		Command: command, Game: spec.Name, Variant: spec.Variant, Rules: spec.Rules(), Clairvoyant: spec.Hidden,
-		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Workers: res.Workers, Interrupted: interrupted,
+		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge, Workers: res.Workers, Interrupted: interrupted,
 		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Summary: sum, Results: res.Deals,
 	}
 }

@@ -1,9 +1,12 @@
 package ladder
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/ladder"
 	"github.com/patience-gym/patience/solver"
@@ -92,5 +95,42 @@ func TestEveryTechniqueKeepsVerdicts(t *testing.T) {
 	}
 	if won < n/2 {
 		t.Errorf("too few positions won: %d of %d", won, n)
+	}
+}
+
+// TestKnowledgeSetAll: solver.Options.Knowledge "all" (`patience solve
+// ladder --knowledge all`) searches a game of the rules as NewWith(g, All)
+// does, which is not as the default does; another set name searches
+// nothing.
+func TestKnowledgeSetAll(t *testing.T) {
+	if sets := solver.KnowledgeSets(rules.Spec().Name); len(sets) != 1 || sets[0] != "all" {
+		t.Fatalf("ladder's sets of search knowledge: %v", sets)
+	}
+	g := rules.New()
+	g.Deal(1000042)
+	solve := func(o solver.Options, pos env.Game) solver.Result {
+		t.Helper()
+		o.Nodes, o.TableBits = 20000, 16
+		s, err := solver.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Solve(context.Background(), pos)
+	}
+	viaSet := solve(solver.Options{Knowledge: "all"}, g)
+	direct := solve(solver.Options{}, NewWith(g, All))
+	plain := solve(solver.Options{}, g)
+	if viaSet.Verdict != direct.Verdict || viaSet.Nodes != direct.Nodes || viaSet.Best != direct.Best || viaSet.MaxDepth != direct.MaxDepth {
+		t.Errorf("the set %q searched %+v; NewWith(g, All) %+v", "all", viaSet, direct)
+	}
+	if plain.Best == direct.Best && plain.MaxDepth == direct.MaxDepth && plain.Verdict == direct.Verdict {
+		t.Errorf("the default and every technique searched alike: %+v", plain)
+	}
+	none := solve(solver.Options{Knowledge: "most"}, g)
+	if none.Verdict != solver.Unknown || none.Stop != solver.NoKnowledge || none.Nodes != 0 || !strings.Contains(none.Err, `ladder has no search knowledge "most"`) {
+		t.Errorf("a set ladder lacks: %+v", none)
+	}
+	if err := solver.CheckKnowledge("ladder", "all"); err != nil {
+		t.Error(err)
 	}
 }

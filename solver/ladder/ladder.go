@@ -23,7 +23,12 @@ import (
 	"github.com/patience-gym/patience/solver"
 )
 
-func init() { solver.Register(rules.Spec().Name, solver.WrapperOf(New)) }
+func init() {
+	solver.Register(rules.Spec().Name, solver.WrapperOf(New))
+	// Every technique, the two left out of Default too: `patience solve
+	// ladder --knowledge all`.
+	solver.RegisterSet(rules.Spec().Name, "all", solver.WrapperOf(func(g *rules.Game) *Position { return NewWith(g, All) }))
+}
 
 // Technique names one piece of the knowledge, so that a measurement or a
 // test can switch it off (NewWith). The safe moves, keys and pruning also
