@@ -488,6 +488,11 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int, error) {
 	if missing > 0 {
 		return nil, missing, nil
 	}
+	played, err := playedWins(t)
+	if err != nil {
+		return nil, 0, err
+	}
+	takePlayed(t, played)
 	if err := keep(t, p.cfg.Keep); err != nil {
 		return nil, 0, err
 	}
@@ -513,7 +518,8 @@ func (t *Table) rescore() {
 // unknown prev's verdict, nodes, line length and progress, and lists it
 // in t.Meta.Kept, or, when prev took its verdict from a solver run
 // (Meta.Folded), under that run in t.Meta.Folded, so that the run still
-// answers for it. It is an error, naming the first deals, when t decided
+// answers for it, or when an agent won it there (Meta.WonInPlay), in
+// t.Meta.WonInPlay. It is an error, naming the first deals, when t decided
 // a deal the other way.
 func keep(t, prev *Table) error {
 	if prev == nil {
@@ -542,8 +548,14 @@ func keep(t, prev *Table) error {
 			folds[run].Deals = append(folds[run].Deals, d.Seed)
 			continue
 		}
+		if slices.Contains(prev.Meta.WonInPlay, d.Seed) {
+			// Won by an agent of that table: the same agents answer for it.
+			t.Meta.WonInPlay = append(t.Meta.WonInPlay, d.Seed)
+			continue
+		}
 		t.Meta.Kept = append(t.Meta.Kept, d.Seed)
 	}
+	slices.Sort(t.Meta.WonInPlay)
 	if len(clash) > 0 {
 		return fmt.Errorf("%s: the new verdicts contradict the kept table's (%s): a search or a proof is wrong, so no table was written",
 			t.Meta.Game, textlist.Short(clash, 5, "; "))

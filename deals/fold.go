@@ -65,17 +65,27 @@ type FoldedRun struct {
 // verdict, nodes, line length and progress (from the first run, in the
 // order given, that decided it), records each run that gave a verdict in
 // t.Meta.Folded, and scores and counts t again: the table then holds
-// every verdict known, whatever budget found it. It returns the number of
-// deals folded in. When a run is of another game or rules version, or a
-// run decided a deal the other way from t or from another run, t is left
-// as it was and the error names the first such deals: a search or a proof
-// is wrong.
+// every verdict known, whatever budget found it. First it takes as won
+// the deals its search left unknown that an agent of the table won
+// (Meta.WonInPlay), as a build does. It returns the number of deals
+// folded in and taken so. When a run is of another game or rules version,
+// or a run decided a deal the other way from t (an agent's win included)
+// or from another run, t is left as it was and the error names the first
+// such deals: a search or a proof is wrong.
 func Fold(t *Table, runs ...Run) (int, error) {
 	for _, r := range runs {
 		if r.Game != t.Meta.Game || r.RulesVersion != t.Meta.RulesVersion {
 			return 0, fmt.Errorf("a run of %s (rules v%d) cannot be folded into the table of %s (rules v%d)",
 				r.Game, r.RulesVersion, t.Meta.Game, t.Meta.RulesVersion)
 		}
+	}
+	played, err := playedWins(t)
+	if err != nil {
+		return 0, err
+	}
+	wonInPlay := map[uint64]bool{}
+	for _, i := range played {
+		wonInPlay[t.Deals[i].Seed] = true
 	}
 	type source struct {
 		d   RunDeal
@@ -89,6 +99,11 @@ func Fold(t *Table, runs ...Run) (int, error) {
 				continue
 			}
 			old, ok := t.Deal(d.Seed)
+			if wonInPlay[d.Seed] && d.Verdict != Won {
+				// A run's line is taken over an agent's win (its length
+				// is known); a proof of loss contradicts the win.
+				old.Verdict = Won
+			}
 			switch {
 			case !ok:
 				continue
@@ -112,8 +127,10 @@ func Fold(t *Table, runs ...Run) (int, error) {
 		return 0, fmt.Errorf("%s: the runs contradict the table or one another (%s): a search or a proof is wrong, so nothing was folded",
 			t.Meta.Game, textlist.Short(clash, 5, "; "))
 	}
+	played = slices.DeleteFunc(played, func(i int) bool { _, ok := take[t.Deals[i].Seed]; return ok })
+	takePlayed(t, played)
 	folds := make([]FoldedRun, len(runs))
-	n := 0
+	n := len(played)
 	for i := range t.Deals {
 		d := &t.Deals[i]
 		s, ok := take[d.Seed]
@@ -138,10 +155,11 @@ func Fold(t *Table, runs ...Run) (int, error) {
 
 // DecidedElsewhere returns the deals whose verdicts came from a search
 // other than the table's own, in order: those kept from the table before
-// (Meta.Kept) and those taken from solver runs (Meta.Folded). A search at
-// the table's budget need not decide them.
+// (Meta.Kept), those taken from solver runs (Meta.Folded) and those an
+// agent won (Meta.WonInPlay). A search at the table's budget need not
+// decide them.
 func (m *Meta) DecidedElsewhere() []uint64 {
-	out := slices.Clone(m.Kept)
+	out := slices.Concat(m.Kept, m.WonInPlay)
 	for _, f := range m.Folded {
 		out = append(out, f.Deals...)
 	}

@@ -147,12 +147,14 @@ type Deal struct {
 	// Block names the block of deals it belongs to ("train", "eval").
 	Block string
 	// Verdict is the solver's verdict at the table's budget (or, for a
-	// deal of Meta.Kept or Meta.Folded, that of the search that decided it).
+	// deal of Meta.Kept or Meta.Folded, that of the search that decided
+	// it; for a deal of Meta.WonInPlay, Won because an agent won it).
 	Verdict Verdict
 	// Nodes is the number of positions the solver expanded.
 	Nodes int64
 	// LineLength is the number of moves (actions) of the winning line, 0
-	// unless Won.
+	// unless Won (and for a deal of Meta.WonInPlay, whose line is the
+	// agent's game, not recorded).
 	LineLength int
 	// BestProgress is the most cards placed in any position the solver
 	// expanded (the total for a won deal).
@@ -247,6 +249,10 @@ type Meta struct {
 	// the deals whose verdict the table took from it: deals its own search
 	// left unknown. Their nodes and line length are the run's.
 	Folded []FoldedRun `json:"folded,omitempty"`
+	// WonInPlay lists the deals whose verdict is Won because an agent of
+	// the table (its heuristic or mc game) won them where the search left
+	// them unknown: their line length is 0, their nodes the search's.
+	WonInPlay []uint64 `json:"won_in_play,omitempty"`
 }
 
 // Deals returns the number of deals of the blocks.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/patience-gym/patience/agents"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
 )
@@ -255,6 +256,55 @@ func TestFoldedVerdictsHold(t *testing.T) {
 				case d.Verdict == Lost && res.Verdict != solver.Unsolvable:
 					t.Errorf("%s deal %d, folded lost: %s at %d nodes", g, d.Seed, res.Verdict, s.Nodes)
 				}
+			}
+		}
+	}
+}
+
+// TestWonInPlayHold: the shipped tables' deals won by an agent
+// (Meta.WonInPlay) are won again by that agent, with the table's settings
+// and the deal number as its seed, as the build played them (two of each
+// table in -short mode, the heuristic agent's first: the mc agent takes
+// seconds a game).
+func TestWonInPlayHold(t *testing.T) {
+	for _, g := range Games() {
+		tab, err := Shipped(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := make([]Deal, 0, len(tab.Meta.WonInPlay))
+		for _, seed := range tab.Meta.WonInPlay {
+			d, ok := tab.Deal(seed)
+			if !ok || d.Verdict != Won || d.Winner() == "" {
+				t.Errorf("%s deal %d, listed won in play: %+v", g, seed, d)
+				continue
+			}
+			ds = append(ds, d)
+		}
+		if testing.Short() {
+			slices.SortStableFunc(ds, func(a, b Deal) int { return cmp.Compare(a.Winner(), b.Winner()) })
+			ds = ds[:min(2, len(ds))]
+		}
+		e, err := env.Make(g, env.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			name := tab.Meta.Settings.Heuristic
+			if d.Winner() == "mc" {
+				name = tab.Meta.Settings.MC
+			}
+			f, err := agents.Parse(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := f.New()
+			if err := agents.Prepare(a, e.Spec()); err != nil {
+				t.Fatal(err)
+			}
+			res, err := agents.Play(e, a, d.Seed, d.Seed, nil)
+			if err != nil || res.Outcome != env.Won {
+				t.Errorf("%s deal %d, won in play by %s: played again, %v (%v)", g, d.Seed, name, res.Outcome, err)
 			}
 		}
 	}

@@ -54,7 +54,7 @@ func runDealsFold(inv *invocation, args []string) error {
 		}
 		runs = append(runs, r)
 	}
-	before := maps.Clone(t.Meta.Counts)
+	before, playedBefore := maps.Clone(t.Meta.Counts), len(t.Meta.WonInPlay)
 	n, err := deals.Fold(t, runs...)
 	if err != nil {
 		return err
@@ -74,7 +74,11 @@ func runDealsFold(inv *invocation, args []string) error {
 	if err := atomicfile.WriteFile(path, b.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(inv.stdout, "%s: %s folded in from %d run(s); wrote %s\n", spec.Name, count(n, "deal"), len(runs), path)
+	played := ""
+	if p := len(t.Meta.WonInPlay) - playedBefore; p > 0 {
+		played = fmt.Sprintf(" (%d of them won by the table's agents, where its search had left them open)", p)
+	}
+	fmt.Fprintf(inv.stdout, "%s: %s folded in from %d run(s)%s; wrote %s\n", spec.Name, count(n, "deal"), len(runs), played, path)
 	for _, blk := range t.Meta.Blocks {
 		was, now := before[blk.Name], t.Meta.Counts[blk.Name]
 		fmt.Fprintf(inv.stdout, "  %s block: %d won, %d lost, %d unknown (%d, %d, %d before)\n",
