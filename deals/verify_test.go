@@ -285,6 +285,9 @@ func TestWonInPlayHold(t *testing.T) {
 			slices.SortStableFunc(ds, func(a, b Deal) int { return cmp.Compare(a.Winner(), b.Winner()) })
 			ds = ds[:min(2, len(ds))]
 		}
+		if len(ds) > 0 {
+			t.Logf("%s: %d deals won in play, %d played again", g, len(tab.Meta.WonInPlay), len(ds))
+		}
 		e, err := env.Make(g, env.Options{})
 		if err != nil {
 			t.Fatal(err)

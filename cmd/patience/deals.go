@@ -186,6 +186,9 @@ func writeDealsLong(w io.Writer, t *deals.Table, ds []deals.Deal) {
 		class, score, line := "-", "-", "-"
 		if d.Verdict == deals.Won {
 			class, score, line = d.Difficulty.String(), fmt.Sprintf("%.3f", d.Score), fmt.Sprint(d.LineLength)
+			if d.LineLength == 0 {
+				line = "play" // won in play (Meta.WonInPlay): no line recorded
+			}
 		}
 		fmt.Fprintf(w, "%-9d %-6s %-7s %-8s %-6s %10d %5s %9s %9s", d.Seed, d.Block, d.Verdict, class, score, d.Nodes, line, play(d.Heuristic), play(d.MC))
 		if hidden {
@@ -325,10 +328,13 @@ func writeDealsStats(w io.Writer, t *deals.Table) {
 		}
 		fmt.Fprintln(w)
 		for _, g := range groups {
-			var nodes, line, hw, mw, mp, wt, ww int64
+			var nodes, line, lines, hw, mw, mp, wt, ww int64
 			for _, d := range g.ds {
 				nodes += d.Nodes
-				line += int64(d.LineLength)
+				if d.LineLength > 0 { // 0: won in play, the line not recorded
+					line += int64(d.LineLength)
+					lines++
+				}
 				if d.Heuristic.Won {
 					hw++
 				}
@@ -343,8 +349,8 @@ func writeDealsStats(w io.Writer, t *deals.Table) {
 			}
 			n := len(g.ds)
 			meanLine := "-"
-			if strings.HasPrefix(g.name, "won") && n > 0 {
-				meanLine = fmt.Sprintf("%.1f", float64(line)/float64(n))
+			if strings.HasPrefix(g.name, "won") && lines > 0 {
+				meanLine = fmt.Sprintf("%.1f", float64(line)/float64(lines))
 			}
 			meanNodes := "-"
 			if n > 0 {
