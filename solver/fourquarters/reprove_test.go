@@ -1,7 +1,6 @@
 package fourquarters
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -17,17 +16,9 @@ import (
 // must not come out won:
 //
 //	go test ./solver/fourquarters -run Reprove -reprove 1000001,1000004 -reprove-nodes 50000000 -v
-var (
-	reprove      = flag.String("reprove", "", "deals to prove lost again with the plain search, comma-separated (empty: skip)")
-	reproveNodes = flag.Int64("reprove-nodes", 50_000_000, "node budget of each re-proof")
-)
-
 func TestReprove(t *testing.T) {
-	if *reprove == "" {
-		t.Skip("a measurement: -reprove DEALS")
-	}
-	o := solver.Options{Nodes: *reproveNodes, NoKey: true, NoPrune: true, TableBits: 24}
-	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
+	o := solver.Options{NoKey: true, NoPrune: true, TableBits: 24}
+	solvertest.Reprove(t, 50_000_000, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)
 		return NewWith(g, Parity)

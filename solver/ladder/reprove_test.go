@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -17,17 +16,9 @@ import (
 // come out won:
 //
 //	go test ./solver/ladder -run Reprove -reprove 1000550,1000646,1000907 -reprove-nodes 20000000 -v
-var (
-	reprove      = flag.String("reprove", "", "deals to prove lost again with the plain search, comma-separated (empty: skip)")
-	reproveNodes = flag.Int64("reprove-nodes", 20_000_000, "node budget of each re-proof")
-)
-
 func TestReprove(t *testing.T) {
-	if *reprove == "" {
-		t.Skip("a measurement: -reprove DEALS")
-	}
-	o := solver.Options{Nodes: *reproveNodes, NoSafeMoves: true, NoDeadTest: true, NoKey: true, NoPrune: true, NoNarrow: true, TableBits: 24}
-	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
+	o := solver.Options{NoSafeMoves: true, NoDeadTest: true, NoKey: true, NoPrune: true, NoNarrow: true, TableBits: 24}
+	solvertest.Reprove(t, 20_000_000, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)
 		return NewWith(g, 0)

@@ -1,7 +1,6 @@
 package royalparade
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -18,17 +17,9 @@ import (
 // come out won:
 //
 //	go test ./solver/royalparade -run Reprove -reprove 1000026,1000034 -reprove-nodes 20000000 -v
-var (
-	reprove      = flag.String("reprove", "", "deals to prove lost again with the plain search, comma-separated (empty: skip)")
-	reproveNodes = flag.Int64("reprove-nodes", 20_000_000, "node budget of each re-proof")
-)
-
 func TestReprove(t *testing.T) {
-	if *reprove == "" {
-		t.Skip("a measurement: -reprove DEALS")
-	}
-	o := solver.Options{Nodes: *reproveNodes, NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24}
-	solvertest.Reprove(t, *reprove, o, func(seed uint64) env.Game {
+	o := solver.Options{NoDeadTest: true, NoKey: true, NoPrune: true, TableBits: 24}
+	solvertest.Reprove(t, 20_000_000, o, func(seed uint64) env.Game {
 		g := rules.New()
 		g.Deal(seed)
 		return withoutEval(g)
