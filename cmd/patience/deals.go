@@ -143,6 +143,16 @@ func blockNames(t *deals.Table) string {
 	return strings.Join(out, ", ")
 }
 
+// blockRanges names the table's blocks with their deals ("train 0 to
+// 9999, eval 1000000 to 1000999").
+func blockRanges(t *deals.Table) string {
+	var out []string
+	for _, b := range t.Meta.Blocks {
+		out = append(out, fmt.Sprintf("%s %d to %d", b.Name, b.First, b.First+uint64(b.Count)-1))
+	}
+	return strings.Join(out, ", ")
+}
+
 // describeSelection says on stderr what was listed, from which table.
 func describeSelection(w io.Writer, t *deals.Table, shown, selected int) {
 	m := &t.Meta

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/internal/memlimit"
 	"github.com/patience-gym/patience/solver"
@@ -21,7 +22,7 @@ import (
 
 var solveCmd = &command{
 	name:    "solve",
-	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--knowledge SET] [--json F] [--show] [--verify]",
+	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--knowledge SET] [--unknown] [--json F] [--show] [--verify]",
 	summary: "how many deals can be won: the solver's verdict per deal and the winnable share",
 	long:    solveLong,
 	run:     runSolve,
@@ -53,6 +54,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 50 bytes for each position it lists, and 300 more for each not yet expanded)")
 	knowledge := fs.String("knowledge", "", "search with this set of the game's search knowledge instead of its default (ladder: all, every technique, the two its default leaves out too)")
+	onlyUnknown := fs.Bool("unknown", false, "decide only the deals of the range that the game's verdict table leaves unknown (its open deals searched again with a larger budget; the result file lists them, and patience deals fold takes what it decides)")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}
 	fs.Var(&shard, "shard", "with --json F: decide only share i of n of the deals (0-based: 0/4 .. 3/4), into F.shard-I-of-N.partial; the same command without --shard, with those journals beside F, merges them")
@@ -97,6 +99,14 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		Game: g, SeedStart: start.v, Deals: *deals, Workers: min(*workers, *deals), Options: opts,
 		Budget: b.String(), Shard: shard.i, Shards: shard.n,
 	}
+	which := ""
+	if *onlyUnknown {
+		if cfg.Seeds, err = tableUnknown(spec, start.v, *deals); err != nil {
+			return err
+		}
+		cfg.Deals, cfg.Workers = len(cfg.Seeds), min(*workers, len(cfg.Seeds))
+		which = fmt.Sprintf(" (the %s the verdict table leaves unknown)", count(len(cfg.Seeds), "deal"))
+	}
 	// The workers' tables and caches together, as limitMemory bounds them.
 	if err := memlimit.Check(fmt.Sprintf("%d workers × (--memory %d + 8) MiB", cfg.Workers, *memory),
 		memlimit.Add(memlimit.Mul(uint64(cfg.Workers), uint64(*memory+8)<<20), solveOverheadMiB<<20)); err != nil {
@@ -117,15 +127,15 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	if opts.Knowledge != "" {
 		bf += fmt.Sprintf(", search knowledge %q", opts.Knowledge)
 	}
-	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d, budget %s a deal%s, %s\n",
-		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), b, bf, count(cfg.Workers, "worker"))
+	fmt.Fprintf(stdout, "%s (%s, rules %s), deals %d to %d%s, budget %s a deal%s, %s\n",
+		spec.Title, spec.ID(), spec.Rules(), start.v, start.v+uint64(*deals-1), which, b, bf, count(cfg.Workers, "worker"))
 	if shard.n > 1 {
 		fmt.Fprintf(stdout, "Shard %d/%d: every %s chunk of %d deals, into %s.\n", shard.i, shard.n, ordinal(shard.n), batch.ShardChunk, batch.ShardJournal(cfg.Journal, shard.i, shard.n))
 	}
 	if spec.Hidden {
 		fmt.Fprintln(stdout, "Clairvoyant: the solver sees the hidden cards, so every figure is an upper bound on what a player can win.")
 	}
-	bar := newProgress(stderr, "solve "+spec.ID(), int64(*deals))
+	bar := newProgress(stderr, "solve "+spec.ID(), int64(cfg.Deals))
 	var solved, unsolvable, unknown, held int
 	bar.extra = func() string {
 		return fmt.Sprintf("solved %d  unsolvable %d  unknown %d", solved, unsolvable, unknown)
@@ -164,7 +174,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	}
 	sum := batch.Summarize(res.Deals, res.Elapsed)
 	if interrupted {
-		fmt.Fprintf(stdout, "\nInterrupted: %d of %d deals decided or run out of budget; the summary covers them.\n", sum.Deals, *deals)
+		fmt.Fprintf(stdout, "\nInterrupted: %d of %d deals decided or run out of budget; the summary covers them.\n", sum.Deals, cfg.Deals)
 	}
 	writeSummary(stdout, sum, spec)
 	failed := false
@@ -203,6 +213,33 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		return errFailed
 	}
 	return nil
+}
+
+// tableUnknown returns the deals from first, n of them, that the verdict
+// table of spec's game leaves unknown (solve --unknown). Every deal must
+// lie in the table, and the game be of its default rules.
+func tableUnknown(spec *env.Spec, first uint64, n int) ([]uint64, error) {
+	if spec.Variant != "" {
+		return nil, usagef("--unknown: the verdict tables are of the games' default rules, not of the variant %s", spec.ID())
+	}
+	t, err := deals.Shipped(spec.Name)
+	if err != nil {
+		return nil, fmt.Errorf("--unknown: %w", err)
+	}
+	var seeds []uint64
+	for i := range uint64(n) {
+		d, ok := t.Deal(first + i)
+		if !ok {
+			return nil, usagef("--unknown: deal %d is not in the %s verdict table (its blocks: %s)", first+i, spec.Name, blockRanges(t))
+		}
+		if d.Verdict == deals.Unknown {
+			seeds = append(seeds, d.Seed)
+		}
+	}
+	if len(seeds) == 0 {
+		return nil, usagef("--unknown: the %s verdict table decides every deal from %d to %d", spec.Name, first, first+uint64(n-1))
+	}
+	return seeds, nil
 }
 
 // ordinal returns "n-th" for n (2nd, 3rd, 4th, ...).

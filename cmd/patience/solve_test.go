@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/solver"
 	"github.com/patience-gym/patience/solver/batch"
@@ -403,5 +406,60 @@ func TestSolveInterruptedKeepsItsJournal(t *testing.T) {
 	run(ctx, []string{"solve", "fifteen", "--deals", "5", "--budget", "5k", "--json", path}, strings.NewReader(""), &out, &errb)
 	if _, err := os.Stat(path + ".partial"); err != nil || !strings.Contains(out.String(), "run the same command again to go on from there") {
 		t.Errorf("journal: %v; output:\n%s", err, out.String())
+	}
+}
+
+// TestSolveUnknown: --unknown decides only the deals of the range that the
+// verdict table leaves unknown, and the result file lists them; a range
+// outside the table, a variant and a range the table decides are refused.
+func TestSolveUnknown(t *testing.T) {
+	tab, err := deals.Shipped("limited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint64
+	for s := uint64(1_000_900); s < 1_000_920; s++ {
+		if d, _ := tab.Deal(s); d.Verdict == deals.Unknown {
+			want = append(want, s)
+		}
+	}
+	if len(want) == 0 || len(want) == 20 {
+		t.Fatalf("the table leaves %d of deals 1000900-1000919 unknown: choose others", len(want))
+	}
+	path := filepath.Join(t.TempDir(), "open.json")
+	code, out, errs := runCLI(t, "solve", "limited", "--seed-start", "1000900", "--deals", "20", "--budget", "2k", "--unknown", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("deals 1000900 to 1000919 (the %d deals the verdict table leaves unknown)", len(want))) {
+		t.Errorf("the run does not say which deals it decides:\n%s", out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f batch.File
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	for _, d := range f.Results {
+		got = append(got, d.Seed)
+	}
+	if !slices.Equal(f.Seeds, want) || !slices.Equal(got, want) || f.Summary.Deals != len(want) {
+		t.Errorf("the file lists %v and decides %v (%d summed up); the table leaves %v unknown", f.Seeds, got, f.Summary.Deals, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"limited", "--seed-start", "9999", "--deals", "2"}, "deal 10000 is not in the limited verdict table (its blocks: train 0 to 9999, eval 1000000 to 1000999)"},
+		{[]string{"cromwell", "--variant", "noswap"}, "not of the variant cromwell:noswap"},
+		{[]string{"fifteen", "--seed-start", "1000000", "--deals", "5"}, "the fifteen verdict table decides every deal from 1000000 to 1000004"},
+	} {
+		code, _, errs := runCLI(t, append(append([]string{"solve"}, c.args...), "--unknown")...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("solve %v --unknown: exit %d, %s; want %q", c.args, code, errs, c.want)
+		}
 	}
 }

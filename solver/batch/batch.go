@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/patience-gym/patience/env"
@@ -27,6 +28,10 @@ type Config struct {
 	// SeedStart and Deals are the deals: SeedStart, SeedStart+1, ...
 	SeedStart uint64
 	Deals     int
+	// Seeds, when not nil, are the deals instead, in the order given
+	// (Deals must be len(Seeds)): the deals a verdict table leaves
+	// unknown, say, searched again with a larger budget.
+	Seeds []uint64
 	// Workers is the number of deals decided at once (at least 1).
 	Workers int
 	// Options are the solver's options for each deal.
@@ -52,6 +57,27 @@ type Config struct {
 	// Progress, if set, is called with the deals done (held ones included)
 	// and the total, from the goroutine that called Run.
 	Progress func(done, total int)
+}
+
+// seed returns the deal of index i of the run.
+func (cfg *Config) seed(i int) uint64 {
+	if cfg.Seeds != nil {
+		return cfg.Seeds[i]
+	}
+	return cfg.SeedStart + uint64(i)
+}
+
+// index returns the index in the run of deal seed, or false when the run
+// does not decide it.
+func (cfg *Config) index(seed uint64) (int, bool) {
+	if cfg.Seeds != nil {
+		i := slices.Index(cfg.Seeds, seed)
+		return i, i >= 0
+	}
+	if seed < cfg.SeedStart || seed-cfg.SeedStart >= uint64(cfg.Deals) {
+		return 0, false
+	}
+	return int(seed - cfg.SeedStart), true
 }
 
 // ShardChunk is the number of consecutive deals a shard takes at a time.
@@ -122,6 +148,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, errors.New("batch: no game")
 	case cfg.Deals <= 0:
 		return nil, fmt.Errorf("batch: the number of deals must be positive, not %d", cfg.Deals)
+	case cfg.Seeds != nil && len(cfg.Seeds) != cfg.Deals:
+		return nil, fmt.Errorf("batch: %d deals asked with a list of %d", cfg.Deals, len(cfg.Seeds))
 	case cfg.Workers <= 0:
 		return nil, fmt.Errorf("batch: the number of workers must be positive, not %d", cfg.Workers)
 	}
@@ -156,7 +184,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return &worker{s: s, g: cfg.Game.Clone()}, nil
 		},
 		Do: func(ctx context.Context, w *worker, i int) (Deal, error) {
-			d := w.decide(ctx, cfg.SeedStart+uint64(i))
+			d := w.decide(ctx, cfg.seed(i))
 			if d.Stop == solver.Cancelled.String() {
 				return d, ctx.Err()
 			}

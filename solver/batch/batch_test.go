@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +153,49 @@ func TestVerifyFindsABrokenLine(t *testing.T) {
 	}
 }
 
+// TestSeedsDecideTheDealsListed: a run of a list of deals (Config.Seeds)
+// decides those, in the order listed, as a run of a range decides them; it
+// takes the deals a journal of the range holds (the same settings give the
+// same verdicts) and ignores the others; the result file lists the deals.
+func TestSeedsDecideTheDealsListed(t *testing.T) {
+	cfg, whole := journalled(t, "limited", 12)
+	cfg.Journal = ""
+	list := cfg
+	list.Seeds = []uint64{500009, 500002, 500011}
+	list.Deals = len(list.Seeds)
+	res, err := Run(context.Background(), list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Deals) != 3 {
+		t.Fatalf("%d deals decided, want 3", len(res.Deals))
+	}
+	for i, d := range res.Deals {
+		w := whole.Deals[list.Seeds[i]-cfg.SeedStart]
+		if d.Seed != list.Seeds[i] || d.Verdict != w.Verdict || d.Nodes != w.Nodes || strings.Join(d.Line, " ") != strings.Join(w.Line, " ") {
+			t.Errorf("deal %d of the list: %+v; in the range: %+v", i, d, w)
+		}
+	}
+	if f := NewFile(list, res, Summarize(res.Deals, 0), false, "test"); !slices.Equal(f.Seeds, list.Seeds) || f.Summary.Deals != 3 {
+		t.Errorf("the result file lists %v, sums up %d deals", f.Seeds, f.Summary.Deals)
+	}
+
+	// A journal of the range: the list takes its deals and decides none.
+	ranged := cfg
+	ranged.Journal = filepath.Join(t.TempDir(), "run.json.partial")
+	if _, err := Run(context.Background(), ranged); err != nil {
+		t.Fatal(err)
+	}
+	list.Journal = ranged.Journal
+	again, err := Run(context.Background(), list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Held != 3 || len(again.Deals) != 3 || again.Deals[0].Seed != 500009 {
+		t.Errorf("from the range's journal: %d held of %d deals, first %d", again.Held, len(again.Deals), again.Deals[0].Seed)
+	}
+}
+
 func TestRunRefusesABadConfig(t *testing.T) {
 	cfg := config(t, "fifteen", 3)
 	for _, bad := range []func(*Config){
@@ -161,6 +205,7 @@ func TestRunRefusesABadConfig(t *testing.T) {
 		func(c *Config) { c.Shard, c.Shards = 0, 2 }, // a shard with no journal
 		func(c *Config) { c.Shard, c.Shards, c.Journal = 3, 2, "x.partial" },
 		func(c *Config) { c.Options.Time = -time.Second },
+		func(c *Config) { c.Seeds = []uint64{4, 7} }, // 3 deals asked
 	} {
 		c := cfg
 		bad(&c)

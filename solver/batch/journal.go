@@ -58,12 +58,7 @@ func openJournal(cfg Config, shard runner.Shard) (*journal, error) {
 		stem, ext := splitExt(cfg.Journal)
 		others = runner.ShardGlob(stem, ext)
 	}
-	jr, err := runner.OpenJournal(path, head, others, func(l journalLine) (int, bool) {
-		if l.Seed < cfg.SeedStart || l.Seed-cfg.SeedStart >= uint64(cfg.Deals) {
-			return 0, false
-		}
-		return int(l.Seed - cfg.SeedStart), true
-	})
+	jr, err := runner.OpenJournal(path, head, others, func(l journalLine) (int, bool) { return cfg.index(l.Seed) })
 	if errors.Is(err, ijournal.ErrOtherRun) {
 		return nil, otherRun(err, head)
 	}

@@ -83,13 +83,15 @@ func quantile(xs []float64, q float64) float64 {
 
 // File is a run's result file (`patience solve --json`).
 type File struct {
-	Command     string  `json:"command"`
-	Game        string  `json:"game"`
-	Variant     string  `json:"variant,omitempty"`
-	Rules       string  `json:"rules"`
-	Clairvoyant bool    `json:"clairvoyant"`
-	SeedStart   uint64  `json:"seed_start"`
-	Deals       int     `json:"deals_asked"`
+	Command     string   `json:"command"`
+	Game        string   `json:"game"`
+	Variant     string   `json:"variant,omitempty"`
+	Rules       string   `json:"rules"`
+	Clairvoyant bool     `json:"clairvoyant"`
+	SeedStart   uint64   `json:"seed_start"`
+	Deals       int      `json:"deals_asked"`
+	Seeds       []uint64 `json:"seeds,omitempty"` // Config.Seeds: the deals asked, when not SeedStart on
+
 	Budget      string  `json:"budget"`
 	BestFirst   int     `json:"best_first,omitempty"` // solver.Options.BestFirst: a best-first pass before the others
 	Knowledge   string  `json:"knowledge,omitempty"`  // solver.Options.Knowledge: a set of search knowledge other than the default
@@ -107,7 +109,7 @@ func NewFile(cfg Config, res *Result, sum Summary, interrupted bool, command str
 	spec := cfg.Game.Spec()
 	return File{
 		Command: command, Game: spec.Name, Variant: spec.Variant, Rules: spec.Rules(), Clairvoyant: spec.Hidden,
-		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge, Workers: res.Workers, Interrupted: interrupted,
+		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Seeds: cfg.Seeds, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge, Workers: res.Workers, Interrupted: interrupted,
 		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Summary: sum, Results: res.Deals,
 	}
 }
