@@ -488,14 +488,16 @@ func (p *plan) assemble(done map[uint64]Record) (*Table, int, error) {
 	if missing > 0 {
 		return nil, missing, nil
 	}
+	// The table before first (a verdict it holds keeps its line), then
+	// the agents' wins where the deal is still unknown.
+	if err := keep(t, p.cfg.Keep); err != nil {
+		return nil, 0, err
+	}
 	played, err := playedWins(t)
 	if err != nil {
 		return nil, 0, err
 	}
 	takePlayed(t, played)
-	if err := keep(t, p.cfg.Keep); err != nil {
-		return nil, 0, err
-	}
 	t.rescore()
 	return t, 0, nil
 }
