@@ -40,14 +40,7 @@ func TestSolveReportsVerifiesAndWritesJSON(t *testing.T) {
 	if strings.Contains(out, "Clairvoyant") {
 		t.Error("an open game labelled clairvoyant")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc batch.File
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readResultFile(t, path)
 	if doc.Game != "cromwell" || len(doc.Results) != 3 || doc.Summary.Deals != 3 || doc.Budget != "20k nodes" || doc.Rules != "v1" {
 		t.Errorf("JSON: %+v", doc)
 	}
@@ -244,17 +237,7 @@ func TestSolveResumesFromItsJournal(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Resumed: 3 deals taken from the journals") || !strings.Contains(out, "Verify: all ") {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
-	read := func(name string) batch.File {
-		var doc batch.File
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err == nil {
-			err = json.Unmarshal(data, &doc)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return doc
-	}
+	read := func(name string) batch.File { return readResultFile(t, filepath.Join(dir, name)) }
 	a, b := read("a.json"), read("b.json")
 	if len(a.Results) != 6 || len(b.Results) != 6 || a.Summary.Solved != b.Summary.Solved {
 		t.Fatalf("results: %d and %d, solved %d and %d", len(a.Results), len(b.Results), a.Summary.Solved, b.Summary.Solved)
@@ -315,15 +298,7 @@ func TestSolveKnowledge(t *testing.T) {
 		if code, out, errs := runCLI(t, args...); code != 0 {
 			t.Fatalf("%v: exit %d, %s\n%s", args, code, errs, out)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var f batch.File
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return readResultFile(t, path)
 	}
 	def, all := run("default.json"), run("all.json", "--knowledge", "all")
 	if def.Knowledge != "" || all.Knowledge != "all" {
@@ -434,14 +409,7 @@ func TestSolveUnknown(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("deals 1000900 to 1000919 (the %d deals the verdict table leaves unknown)", len(want))) {
 		t.Errorf("the run does not say which deals it decides:\n%s", out)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f batch.File
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	f := readResultFile(t, path)
 	var got []uint64
 	for _, d := range f.Results {
 		got = append(got, d.Seed)
@@ -462,4 +430,18 @@ func TestSolveUnknown(t *testing.T) {
 			t.Errorf("solve %v --unknown: exit %d, %s; want %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// readResultFile reads a result file of patience solve --json.
+func readResultFile(t *testing.T, path string) batch.File {
+	t.Helper()
+	var f batch.File
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(data, &f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
