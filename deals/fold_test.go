@@ -1,7 +1,6 @@
 package deals
 
 import (
-	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -45,14 +44,7 @@ func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 	if !reflect.DeepEqual(tab.Meta.Folded, want) {
 		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
 	}
-	var b bytes.Buffer
-	if err := Write(&b, tab); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Decode(b.Bytes(), "folded")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readBack(t, tab, "folded")
 	if !reflect.DeepEqual(back.Meta.Folded, want) || !sameDeals(back.Deals, tab.Deals) {
 		t.Errorf("read back: Folded %+v", back.Meta.Folded)
 	}

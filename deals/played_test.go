@@ -36,14 +36,7 @@ func TestFoldTakesTheAgentsWins(t *testing.T) {
 	if c := tab.Meta.Counts["all"]; c != (Counts{Won: 5, Lost: 1}) {
 		t.Errorf("counts %+v", c)
 	}
-	var b bytes.Buffer
-	if err := Write(&b, tab); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Decode(b.Bytes(), "played")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readBack(t, tab, "played")
 	if !slices.Equal(back.Meta.WonInPlay, tab.Meta.WonInPlay) || !slices.Equal(back.Meta.DecidedElsewhere(), []uint64{2, 1_000_001}) {
 		t.Errorf("read back: WonInPlay %v, decided elsewhere %v", back.Meta.WonInPlay, back.Meta.DecidedElsewhere())
 	}
@@ -133,4 +126,18 @@ func TestBuildTakesTheAgentsWins(t *testing.T) {
 	if m := again.Table.Meta; !slices.Equal(m.WonInPlay, won) || len(m.Kept) != 0 {
 		t.Errorf("rebuilt keeping the table: WonInPlay %v, Kept %v", m.WonInPlay, m.Kept)
 	}
+}
+
+// readBack writes tab and reads it back, as a file named name.
+func readBack(t *testing.T, tab *Table, name string) *Table {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, tab); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(b.Bytes(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
