@@ -518,7 +518,7 @@ func TestBuildKeepsTheVerdictsOfTheTableBefore(t *testing.T) {
 	}
 
 	// A verdict the table before took from a solver run stays the run's.
-	prev.Meta.Folded = []FoldedRun{{Command: "patience solve limited --budget 9M --best-first 10", Nodes: 9_000_000, BestFirst: 10, Knowledge: "all", Deals: []uint64{unknown[0]}}}
+	prev.Meta.Folded = []FoldedRun{{RunSearch: RunSearch{Command: "patience solve limited --budget 9M --best-first 10", Nodes: 9_000_000, BestFirst: 10, Knowledge: "all"}, Deals: []uint64{unknown[0]}}}
 	cfg.Out = t.TempDir()
 	if sum, err = Build(ctx, cfg); err != nil {
 		t.Fatal(err)

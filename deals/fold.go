@@ -8,25 +8,30 @@ import (
 	"github.com/patience-gym/patience/internal/textlist"
 )
 
+// RunSearch is the search a solver run made, as a table records it: the
+// command, and what a search must be given to decide the run's deals again.
+type RunSearch struct {
+	// Command is the command that made the run.
+	Command string `json:"command"`
+	// Nodes is the run's node budget a deal.
+	Nodes int64 `json:"nodes"`
+	// BestFirst is the run's best-first pass (solver.Options.BestFirst:
+	// the pass used 1/BestFirst of the budget before the game's passes;
+	// 0 for none).
+	BestFirst int `json:"best_first,omitempty"`
+	// Knowledge is the run's set of search knowledge
+	// (solver.Options.Knowledge; "" for the game's default).
+	Knowledge string `json:"knowledge,omitempty"`
+}
+
 // Run is what a table takes from a solver run (`patience solve --json`)
 // folded into it (Fold): the game and rules version the run searched, its
-// budget, the command that made it, and its verdicts.
+// search, and its verdicts.
 type Run struct {
 	// Game and RulesVersion are those of the run's game (default rules).
 	Game         string
 	RulesVersion int
-	// Nodes is the run's node budget a deal.
-	Nodes int64
-	// BestFirst is the run's best-first pass (solver.Options.BestFirst:
-	// the pass used 1/BestFirst of the budget before the game's passes;
-	// 0 for none), which a search must also run to decide its deals again.
-	BestFirst int
-	// Knowledge is the run's set of search knowledge
-	// (solver.Options.Knowledge; "" for the game's default), which a search
-	// must also use to decide its deals again.
-	Knowledge string
-	// Command is the command that made the run, recorded in the table.
-	Command string
+	RunSearch
 	// Deals are the run's verdicts; deals outside the table are ignored.
 	Deals []RunDeal
 }
@@ -46,16 +51,10 @@ type RunDeal struct {
 	DeadAtStart  bool
 }
 
-// FoldedRun records a solver run folded into a table (Meta.Folded).
+// FoldedRun records a solver run folded into a table (Meta.Folded): its
+// search (in JSON, its fields beside Deals) and the deals the table took.
 type FoldedRun struct {
-	// Command made the run; Nodes is its node budget a deal.
-	Command string `json:"command"`
-	Nodes   int64  `json:"nodes"`
-	// BestFirst is the run's best-first pass (Run.BestFirst), 0 for none.
-	BestFirst int `json:"best_first,omitempty"`
-	// Knowledge is the run's set of search knowledge (Run.Knowledge), ""
-	// for the game's default.
-	Knowledge string `json:"knowledge,omitempty"`
+	RunSearch
 	// Deals are the deals whose verdict the table took from the run: those
 	// it left unknown and the run decided, in order.
 	Deals []uint64 `json:"deals"`
@@ -143,7 +142,7 @@ func Fold(t *Table, runs ...Run) (int, error) {
 	}
 	for i, r := range runs {
 		if len(folds[i].Deals) > 0 {
-			folds[i].Command, folds[i].Nodes, folds[i].BestFirst, folds[i].Knowledge = r.Command, r.Nodes, r.BestFirst, r.Knowledge
+			folds[i].RunSearch = r.RunSearch
 			t.Meta.Folded = append(t.Meta.Folded, folds[i])
 		}
 	}

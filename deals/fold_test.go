@@ -14,7 +14,7 @@ import (
 // change nothing.
 func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 	tab := sample()
-	run := Run{Game: "limited", RulesVersion: 1, Nodes: 12_000_000, BestFirst: 3, Command: "patience solve limited --budget 12M --best-first 3", Deals: []RunDeal{
+	run := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 12_000_000, BestFirst: 3, Command: "patience solve limited --budget 12M --best-first 3"}, Deals: []RunDeal{
 		{Seed: 0, Verdict: Won, Nodes: 99, LineLength: 150, BestProgress: 104}, // won in the table already
 		{Seed: 1_000_001, Verdict: Won, Nodes: 2_000_000, LineLength: 220, BestProgress: 104},
 		{Seed: 2, Verdict: Lost, Nodes: 7_000_000, BestProgress: 90},
@@ -40,7 +40,7 @@ func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 	if c := tab.Meta.Counts["all"]; c != (Counts{Won: 4, Lost: 2}) {
 		t.Errorf("counts %+v, want 4 won and 2 lost", c)
 	}
-	want := []FoldedRun{{Command: run.Command, Nodes: 12_000_000, BestFirst: 3, Deals: []uint64{2, 1_000_001}}}
+	want := []FoldedRun{{RunSearch: RunSearch{Command: run.Command, Nodes: 12_000_000, BestFirst: 3}, Deals: []uint64{2, 1_000_001}}}
 	if !reflect.DeepEqual(tab.Meta.Folded, want) {
 		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
 	}
@@ -58,15 +58,15 @@ func TestFoldTakesTheVerdictsTheTableLacks(t *testing.T) {
 // recorded.
 func TestFoldRecordsTheRunThatGaveEachVerdict(t *testing.T) {
 	tab := sample()
-	a := Run{Game: "limited", RulesVersion: 1, Nodes: 1_000_000, Command: "a", Deals: []RunDeal{{Seed: 2, Verdict: Won, Nodes: 500_000, LineLength: 210}}}
-	b := Run{Game: "limited", RulesVersion: 1, Nodes: 5_000_000, BestFirst: 10, Knowledge: "all", Command: "b", Deals: []RunDeal{
+	a := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 1_000_000, Command: "a"}, Deals: []RunDeal{{Seed: 2, Verdict: Won, Nodes: 500_000, LineLength: 210}}}
+	b := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 5_000_000, BestFirst: 10, Knowledge: "all", Command: "b"}, Deals: []RunDeal{
 		{Seed: 2, Verdict: Won, Nodes: 400_000, LineLength: 205}, {Seed: 1_000_001, Verdict: Lost, Nodes: 3_000_000}}}
-	c := Run{Game: "limited", RulesVersion: 1, Nodes: 300_000, Command: "c", Deals: []RunDeal{{Seed: 0, Verdict: Won}}}
+	c := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 300_000, Command: "c"}, Deals: []RunDeal{{Seed: 0, Verdict: Won}}}
 	n, err := Fold(tab, a, b, c)
 	if err != nil || n != 2 {
 		t.Fatalf("folded %d (%v), want 2", n, err)
 	}
-	want := []FoldedRun{{Command: "a", Nodes: 1_000_000, Deals: []uint64{2}}, {Command: "b", Nodes: 5_000_000, BestFirst: 10, Knowledge: "all", Deals: []uint64{1_000_001}}}
+	want := []FoldedRun{{RunSearch: RunSearch{Command: "a", Nodes: 1_000_000}, Deals: []uint64{2}}, {RunSearch: RunSearch{Command: "b", Nodes: 5_000_000, BestFirst: 10, Knowledge: "all"}, Deals: []uint64{1_000_001}}}
 	if !reflect.DeepEqual(tab.Meta.Folded, want) {
 		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
 	}

@@ -47,7 +47,7 @@ func TestFoldTakesTheAgentsWins(t *testing.T) {
 	// A run that wins deal 2 gives its line; the agent's win of the other
 	// stays.
 	tab = played()
-	run := Run{Game: "limited", RulesVersion: 1, Nodes: 1_000_000, Command: "r", Deals: []RunDeal{{Seed: 2, Verdict: Won, Nodes: 800_000, LineLength: 190, BestProgress: 104}}}
+	run := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 1_000_000, Command: "r"}, Deals: []RunDeal{{Seed: 2, Verdict: Won, Nodes: 800_000, LineLength: 190, BestProgress: 104}}}
 	if n, err := Fold(tab, run); err != nil || n != 2 {
 		t.Fatalf("folded %d (%v), want 2", n, err)
 	}
@@ -62,7 +62,7 @@ func TestFoldTakesTheAgentsWins(t *testing.T) {
 		want   string
 	}{
 		{"a run proves lost a deal an agent won", func(*Table) []Run {
-			return []Run{{Game: "limited", RulesVersion: 1, Nodes: 1, Command: "r", Deals: []RunDeal{{Seed: 1_000_001, Verdict: Lost}}}}
+			return []Run{{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 1, Command: "r"}, Deals: []RunDeal{{Seed: 1_000_001, Verdict: Lost}}}}
 		}, "deal 1000001 is won in the table, lost in run 1"},
 		{"an agent won a deal the table holds as lost", func(tab *Table) []Run {
 			tab.Deals[1].MC.Won = true
