@@ -218,6 +218,26 @@ func TestScoreRanksAndCutsInThirds(t *testing.T) {
 	}
 }
 
+// TestScoreLeavesOutAnUnknownLine: a deal won in play has no line
+// (LineLength 0); its score is the mean of the other parts, and its
+// missing line does not count as the shortest against the others.
+func TestScoreLeavesOutAnUnknownLine(t *testing.T) {
+	tab := &Table{Meta: Meta{Cards: 104, Settings: Settings{Nodes: 1_000_000}}}
+	for i, n := range []int{100, 200} {
+		tab.Deals = append(tab.Deals, Deal{Seed: uint64(i), Verdict: Won, Nodes: 1_000_000, LineLength: n, Heuristic: Play{Played: true, Progress: 52}})
+	}
+	tab.Deals = append(tab.Deals, Deal{Seed: 2, Verdict: Won, Nodes: 1_000_000, Heuristic: Play{Played: true, Won: true, Progress: 104}})
+	Score(tab)
+	// effort 1 for every deal; play 1/2, 1/2 and 0; length 1/4 and 3/4 of
+	// the two known lines.
+	want := []float64{(1 + 0.5 + 0.25) / 3, (1 + 0.5 + 0.75) / 3, (1.0 + 0) / 2}
+	for i, d := range tab.Deals {
+		if math.Abs(d.Score-want[i]) > 1e-6 {
+			t.Errorf("deal %d scores %v, want %v", i, d.Score, want[i])
+		}
+	}
+}
+
 // tinyConfig is a small, cheap table of a game with hidden cards: every
 // part of a build (solver, worlds, heuristic, mc) runs.
 func tinyConfig(work string) Config {

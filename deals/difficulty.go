@@ -12,7 +12,9 @@ import (
 //   - effort: the solver's nodes on a log scale, log(1+nodes) over
 //     log(1+budget);
 //   - length: the share of the table's won deals whose winning line is
-//     shorter (ties count half), so the longest lines score near 1;
+//     shorter (ties count half), so the longest lines score near 1; a deal
+//     won in play (Meta.WonInPlay), whose line is not known (LineLength
+//     0), is scored without it, and its length is not among the others';
 //   - play: the share of the cards the heuristic agent left unplaced (0
 //     when it won);
 //   - worlds, in games with hidden cards only: the share of determinized
@@ -25,7 +27,7 @@ import (
 func Score(t *Table) {
 	var lengths []int
 	for _, d := range t.Deals {
-		if d.Verdict == Won {
+		if d.Verdict == Won && d.LineLength > 0 {
 			lengths = append(lengths, d.LineLength)
 		}
 	}
@@ -40,14 +42,17 @@ func Score(t *Table) {
 			continue
 		}
 		effort := min(math.Log1p(float64(d.Nodes))/budget, 1)
-		below, _ := slices.BinarySearch(lengths, d.LineLength)
-		above, _ := slices.BinarySearch(lengths, d.LineLength+1)
-		length := (float64(below) + float64(above-below)/2) / float64(len(lengths))
 		play := 1 - min(float64(d.Heuristic.Progress)/cards, 1)
 		if d.Heuristic.Won {
 			play = 0
 		}
-		sum, n := effort+length+play, 3.0
+		sum, n := effort+play, 2.0
+		if d.LineLength > 0 {
+			below, _ := slices.BinarySearch(lengths, d.LineLength)
+			above, _ := slices.BinarySearch(lengths, d.LineLength+1)
+			sum += (float64(below) + float64(above-below)/2) / float64(len(lengths))
+			n++
+		}
 		if d.Worlds.Tried > 0 {
 			sum += 1 - d.Worlds.Share()
 			n++
