@@ -3,6 +3,7 @@ package fourquarters
 import (
 	"context"
 	"flag"
+	"math/bits"
 	"testing"
 
 	"github.com/patience-gym/patience/env"
@@ -165,6 +166,71 @@ func TestOneArmRoundIsArmByArm(t *testing.T) {
 	}
 	if tried < 100 {
 		t.Fatalf("only %d rounds with several pairs", tried)
+	}
+}
+
+// TestViewKeepsItsCounts: the lookahead's stock counts and arm parities,
+// kept up to date round by round, are those of the position it reaches
+// counted afresh, and its parity verdict is that of the count.
+func TestViewKeepsItsCounts(t *testing.T) {
+	rng := cards.NewRand(5)
+	checked, deadSeen := 0, 0
+	for seed := uint64(0); seed < 60; seed++ {
+		g := rules.New()
+		g.Deal(seed)
+		v := New(g).view()
+		for step := 0; step < 30; step++ {
+			var fresh view
+			fresh.left = [14]uint8{}
+			for _, c := range v.stock {
+				fresh.left[c.Rank()]++
+			}
+			if fresh.left != v.left {
+				t.Fatalf("deal %d step %d: stock counts %v, counted afresh %v", seed, step, v.left, fresh.left)
+			}
+			var odd [14]uint8
+			for a := range rules.NumArms {
+				var n [14]uint8
+				for _, x := range v.arms[a] {
+					n[x]++
+				}
+				for k := 1; k <= 13; k++ {
+					if got := v.odd[a]>>k&1 == 1; got != (n[k]%2 == 1) {
+						t.Fatalf("deal %d step %d: arm %d rank %d odd %v, %d cards", seed, step, a, k, got, n[k])
+					}
+					odd[k] += n[k] % 2
+				}
+			}
+			want := false
+			for k := 1; k <= 13; k++ {
+				want = want || odd[k] > fresh.left[k]
+			}
+			v.parity = true
+			a := rng.IntN(rules.NumArms)
+			r := v.arms[a]
+			var ps [rules.ArmPairs]uint16
+			n := r.pairs(&ps)
+			if n == 0 {
+				break
+			}
+			for b := ps[rng.IntN(n)]; b != 0; b &= b - 1 {
+				r[bits.TrailingZeros16(b)] = 0
+			}
+			// dead(a) is the parity verdict where arm a is not frozen.
+			if c := &v.arms[a]; c.count() == 0 || c.hasPair() {
+				if got := v.dead(a); got != want {
+					t.Fatalf("deal %d step %d: parity dead %v, counted afresh %v", seed, step, got, want)
+				}
+				if want {
+					deadSeen++
+				}
+			}
+			v = v.after(a, &r)
+			checked++
+		}
+	}
+	if checked < 200 || deadSeen == 0 {
+		t.Fatalf("only %d rounds checked, %d of them dead by parity", checked, deadSeen)
 	}
 }
 

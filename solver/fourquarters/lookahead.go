@@ -18,10 +18,15 @@ import (
 // stock left (parity.go).
 
 // view is a position as the lookahead sees it: the arms' ranks and the
-// stock, the next card first.
+// stock, the next card first, with what the parity test reads kept up to
+// date as the lookahead plays (so that no test counts them again).
 type view struct {
-	arms   [rules.NumArms]armRanks
-	stock  []cards.Card
+	arms  [rules.NumArms]armRanks
+	stock []cards.Card
+	// left counts the stock's cards by rank; odd has bit k of arm a set
+	// when the arm holds an odd number of cards of rank k.
+	left   [14]uint8
+	odd    [rules.NumArms]uint16
 	parity bool // judge dead positions by parity too
 }
 
@@ -30,8 +35,22 @@ func (g *Position) view() view {
 	v := view{stock: g.Stock(), parity: g.use&Parity != 0}
 	for a := range rules.NumArms {
 		v.arms[a] = g.ranksOf(a)
+		v.odd[a] = v.arms[a].odd()
+	}
+	for _, c := range v.stock {
+		v.left[c.Rank()]++
 	}
 	return v
+}
+
+// odd returns the ranks the arm holds an odd number of, as bit k for rank
+// k.
+func (r *armRanks) odd() uint16 {
+	var o uint16
+	for _, x := range r {
+		o ^= 1 << x
+	}
+	return o &^ 1 // bit 0 is the empty cells'
 }
 
 // after returns the position after arm a, whose ranks are now r (pairs
@@ -41,11 +60,14 @@ func (v *view) after(a int, r *armRanks) view {
 	c := r.compact()
 	for k := range c {
 		if c[k] == 0 && len(w.stock) > 0 {
-			c[k] = uint8(w.stock[0].Rank())
+			x := w.stock[0].Rank()
+			c[k] = uint8(x)
+			w.left[x]--
 			w.stock = w.stock[1:]
 		}
 	}
 	w.arms[a] = c
+	w.odd[a] = c.odd()
 	return w
 }
 
@@ -59,21 +81,10 @@ func (v *view) dead(a int) bool {
 	if !v.parity {
 		return false
 	}
-	var left, odd [14]uint8
-	for _, x := range v.stock {
-		left[x.Rank()]++
-	}
-	for b := range rules.NumArms {
-		var par [14]uint8
-		for _, x := range v.arms[b] {
-			par[x] ^= 1
-		}
-		for k := 1; k <= 13; k++ {
-			odd[k] += par[k]
-		}
-	}
+	o0, o1, o2, o3 := v.odd[0], v.odd[1], v.odd[2], v.odd[3]
 	for k := 1; k <= 13; k++ {
-		if odd[k] > left[k] {
+		n := o0>>k&1 + o1>>k&1 + o2>>k&1 + o3>>k&1
+		if uint8(n) > v.left[k] {
 			return true
 		}
 	}
