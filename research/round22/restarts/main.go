@@ -1,0 +1,146 @@
+// Command restarts measures whether several short searches, each ranking
+// moves in its own jittered order (solver.Options.Jitter and Seed), win
+// more of a game's open deals than one search with their whole budget: it
+// takes the training deals that the shipped verdict table leaves open
+// (tuning deals, below 1,000,000), -skip of them first left out, and
+// searches each of -n of them once with -nodes, and -k times with
+// -nodes/-k, seeds 1 to k, jitter -jitter. One line per deal, and on
+// standard error how many each way won, and how many only one of them.
+//
+//	go run ./round22/restarts -game ladder -knowledge all -n 20 -nodes 3000000 -k 10 -jitter 1
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/patience-gym/patience/deals"
+	"github.com/patience-gym/patience/env"
+	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/internal/runner"
+	"github.com/patience-gym/patience/research/internal/cli"
+	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all"
+)
+
+func main() {
+	game := flag.String("game", "ladder", "the game (a verdict table ships for it)")
+	knowledge := flag.String("knowledge", "", "a set of the game's search knowledge (solve --knowledge), or its default")
+	n := flag.Int("n", 20, "open training deals to search")
+	skip := flag.Int("skip", 0, "open training deals left out first")
+	nodes := flag.Int64("nodes", 3000000, "the node budget of the one search, and of the restarts in all")
+	k := flag.Int("k", 10, "restarts")
+	jitter := flag.Float64("jitter", 1, "the restarts' jitter (solver.Options.Jitter)")
+	workers := flag.Int("workers", 1, "deals at once")
+	flag.Parse()
+	if *n < 1 || *skip < 0 || *nodes < 1 || *k < 1 || int64(*k) > *nodes || *jitter < 0 {
+		cli.Usage("restarts", "-n, -nodes and -k must be 1 or more (-k at most -nodes), -skip and -jitter 0 or more")
+	}
+	p := plan{game: *game, knowledge: *knowledge, nodes: *nodes, k: *k, jitter: *jitter}
+	cli.Exit("restarts", run(p, *skip, *n, *workers))
+}
+
+// plan is what each deal's searches are: the game, its knowledge set, the
+// budget, the restarts and their jitter.
+type plan struct {
+	game, knowledge string
+	nodes           int64
+	k               int
+	jitter          float64
+}
+
+// result is one deal's searches: the one search, and the first restart
+// that won (0: none) with the nodes all restarts used.
+type result struct {
+	seed      uint64
+	one       solver.Result
+	wonBy     int
+	restartsN int64
+}
+
+func run(p plan, skip, n, workers int) error {
+	if err := solver.CheckKnowledge(p.game, p.knowledge); err != nil {
+		return err
+	}
+	tab, err := deals.Shipped(p.game)
+	if err != nil {
+		return err
+	}
+	var seeds []uint64
+	for _, d := range tab.Deals {
+		if d.Block == "train" && d.Verdict == deals.Unknown {
+			seeds = append(seeds, d.Seed)
+		}
+	}
+	if skip+n > len(seeds) {
+		return fmt.Errorf("the %s table leaves %d training deals open, fewer than -skip %d and -n %d", p.game, len(seeds), skip, n)
+	}
+	seeds = seeds[skip : skip+n]
+	var won, only [2]int
+	err = runner.Run(context.Background(), runner.Task[struct{}, result]{
+		Units: runner.Span(0, n), Workers: max(workers, 1),
+		Do: func(ctx context.Context, _ struct{}, i int) (result, error) {
+			return one(ctx, p, seeds[i])
+		},
+		Emit: func(_ int, r result, _ bool) error {
+			a, b := r.one.Verdict == solver.Solved, r.wonBy > 0
+			tally(&won, &only, a, b)
+			fmt.Printf("%d one=%s/%d restarts=won-by-%d/%d\n", r.seed, r.one.Verdict, r.one.Nodes, r.wonBy, r.restartsN)
+			return nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s, %d open training deals after %d, %d nodes: one search won %d, %d restarts (jitter %g) %d; %d won by the one search alone, %d by the restarts alone\n",
+		p.game, n, skip, p.nodes, won[0], p.k, p.jitter, won[1], only[0], only[1])
+	return nil
+}
+
+// tally counts the deals each way won (a: one search, b: restarts) and
+// those only one of them won.
+func tally(won, only *[2]int, a, b bool) {
+	if a {
+		won[0]++
+	}
+	if b {
+		won[1]++
+	}
+	switch {
+	case a && !b:
+		only[0]++
+	case b && !a:
+		only[1]++
+	}
+}
+
+// one searches deal seed once with the whole budget, then in restarts
+// until one wins.
+func one(ctx context.Context, p plan, seed uint64) (result, error) {
+	g, err := env.NewGame(p.game)
+	if err != nil {
+		return result{}, err
+	}
+	g.Deal(seed)
+	r := result{seed: seed}
+	s, err := solver.New(solver.Options{Nodes: p.nodes, Knowledge: p.knowledge})
+	if err != nil {
+		return result{}, err
+	}
+	r.one = s.Solve(ctx, g)
+	for i := 1; i <= p.k; i++ {
+		s, err := solver.New(solver.Options{Nodes: p.nodes / int64(p.k), Knowledge: p.knowledge, Jitter: p.jitter, Seed: uint64(i)})
+		if err != nil {
+			return result{}, err
+		}
+		res := s.Solve(ctx, g)
+		r.restartsN += res.Nodes
+		if res.Verdict == solver.Solved {
+			r.wonBy = i
+			break
+		}
+	}
+	return r, nil
+}
