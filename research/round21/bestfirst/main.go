@@ -16,11 +16,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/research/internal/cli"
+	"github.com/patience-gym/patience/research/internal/opendeals"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
 )
@@ -46,22 +46,11 @@ type result struct {
 }
 
 func run(game string, skip, n int, nodes int64, share, workers int) error {
-	tab, err := deals.Shipped(game)
+	seeds, err := opendeals.Training(game, skip, n)
 	if err != nil {
 		return err
 	}
-	var seeds []uint64
-	for _, d := range tab.Deals {
-		if d.Block == "train" && d.Verdict == deals.Unknown {
-			seeds = append(seeds, d.Seed)
-		}
-	}
-	if skip+n > len(seeds) {
-		return fmt.Errorf("the %s table leaves %d training deals open, fewer than -skip %d and -n %d", game, len(seeds), skip, n)
-	}
-	seeds = seeds[skip : skip+n]
-	won := [2]int{}
-	only := [2]int{}
+	var c opendeals.Tally
 	err = runner.Run(context.Background(), runner.Task[struct{}, result]{
 		Units: runner.Span(0, n), Workers: max(workers, 1),
 		Do: func(ctx context.Context, _ struct{}, i int) (result, error) {
@@ -69,7 +58,7 @@ func run(game string, skip, n int, nodes int64, share, workers int) error {
 		},
 		Emit: func(_ int, r result, _ bool) error {
 			a, b := r.plain.Verdict == solver.Solved, r.withBF.Verdict == solver.Solved
-			tally(&won, &only, a, b)
+			c.Add(a, b)
 			fmt.Printf("%d passes=%s/%d best-first=%s/%d\n", r.seed, r.plain.Verdict, r.plain.Nodes, r.withBF.Verdict, r.withBF.Nodes)
 			return nil
 		},
@@ -78,25 +67,8 @@ func run(game string, skip, n int, nodes int64, share, workers int) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s, %d open training deals after %d, %d nodes: the game's passes won %d, with a best-first pass (1/%d) %d; %d won by the passes alone, %d with the best-first pass alone\n",
-		game, n, skip, nodes, won[0], share, won[1], only[0], only[1])
+		game, n, skip, nodes, c.Won[0], share, c.Won[1], c.Only[0], c.Only[1])
 	return nil
-}
-
-// tally counts the deals each search won (a: the game's passes, b: with
-// a best-first pass) and those only one of them won.
-func tally(won, only *[2]int, a, b bool) {
-	if a {
-		won[0]++
-	}
-	if b {
-		won[1]++
-	}
-	switch {
-	case a && !b:
-		only[0]++
-	case b && !a:
-		only[1]++
-	}
 }
 
 // one searches deal seed of game with the game's passes, then with a

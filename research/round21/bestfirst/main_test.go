@@ -19,16 +19,6 @@ func TestOneSearchesTwice(t *testing.T) {
 	}
 }
 
-func TestTally(t *testing.T) {
-	var won, only [2]int
-	for _, c := range [][2]bool{{true, true}, {true, false}, {false, true}, {false, true}, {false, false}} {
-		tally(&won, &only, c[0], c[1])
-	}
-	if won != [2]int{2, 3} || only != [2]int{1, 2} {
-		t.Errorf("won %v, only %v", won, only)
-	}
-}
-
 func TestRunRefusesTooManyDeals(t *testing.T) {
 	if err := run("limited", 1<<20, 1, 1000, 10, 1); err == nil {
 		t.Error("no error for more deals than the table leaves open")

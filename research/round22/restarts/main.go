@@ -16,11 +16,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/patience-gym/patience/deals"
 	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
 	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/research/internal/cli"
+	"github.com/patience-gym/patience/research/internal/opendeals"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
 )
@@ -64,21 +64,11 @@ func run(p plan, skip, n, workers int) error {
 	if err := solver.CheckKnowledge(p.game, p.knowledge); err != nil {
 		return err
 	}
-	tab, err := deals.Shipped(p.game)
+	seeds, err := opendeals.Training(p.game, skip, n)
 	if err != nil {
 		return err
 	}
-	var seeds []uint64
-	for _, d := range tab.Deals {
-		if d.Block == "train" && d.Verdict == deals.Unknown {
-			seeds = append(seeds, d.Seed)
-		}
-	}
-	if skip+n > len(seeds) {
-		return fmt.Errorf("the %s table leaves %d training deals open, fewer than -skip %d and -n %d", p.game, len(seeds), skip, n)
-	}
-	seeds = seeds[skip : skip+n]
-	var won, only [2]int
+	var c opendeals.Tally
 	err = runner.Run(context.Background(), runner.Task[struct{}, result]{
 		Units: runner.Span(0, n), Workers: max(workers, 1),
 		Do: func(ctx context.Context, _ struct{}, i int) (result, error) {
@@ -86,7 +76,7 @@ func run(p plan, skip, n, workers int) error {
 		},
 		Emit: func(_ int, r result, _ bool) error {
 			a, b := r.one.Verdict == solver.Solved, r.wonBy > 0
-			tally(&won, &only, a, b)
+			c.Add(a, b)
 			fmt.Printf("%d one=%s/%d restarts=won-by-%d/%d\n", r.seed, r.one.Verdict, r.one.Nodes, r.wonBy, r.restartsN)
 			return nil
 		},
@@ -95,25 +85,8 @@ func run(p plan, skip, n, workers int) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s, %d open training deals after %d, %d nodes: one search won %d, %d restarts (jitter %g) %d; %d won by the one search alone, %d by the restarts alone\n",
-		p.game, n, skip, p.nodes, won[0], p.k, p.jitter, won[1], only[0], only[1])
+		p.game, n, skip, p.nodes, c.Won[0], p.k, p.jitter, c.Won[1], c.Only[0], c.Only[1])
 	return nil
-}
-
-// tally counts the deals each way won (a: one search, b: restarts) and
-// those only one of them won.
-func tally(won, only *[2]int, a, b bool) {
-	if a {
-		won[0]++
-	}
-	if b {
-		won[1]++
-	}
-	switch {
-	case a && !b:
-		only[0]++
-	case b && !a:
-		only[1]++
-	}
 }
 
 // one searches deal seed once with the whole budget, then in restarts

@@ -1,0 +1,41 @@
+package opendeals
+
+import (
+	"testing"
+
+	_ "github.com/patience-gym/patience/env/all"
+)
+
+func TestTally(t *testing.T) {
+	var c Tally
+	for _, d := range [][2]bool{{true, true}, {true, false}, {false, true}, {false, true}, {false, false}} {
+		c.Add(d[0], d[1])
+	}
+	if c.Won != [2]int{2, 3} || c.Only != [2]int{1, 2} {
+		t.Errorf("won %v, only %v", c.Won, c.Only)
+	}
+}
+
+// TestTraining: the deals are open training deals of the shipped table, in
+// order, the skipped ones left out; more than the table has is an error.
+func TestTraining(t *testing.T) {
+	all, err := Training("limited", 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, err := Training("limited", 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range some {
+		if s != all[i+2] || s >= 1_000_000 || (i > 0 && s <= some[i-1]) {
+			t.Errorf("deal %d after skipping 2: %d (all: %v)", i, s, all)
+		}
+	}
+	if _, err := Training("limited", 1<<20, 1); err == nil {
+		t.Error("no error for more deals than the table leaves open")
+	}
+	if _, err := Training("nogame", 0, 1); err == nil {
+		t.Error("no error for a game without a table")
+	}
+}
