@@ -5,10 +5,31 @@
 package opendeals
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/patience-gym/patience/deals"
 )
+
+// Flags are what a command that plays a game's open training deals reads
+// from its command line: the game, how many open deals (-n) after how many
+// left out (-skip), and the workers.
+type Flags struct {
+	Game    string
+	N, Skip int
+	Workers int
+}
+
+// Register declares -game, -n, -skip and -workers on fs (a command's
+// flag.CommandLine), with f's fields as their defaults; parsing fs then
+// sets them. verb says what the command does with each deal ("search",
+// "play").
+func (f *Flags) Register(fs *flag.FlagSet, verb string) {
+	fs.StringVar(&f.Game, "game", f.Game, "the game (a verdict table ships for it)")
+	fs.IntVar(&f.N, "n", f.N, "open training deals to "+verb)
+	fs.IntVar(&f.Skip, "skip", f.Skip, "open training deals left out first")
+	fs.IntVar(&f.Workers, "workers", f.Workers, "deals at once")
+}
 
 // Training returns n of the training deals that game's shipped verdict
 // table leaves open, after the first skip of them, in order. It is an

@@ -1,6 +1,7 @@
 package opendeals
 
 import (
+	"flag"
 	"testing"
 
 	_ "github.com/patience-gym/patience/env/all"
@@ -37,5 +38,22 @@ func TestTraining(t *testing.T) {
 	}
 	if _, err := Training("nogame", 0, 1); err == nil {
 		t.Error("no error for a game without a table")
+	}
+}
+
+// TestFlagsRegister: the flags keep the defaults given and take what the
+// command line says.
+func TestFlagsRegister(t *testing.T) {
+	d := Flags{Game: "ladder", N: 20, Workers: 1}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	d.Register(fs, "play")
+	if err := fs.Parse([]string{"-game", "limited", "-skip", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	if d != (Flags{Game: "limited", N: 20, Skip: 3, Workers: 1}) {
+		t.Errorf("flags %+v", d)
+	}
+	if u := fs.Lookup("n").Usage; u != "open training deals to play" {
+		t.Errorf("-n says %q", u)
 	}
 }

@@ -26,17 +26,15 @@ import (
 )
 
 func main() {
-	game := flag.String("game", "limited", "the game (a verdict table ships for it)")
-	n := flag.Int("n", 80, "open training deals to search")
-	skip := flag.Int("skip", 0, "open training deals left out first")
+	d := opendeals.Flags{Game: "limited", N: 80, Workers: 2}
+	d.Register(flag.CommandLine, "search")
 	nodes := flag.Int64("nodes", 2000000, "the node budget of each search")
 	share := flag.Int("share", 10, "the best-first pass may use 1/share of the budget")
-	workers := flag.Int("workers", 2, "searches at once")
 	flag.Parse()
-	if *n < 1 || *skip < 0 || *nodes < 1 || *share < 1 || *share > 1000 {
+	if d.N < 1 || d.Skip < 0 || *nodes < 1 || *share < 1 || *share > 1000 {
 		cli.Usage("bestfirst", "-n, -nodes and -share (up to 1000) must be 1 or more, -skip 0 or more")
 	}
-	cli.Exit("bestfirst", run(*game, *skip, *n, *nodes, *share, *workers))
+	cli.Exit("bestfirst", run(d.Game, d.Skip, d.N, *nodes, *share, d.Workers))
 }
 
 // result is one deal's two searches.

@@ -26,20 +26,18 @@ import (
 )
 
 func main() {
-	game := flag.String("game", "ladder", "the game (a verdict table ships for it)")
+	d := opendeals.Flags{Game: "ladder", N: 20, Workers: 1}
+	d.Register(flag.CommandLine, "search")
 	knowledge := flag.String("knowledge", "", "a set of the game's search knowledge (solve --knowledge), or its default")
-	n := flag.Int("n", 20, "open training deals to search")
-	skip := flag.Int("skip", 0, "open training deals left out first")
 	nodes := flag.Int64("nodes", 3000000, "the node budget of the one search, and of the restarts in all")
 	k := flag.Int("k", 10, "restarts")
 	jitter := flag.Float64("jitter", 1, "the restarts' jitter (solver.Options.Jitter)")
-	workers := flag.Int("workers", 1, "deals at once")
 	flag.Parse()
-	if *n < 1 || *skip < 0 || *nodes < 1 || *k < 1 || int64(*k) > *nodes || *jitter < 0 {
+	if d.N < 1 || d.Skip < 0 || *nodes < 1 || *k < 1 || int64(*k) > *nodes || *jitter < 0 {
 		cli.Usage("restarts", "-n, -nodes and -k must be 1 or more (-k at most -nodes), -skip and -jitter 0 or more")
 	}
-	p := plan{game: *game, knowledge: *knowledge, nodes: *nodes, k: *k, jitter: *jitter}
-	cli.Exit("restarts", run(p, *skip, *n, *workers))
+	p := plan{game: d.Game, knowledge: *knowledge, nodes: *nodes, k: *k, jitter: *jitter}
+	cli.Exit("restarts", run(p, d.Skip, d.N, d.Workers))
 }
 
 // plan is what each deal's searches are: the game, its knowledge set, the

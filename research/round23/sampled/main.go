@@ -29,24 +29,22 @@ import (
 )
 
 func main() {
-	game := flag.String("game", "ladder", "the game (a verdict table ships for it)")
+	d := opendeals.Flags{Game: "ladder", N: 20, Workers: 1}
+	d.Register(flag.CommandLine, "play")
 	agent := flag.String("agent", "", "the agent (default: policy:model=../models/GAME.safetensors,sample=1,temperature=T)")
 	temperature := flag.Float64("temperature", 1, "the policy's softmax temperature (default agent only)")
-	n := flag.Int("n", 20, "open training deals to play")
-	skip := flag.Int("skip", 0, "open training deals left out first")
 	k := flag.Int("k", 1000, "most games a deal")
 	maxSteps := flag.Int("max-steps", 0, "step limit of a game (0: the game's default)")
-	workers := flag.Int("workers", 1, "deals at once")
 	flag.Parse()
-	if *n < 1 || *skip < 0 || *k < 1 || *maxSteps < 0 || !(*temperature > 0) {
+	if d.N < 1 || d.Skip < 0 || *k < 1 || *maxSteps < 0 || !(*temperature > 0) {
 		cli.Usage("sampled", "-n and -k must be 1 or more, -skip and -max-steps 0 or more, -temperature above 0")
 	}
 	a := *agent
 	if a == "" {
-		a = fmt.Sprintf("policy:model=../models/%s.safetensors,sample=1,temperature=%g", *game, *temperature)
+		a = fmt.Sprintf("policy:model=../models/%s.safetensors,sample=1,temperature=%g", d.Game, *temperature)
 	}
-	p := plan{game: *game, agent: a, k: *k, maxSteps: *maxSteps}
-	cli.Exit("sampled", run(p, *skip, *n, *workers))
+	p := plan{game: d.Game, agent: a, k: *k, maxSteps: *maxSteps}
+	cli.Exit("sampled", run(p, d.Skip, d.N, d.Workers))
 }
 
 // plan is what each deal's games are: the game, the agent, the most games
