@@ -17,11 +17,14 @@ import (
 // plain line instead, at most once every logEvery, so that a long job
 // shows how far it is and a short one writes nothing.
 type progress struct {
-	mu      sync.Mutex
-	w       io.Writer
-	label   string
-	total   int64
-	n       int64
+	mu    sync.Mutex
+	w     io.Writer
+	label string
+	total int64
+	n     int64
+	// resumed counts the units of n that an earlier run did (taken from a
+	// journal at once): the time left is told from the rate of the others.
+	resumed int64
 	start   time.Time
 	last    time.Time
 	enabled bool
@@ -67,15 +70,25 @@ func (p *progress) add(k int) {
 	}
 }
 
+// resume records k of the units done (or to be counted done by add) as
+// done by an earlier run: they count toward the share done but not toward
+// the rate that tells the time left.
+func (p *progress) resume(k int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.resumed += int64(k)
+}
+
 // fraction returns the share done and the time left at now ("--" when
-// it cannot be told yet).
+// it cannot be told yet): the units left at the rate of those this run
+// did.
 func (p *progress) fraction(now time.Time) (frac float64, eta string) {
 	if p.total > 0 {
 		frac = float64(p.n) / float64(p.total)
 	}
 	eta = "--"
-	if p.n > 0 && p.n < p.total {
-		eta = (time.Duration(float64(now.Sub(p.start)) / frac * (1 - frac))).Round(time.Second).String()
+	if ran := p.n - p.resumed; ran > 0 && p.n < p.total {
+		eta = (time.Duration(float64(now.Sub(p.start)) / float64(ran) * float64(p.total-p.n))).Round(time.Second).String()
 	}
 	return frac, eta
 }

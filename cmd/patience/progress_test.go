@@ -46,3 +46,24 @@ func TestProgressLogsWhereNoTerminal(t *testing.T) {
 		t.Errorf("control codes in a log: %q", out.String())
 	}
 }
+
+// TestProgressTellsTimeLeftFromThisRun: after a resume, the deals taken
+// from the journal at once count as done but not toward the rate, so the
+// time left is that of the deals this run decided.
+func TestProgressTellsTimeLeftFromThisRun(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, "solve limited", 100)
+	clock := p.start
+	p.now = func() time.Time { return clock }
+	p.resume(50)
+	p.add(50)                           // the journal's 50, at once
+	clock = clock.Add(40 * time.Second) // then 10 deals in 40 s
+	p.add(10)
+	want := "solve limited: 60/100 (60.0 %), 40s elapsed, ETA 2m40s\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q (40 deals left at 4 s a deal)", out.String(), want)
+	}
+	if _, eta := p.fraction(clock); eta != "2m40s" {
+		t.Errorf("time left %s, want 2m40s", eta)
+	}
+}

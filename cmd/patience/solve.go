@@ -157,6 +157,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 		}
 		if fromJournal {
 			held++
+			bar.resume(1)
 			if held == 1 {
 				fmt.Fprintf(stdout, "Resuming: deals decided by an earlier run of this command are taken from its journal (%s).\n", cfg.Journal)
 			}
