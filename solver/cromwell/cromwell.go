@@ -16,7 +16,9 @@
 //     (relax.go), and the kings must be able to go home in some order,
 //     each when one or both copies of every lower card of its suit lie
 //     beneath no king still in the fans (kings never move but home, so
-//     what lies beneath one waits for it: kinglock.go);
+//     what lies beneath one waits for it: kinglock.go), and a king that
+//     carries a run of its own suit whose cards' twins are home waits
+//     for that run to go home or onto the other king;
 //   - a dead test for the start of a search (DeadAtStart): with the swap
 //     unused, the same king order must exist after some swap made at some
 //     point of the game. Where the kings lock cards that only the swap can

@@ -47,6 +47,15 @@ type kingLocks struct {
 	// needs, for each pair, all the kings above one of the copies home.
 	pairs  [cards.NumSuits][12][2]uint8
 	npairs [cards.NumSuits]uint8
+	// allBy[s][r] has the kings above some copy of the card of suit s
+	// and rank r.
+	allBy [cards.NumSuits][cards.King + 1]uint8
+	// ownRun has king i's bit when a run of its suit lies on it whose
+	// cards can leave only onto the other king or home (addRuns);
+	// runAll[i] then has the kings above some copy of a card of the suit
+	// lower than the run's lowest: the run's way home waits for them.
+	ownRun uint8
+	runAll [8]uint8
 	// key hashes the places and cards of the kings and of the cards
 	// beneath them (see lockMemo).
 	key uint64
@@ -64,6 +73,9 @@ func (g *Position) kingLocked() bool {
 	var l kingLocks
 	if !g.locks(&l) {
 		return false
+	}
+	if !g.hook.on {
+		l.addRuns(g)
 	}
 	m := g.lockMemo
 	if m == nil {
@@ -88,6 +100,9 @@ func (g *Position) kingLocked() bool {
 var (
 	lockKeysCard = zobrist.NewCardKeys(0xc402_0001, rules.NumFans*rules.MaxDepth)
 	lockKeysHome = zobrist.Table(0xc402_0002, cards.NumSuits*3)
+	// lockKeysRun keys a king's own run (addRuns): its place and the
+	// run's lowest rank.
+	lockKeysRun = zobrist.Table(0xc402_0003, rules.NumFans*rules.MaxDepth*int(cards.King+1))
 )
 
 // lockMemoSize is the number of verdicts a lockMemo keeps.
@@ -164,6 +179,7 @@ func (l *kingLocks) build(fans *[rules.NumFans][rules.MaxDepth]cards.Card, n *[r
 			any = true
 			s := c.Suit()
 			l.all[s] |= above
+			l.allBy[s][c.Rank()] |= above
 			if seen[c] {
 				p := &l.npairs[s]
 				l.pairs[s][*p] = [2]uint8{first[c], above}
@@ -264,7 +280,60 @@ func (l *kingLocks) canGo(set uint8, i int) bool {
 			return false
 		}
 	}
+	if l.ownRun>>i&1 != 0 && l.runAll[i]&^set != 0 {
+		// The run on the king cannot have gone home: it went onto the
+		// other king, which must have been uncovered.
+		j := bits.TrailingZeros8(l.ofSuit[s] &^ (1 << i))
+		if j >= l.n || l.above[j]&^set != 0 {
+			return false
+		}
+	}
 	return true
+}
+
+// addRuns notes the kings on which a run of their own suit lies (the
+// queen on the king, the jack on the queen, and so on down to a lowest
+// card x) whose every card has its twin home already, in the position of
+// g, with the swap spent and no hook on (hook.go lets a card in a king's
+// place take a queen). A card of such a run leaves its place only by going
+// home or onto a copy of the card one rank higher of its suit (a fan that
+// empties stays empty): for every card but the queen that copy is home,
+// and for the queen it is the other king. So the run leaves the king in
+// one of two ways. Either it all goes home, from x up: x, whose twin is
+// home, needs both copies of the card below it home, and so on down to
+// the ace, so every king above a copy of a card of the suit lower than x
+// has gone home first (runAll). Or, from its queen down (what is above
+// having gone home), it goes onto the other king, which must then be in
+// the fans and uncovered: every king above it has gone home first. A part
+// of the run that went home before waits for nothing the whole run does
+// not. canGo asks for one of the two before the king may go home as the
+// first of its suit (the second needs all of runAll anyway).
+func (l *kingLocks) addRuns(g *Position) {
+	found := g.Foundations()
+	home := func(c cards.Card) bool {
+		s := 2 * int(c.Suit())
+		return found[s] >= uint8(c.Rank()) || found[s+1] >= uint8(c.Rank())
+	}
+	for i := range l.n {
+		f, k := int(l.at[i][0]), int(l.at[i][1])
+		king, n := g.Fans()[f][k], g.FanLen(f)
+		m := 0 // the run's length
+		for k+m+1 < n && m < int(cards.Queen) && g.Fans()[f][k+m+1] == king-cards.Card(m+1) && home(king-cards.Card(m+1)) {
+			m++
+		}
+		if m == 0 || k+m+1 < n && g.Fans()[f][k+m+1] == king-cards.Card(m+1) {
+			continue // no run, or a card of it whose twin is in play
+		}
+		x := int((king - cards.Card(m)).Rank())
+		s := l.suit[i]
+		var below uint8
+		for r := cards.Ace; int(r) < x; r++ {
+			below |= l.allBy[s][r]
+		}
+		l.ownRun |= 1 << i
+		l.runAll[i] = below
+		l.key ^= lockKeysRun[(f*rules.MaxDepth+k)*int(cards.King+1)+x]
+	}
 }
 
 // swapLocked reports that the position, with the swap unused, cannot be

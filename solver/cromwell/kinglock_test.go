@@ -430,3 +430,101 @@ func TestSwapAllowRenewed(t *testing.T) {
 		t.Errorf("deal 1 after deal 500,169: dead %v, a list kept %v", g.DeadAtStart(), g.allow != nil)
 	}
 }
+
+// ownRunTiny returns a random small position, the swap used, in which a
+// king of one suit carries a run of its suit whose cards' twins are home
+// (the first foundation of the suit shows the queen, the second a lower
+// card; half the time the first stops short of the queen, so that some
+// twins are in play and the rule must not apply), the suit's other king and the second copies below the run lie
+// in the fans, and the other suits have a few cards in play as in
+// kingTiny: what addRuns reasons about.
+func ownRunTiny(rng *cards.Rand) *Position {
+	tops, rest := envtest.TinyCards(rng, 6)
+	s := cards.Suit(rng.IntN(cards.NumSuits))
+	low := cards.Rank(rng.IntN(5))         // the second foundation's top
+	x := low + 2 + cards.Rank(rng.IntN(4)) // the run's lowest card
+	run := []cards.Card{cards.New(s, cards.King)}
+	for r := cards.Queen; r >= x; r-- {
+		run = append(run, cards.New(s, r))
+	}
+	var loose []cards.Card
+	for _, c := range rest {
+		if c.Suit() != s {
+			loose = append(loose, c)
+		}
+	}
+	loose = append(loose, cards.New(s, cards.King))
+	for r := low + 1; r < x; r++ {
+		loose = append(loose, cards.New(s, r))
+	}
+	// Half the time the first foundation stops short of the queen: the
+	// twins of the run's top cards are in play, and a part of the run may
+	// go onto them.
+	high := cards.Queen
+	if rng.IntN(2) == 0 {
+		high -= cards.Rank(1 + rng.IntN(3))
+		for r := high + 1; r <= cards.Queen; r++ {
+			loose = append(loose, cards.New(s, r))
+		}
+	}
+	rng.Shuffle(loose)
+	fans := make([][]cards.Card, 3+rng.IntN(2))
+	at := rng.IntN(len(fans))
+	for i, c := range loose {
+		if i == len(loose)/2 {
+			fans[at] = append(fans[at], run...) // the king and its run, somewhere in the middle
+		}
+		f := rng.IntN(len(fans))
+		fans[f] = append(fans[f], c)
+	}
+	g := newPos()
+	g.SetFans(fans...)
+	for t, tp := range tops {
+		if cards.Suit(t) == s {
+			g.SetFoundation(s, high, low)
+			continue
+		}
+		g.SetFoundation(cards.Suit(t), tp[0], tp[1])
+	}
+	g.SetSwapUsed(true)
+	return g
+}
+
+// kingLockedWithoutRuns is the king-lock test without addRuns.
+func (g *Position) kingLockedWithoutRuns() bool {
+	var l kingLocks
+	return g.locks(&l) && !l.feasible()
+}
+
+// TestOwnRunsNeverLoseAWin: on random small positions where a king
+// carries its own run (ownRunTiny), every position the king-lock test
+// calls dead is unsolvable by an exhaustive search, and the run rule
+// (addRuns) finds dead positions the test without it does not.
+func TestOwnRunsNeverLoseAWin(t *testing.T) {
+	n := solvertest.N(3000, 600)
+	rng := cards.NewRand(31)
+	ruled, fired := 0, 0
+	for range n {
+		g := ownRunTiny(rng)
+		var l kingLocks
+		if g.locks(&l) {
+			l.addRuns(g)
+			if l.ownRun != 0 {
+				ruled++
+			}
+		}
+		if !g.kingLocked() {
+			continue
+		}
+		if !g.kingLockedWithoutRuns() {
+			fired++
+		}
+		if v := exhaustive(t, g); v != solver.Unsolvable {
+			t.Fatalf("king-locked, but the exhaustive search says %v\n%s", v, g.Render())
+		}
+	}
+	t.Logf("%d positions, %d with a king's own run: the run rule alone locked %d", n, ruled, fired)
+	if fired < n/200 {
+		t.Errorf("the run rule locked only %d of %d positions that the king-lock test without it leaves open", fired, n)
+	}
+}

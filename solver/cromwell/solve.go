@@ -76,7 +76,8 @@ func (g *Position) safeMove() int {
 // king-lock test (kinglock.go), which makes that choice for the kings: it
 // looks for an order in which the kings can go home, each taking one or
 // both copies of every lower card of its suit from among the cards no
-// king still in the fans lies on.
+// king still in the fans lies on, and a king that carries its own run
+// waiting for it to leave (kingLocks.addRuns).
 //
 // With the swap unused, Dead knows only what DeadAtStart noted: when it
 // listed the swaps that get past the king-lock test, a position where none
