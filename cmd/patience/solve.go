@@ -53,7 +53,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 50 bytes for each position it lists, and 300 more for each not yet expanded)")
-	knowledge := fs.String("knowledge", "", "search with this set of the game's search knowledge instead of its default (ladder: all, every technique, the two its default leaves out too)")
+	knowledge := fs.String("knowledge", "", "search with this set of the game's search knowledge instead of its default (ladder: all, every technique, the two its default leaves out too; limited: prove, the exhaustive pass alone, for proofs of loss)")
 	onlyUnknown := fs.Bool("unknown", false, "decide only the deals of the range that the game's verdict table leaves unknown (its open deals searched again with a larger budget; the result file lists them, and patience deals fold takes what it decides)")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
 	shard := shardFlag{0, 1}

@@ -76,6 +76,7 @@ var knowledge = map[string]solver.Options{
 	"keys":    {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
 	"pruning": {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
 	"all":     {},
+	"prove":   {Knowledge: "prove"},
 }
 
 // TestKnowledgeKeepsVerdicts: on late positions of random games and of
