@@ -22,6 +22,11 @@ type RunSearch struct {
 	// Knowledge is the run's set of search knowledge
 	// (solver.Options.Knowledge; "" for the game's default).
 	Knowledge string `json:"knowledge,omitempty"`
+	// TableBits is the size of the run's transposition table
+	// (solver.Options.TableBits; 0 for runs that did not record it): a
+	// proof of loss made with a large table may not finish, within the
+	// same budget, with a smaller one, which forgets positions.
+	TableBits int `json:"table_bits,omitempty"`
 }
 
 // Run is what a table takes from a solver run (`patience solve --json`)

@@ -246,7 +246,11 @@ func TestFoldedVerdictsHold(t *testing.T) {
 			slices.SortFunc(ds, func(a, b Deal) int { return cmp.Compare(a.Nodes, b.Nodes) })
 			s := tab.Meta.Settings
 			s.Nodes = f.Nodes
-			o := solver.Options{Nodes: f.Nodes, TableBits: s.TableBits, BestFirst: f.BestFirst, Knowledge: f.Knowledge}
+			bits := s.TableBits
+			if f.TableBits > 0 {
+				bits = f.TableBits // the run's own table, which its proofs may need
+			}
+			o := solver.Options{Nodes: f.Nodes, TableBits: bits, BestFirst: f.BestFirst, Knowledge: f.Knowledge}
 			t.Logf("%s: %d deals folded from %q; the cheapest re-decided at %d nodes", g, len(ds), f.Command, f.Nodes)
 			for _, d := range ds[:min(2, len(ds))] {
 				res := resolveWith(t, g, o, d.Seed)
