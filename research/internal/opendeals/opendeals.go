@@ -1,7 +1,8 @@
 // Package opendeals holds what the research commands that set two searches
 // against each other on a game's open deals share: the deals (the
 // training deals a shipped verdict table leaves open, tuning deals below
-// 1,000,000) and the count of the deals each search won.
+// 1,000,000), the two searches of each deal (Versus) and the count of the
+// deals each search won.
 package opendeals
 
 import (

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	_ "github.com/patience-gym/patience/env/all"
+	"github.com/patience-gym/patience/solver"
+	_ "github.com/patience-gym/patience/solver/all"
 )
 
 func TestTally(t *testing.T) {
@@ -55,5 +57,30 @@ func TestFlagsRegister(t *testing.T) {
 	}
 	if u := fs.Lookup("n").Usage; u != "open training deals to play" {
 		t.Errorf("-n says %q", u)
+	}
+}
+
+// TestVersusCountsBothSearches: two searches with the same options win
+// the same deals, each counted once a search; SearchTwice keeps the
+// options' order.
+func TestVersusCountsBothSearches(t *testing.T) {
+	seeds, err := Training("limited", 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := [2]solver.Options{{Nodes: 20000}, {Nodes: 20000}}
+	c, err := Versus("limited", seeds, 2, same, [2]string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Won[0] != c.Won[1] || c.Only != [2]int{} {
+		t.Errorf("the same search twice: %+v", c)
+	}
+	p, err := SearchTwice(t.Context(), "limited", seeds[0], [2]solver.Options{{Nodes: 10}, {Nodes: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Seed != seeds[0] || p.Res[0].Nodes > 10 || p.Res[1].Nodes <= 10 {
+		t.Errorf("the searches out of order: %+v nodes, %+v nodes", p.Res[0].Nodes, p.Res[1].Nodes)
 	}
 }

@@ -11,14 +11,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 
-	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
-	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/opendeals"
 	"github.com/patience-gym/patience/solver"
@@ -37,10 +34,11 @@ func main() {
 	cli.Exit("bestfirst", run(d.Game, d.Skip, d.N, *nodes, *share, d.Workers))
 }
 
-// result is one deal's two searches.
-type result struct {
-	seed          uint64
-	plain, withBF solver.Result
+// ways are the two searches of a deal: the game's passes, then a
+// best-first pass with 1/share of the budget in front of them
+// (solver.Options.BestFirst).
+func ways(nodes int64, share int) [2]solver.Options {
+	return [2]solver.Options{{Nodes: nodes}, {Nodes: nodes, BestFirst: share}}
 }
 
 func run(game string, skip, n int, nodes int64, share, workers int) error {
@@ -48,47 +46,11 @@ func run(game string, skip, n int, nodes int64, share, workers int) error {
 	if err != nil {
 		return err
 	}
-	var c opendeals.Tally
-	err = runner.Run(context.Background(), runner.Task[struct{}, result]{
-		Units: runner.Span(0, n), Workers: max(workers, 1),
-		Do: func(ctx context.Context, _ struct{}, i int) (result, error) {
-			return one(ctx, game, seeds[i], nodes, share)
-		},
-		Emit: func(_ int, r result, _ bool) error {
-			a, b := r.plain.Verdict == solver.Solved, r.withBF.Verdict == solver.Solved
-			c.Add(a, b)
-			fmt.Printf("%d passes=%s/%d best-first=%s/%d\n", r.seed, r.plain.Verdict, r.plain.Nodes, r.withBF.Verdict, r.withBF.Nodes)
-			return nil
-		},
-	})
+	c, err := opendeals.Versus(game, seeds, workers, ways(nodes, share), [2]string{"passes", "best-first"})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s, %d open training deals after %d, %d nodes: the game's passes won %d, with a best-first pass (1/%d) %d; %d won by the passes alone, %d with the best-first pass alone\n",
 		game, n, skip, nodes, c.Won[0], share, c.Won[1], c.Only[0], c.Only[1])
 	return nil
-}
-
-// one searches deal seed of game with the game's passes, then with a
-// best-first pass in front of them (solver.Options.BestFirst).
-func one(ctx context.Context, game string, seed uint64, nodes int64, share int) (result, error) {
-	g, err := env.NewGame(game)
-	if err != nil {
-		return result{}, err
-	}
-	g.Deal(seed)
-	r := result{seed: seed}
-	for k, bf := range [2]int{0, share} {
-		s, err := solver.New(solver.Options{Nodes: nodes, BestFirst: bf})
-		if err != nil {
-			return result{}, err
-		}
-		res := s.Solve(ctx, g)
-		if k == 0 {
-			r.plain = res
-		} else {
-			r.withBF = res
-		}
-	}
-	return r, nil
 }

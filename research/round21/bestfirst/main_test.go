@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/patience-gym/patience/research/internal/opendeals"
 	"github.com/patience-gym/patience/solver"
 )
 
@@ -10,12 +11,12 @@ import (
 // open, is won by the search with a best-first pass in front and left
 // open by the game's passes alone at 200k nodes.
 func TestOneSearchesTwice(t *testing.T) {
-	r, err := one(t.Context(), "limited", 11, 200000, 10)
+	r, err := opendeals.SearchTwice(t.Context(), "limited", 11, ways(200000, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.plain.Verdict != solver.Unknown || r.withBF.Verdict != solver.Solved {
-		t.Errorf("deal 11: the passes %v, with best first %v", r.plain.Verdict, r.withBF.Verdict)
+	if r.Res[0].Verdict != solver.Unknown || r.Res[1].Verdict != solver.Solved {
+		t.Errorf("deal 11: the passes %v, with best first %v", r.Res[0].Verdict, r.Res[1].Verdict)
 	}
 }
 

@@ -13,18 +13,16 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 
-	"github.com/patience-gym/patience/env"
 	_ "github.com/patience-gym/patience/env/all"
-	"github.com/patience-gym/patience/internal/runner"
 	"github.com/patience-gym/patience/research/internal/cli"
 	"github.com/patience-gym/patience/research/internal/opendeals"
 	"github.com/patience-gym/patience/solver"
 	_ "github.com/patience-gym/patience/solver/all"
+	"github.com/patience-gym/patience/solver/limited"
 )
 
 func main() {
@@ -38,29 +36,15 @@ func main() {
 	cli.Exit("bfplain", run(d, *nodes))
 }
 
-// twoWays is Limited's plan (the game's passes, each ranked plainly, then
-// by the search evaluation: solver/limited's Planner), behind one
+// twoWays is Limited's plan (solver/limited's Planner: the game's passes,
+// each ranked plainly, then by the search evaluation), behind one
 // best-first pass or two.
 func twoWays(plainToo bool) []solver.Pass {
 	out := []solver.Pass{{BestFirst: true, Share: 10}}
 	if plainToo {
 		out = []solver.Pass{{BestFirst: true, Share: 10, Plain: true}, {BestFirst: true, Share: 9}}
 	}
-	for _, p := range solver.DefaultPasses {
-		if p.Late || p.Opening {
-			continue
-		}
-		q := p
-		q.Plain = true
-		out = append(out, q, p)
-	}
-	return out
-}
-
-// result is one deal's two searches.
-type result struct {
-	seed          uint64
-	one, plainToo solver.Result
+	return append(out, new(limited.Position).Passes()...)
 }
 
 func run(d opendeals.Flags, nodes int64) error {
@@ -68,18 +52,7 @@ func run(d opendeals.Flags, nodes int64) error {
 	if err != nil {
 		return err
 	}
-	var c opendeals.Tally
-	err = runner.Run(context.Background(), runner.Task[struct{}, result]{
-		Units: runner.Span(0, d.N), Workers: max(d.Workers, 1),
-		Do: func(ctx context.Context, _ struct{}, i int) (result, error) {
-			return one(ctx, d.Game, seeds[i], nodes)
-		},
-		Emit: func(_ int, r result, _ bool) error {
-			c.Add(r.one.Verdict == solver.Solved, r.plainToo.Verdict == solver.Solved)
-			fmt.Printf("%d one=%s/%d plain-too=%s/%d\n", r.seed, r.one.Verdict, r.one.Nodes, r.plainToo.Verdict, r.plainToo.Nodes)
-			return nil
-		},
-	})
+	c, err := opendeals.Versus(d.Game, seeds, d.Workers, ways(nodes), [2]string{"one", "plain-too"})
 	if err != nil {
 		return err
 	}
@@ -88,25 +61,8 @@ func run(d opendeals.Flags, nodes int64) error {
 	return nil
 }
 
-// one searches deal seed both ways.
-func one(ctx context.Context, game string, seed uint64, nodes int64) (result, error) {
-	g, err := env.NewGame(game)
-	if err != nil {
-		return result{}, err
-	}
-	g.Deal(seed)
-	r := result{seed: seed}
-	for k, plainToo := range [2]bool{false, true} {
-		s, err := solver.New(solver.Options{Nodes: nodes, Passes: twoWays(plainToo)})
-		if err != nil {
-			return result{}, err
-		}
-		res := s.Solve(ctx, g)
-		if k == 0 {
-			r.one = res
-		} else {
-			r.plainToo = res
-		}
-	}
-	return r, nil
+// ways are the two searches of a deal, one best-first pass in front of
+// the plan, and two.
+func ways(nodes int64) [2]solver.Options {
+	return [2]solver.Options{{Nodes: nodes, Passes: twoWays(false)}, {Nodes: nodes, Passes: twoWays(true)}}
 }
