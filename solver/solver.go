@@ -293,6 +293,15 @@ type move struct {
 	score  float32
 }
 
+// kid is a child of the position being expanded, between the making of
+// its key and its probe of the table (Solver.children).
+type kid struct {
+	key      uint64
+	action   int32
+	progress uint16
+	slack    uint8
+}
+
 // frame is a node on the search path.
 type frame struct {
 	lo, next, hi int    // its children: moves[lo:hi], next the next to try
@@ -351,6 +360,12 @@ type Solver struct {
 	tt      *table
 	states  []env.Game // states[d] is the position at depth d of the path
 	scratch env.Game
+
+	// kidStates[i] holds the i-th child of the position being expanded,
+	// kids what children knows of it before its probe of the table.
+	kidStates []env.Game
+	kids      []kid
+
 	spec    *env.Spec
 	mask    env.Mask
 	moves   []move
@@ -611,6 +626,7 @@ func (s *Solver) bind(g env.Game) {
 		s.spec = spec
 		s.states = s.states[:0]
 		s.scratch = g.Clone()
+		s.kidStates = s.kidStates[:0]
 		s.look = g.Clone()
 		s.openBase = g.Clone()
 		s.mask = env.NewMask(spec.Actions)
@@ -646,6 +662,15 @@ func (s *Solver) bind(g env.Game) {
 		}
 		s.scores.prepare(spec, kind)
 	}
+}
+
+// kidState returns the buffer of the i-th child of the position being
+// expanded.
+func (s *Solver) kidState(i int) env.Game {
+	for len(s.kidStates) <= i {
+		s.kidStates = append(s.kidStates, s.scratch.Clone())
+	}
+	return s.kidStates[i]
 }
 
 // state returns the position buffer of depth d.
@@ -1018,8 +1043,13 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 		}
 	}
 	lo := len(s.moves)
-	c := s.scratch
+	// First every child and its key, each key's bucket of the table asked
+	// for at once: in a table larger than the caches every probe waits on
+	// memory, and probes asked for together wait together. Then the
+	// probes, in the same order, and the children not in the table scored.
+	kids := s.kids[:0]
 	for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
+		c := s.kidState(len(kids))
 		c.CopyFrom(st)
 		c.Apply(a)
 		if c.Won() {
@@ -1035,9 +1065,16 @@ func (s *Solver) children(st env.Game, p int, slack uint8, mode int) error {
 			s.cut = true
 			continue
 		}
-		if s.tt.has(s.key(c), uint16(cp), cs) {
+		k := s.key(c)
+		s.tt.prefetch(k)
+		kids = append(kids, kid{key: k, action: int32(a), progress: uint16(cp), slack: cs})
+	}
+	s.kids = kids
+	for i, kd := range kids {
+		if s.tt.has(kd.key, kd.progress, kd.slack) {
 			continue
 		}
+		c, a := s.kidStates[i], int(kd.action)
 		var score float64
 		if s.useStag && s.midway(st) && s.midway(c) {
 			score = s.completion(c)

@@ -1,6 +1,10 @@
 package solver
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/patience-gym/patience/solver/internal/prefetch"
+)
 
 // table is the transposition table: the set of positions the search has
 // visited, keyed by the game's 64-bit full-state hash. Memory is bounded: the
@@ -55,7 +59,9 @@ func tableBytes(bits int) uint64 {
 // newTable returns a table of 2^bits entries (at least one bucket).
 func newTable(bits int) *table {
 	n := 1 << max(bits-2, 0)
-	return &table{buckets: make([]bucket, n), mask: uint64(n - 1), gen: 1}
+	b := make([]bucket, n)
+	adviseHugePages(b)
+	return &table{buckets: b, mask: uint64(n - 1), gen: 1}
 }
 
 // reset empties the table for a new search without touching its memory
@@ -68,6 +74,12 @@ func (t *table) reset() {
 	}
 	clear(t.overflow)
 	t.used = 0
+}
+
+// prefetch asks for the bucket of key to be brought into the cache, ahead
+// of a has or insert of that key.
+func (t *table) prefetch(key uint64) {
+	prefetch.Line(unsafe.Pointer(&t.buckets[key&t.mask]))
 }
 
 // has reports whether the position (key, check) is in the table, searched
