@@ -521,16 +521,22 @@ func (t *Table) rescore() {
 // in t.Meta.Kept, or, when prev took its verdict from a solver run
 // (Meta.Folded), under that run in t.Meta.Folded, so that the run still
 // answers for it, or when an agent won it there (Meta.WonInPlay), in
-// t.Meta.WonInPlay. It is an error, naming the first deals, when t decided
-// a deal the other way.
+// t.Meta.WonInPlay. A deal both leave unknown keeps the nodes and
+// progress of a folded run that searched it further (FoldedRun.Searched).
+// It is an error, naming the first deals, when t decided a deal the other
+// way.
 func keep(t, prev *Table) error {
 	if prev == nil {
 		return nil
 	}
-	foldedBy := map[uint64]int{} // prev's folded deals: the index of their run
+	foldedBy := map[uint64]int{}   // prev's folded deals: the index of their run
+	searchedBy := map[uint64]int{} // prev's open deals searched by a folded run
 	for i, f := range prev.Meta.Folded {
 		for _, seed := range f.Deals {
 			foldedBy[seed] = i
+		}
+		for _, seed := range f.Searched {
+			searchedBy[seed] = i
 		}
 	}
 	folds := make([]FoldedRun, len(prev.Meta.Folded))
@@ -538,6 +544,12 @@ func keep(t, prev *Table) error {
 	for i := range t.Deals {
 		d := &t.Deals[i]
 		old, ok := prev.Deal(d.Seed)
+		if run, searched := searchedBy[d.Seed]; ok && searched && old.Verdict == Unknown && d.Verdict == Unknown && old.Nodes > d.Nodes {
+			// Open in both: the larger search that left it so still counts.
+			d.Nodes, d.BestProgress = old.Nodes, max(d.BestProgress, old.BestProgress)
+			folds[run].Searched = append(folds[run].Searched, d.Seed)
+			continue
+		}
 		if !ok || old.Verdict == Unknown || old.Verdict == d.Verdict {
 			continue
 		}
@@ -563,8 +575,8 @@ func keep(t, prev *Table) error {
 			t.Meta.Game, textlist.Short(clash, 5, "; "))
 	}
 	for i, f := range prev.Meta.Folded {
-		if len(folds[i].Deals) > 0 {
-			f.Deals = folds[i].Deals // the run as recorded, with the deals kept
+		if len(folds[i].Deals) > 0 || len(folds[i].Searched) > 0 {
+			f.Deals, f.Searched = folds[i].Deals, folds[i].Searched // the run as recorded, with the deals kept
 			t.Meta.Folded = append(t.Meta.Folded, f)
 		}
 	}

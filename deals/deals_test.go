@@ -549,6 +549,25 @@ func TestBuildKeepsTheVerdictsOfTheTableBefore(t *testing.T) {
 	if !equalSeeds(sum.Table.Meta.Kept, []uint64{unknown[1]}) {
 		t.Errorf("a kept folded verdict: Kept %v, want %v", sum.Table.Meta.Kept, unknown[1:2])
 	}
+	// An open deal that a folded run searched further than the new search
+	// keeps the run's nodes and progress, under that run.
+	set(unknown[0], Unknown)
+	for i := range prev.Deals {
+		if d := &prev.Deals[i]; d.Seed == unknown[0] {
+			d.Nodes, d.BestProgress = 9_000_000, 103
+		}
+	}
+	prev.Meta.Folded[0].Deals, prev.Meta.Folded[0].Searched = nil, []uint64{unknown[0]}
+	cfg.Out = t.TempDir()
+	if sum, err = Build(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if f := sum.Table.Meta.Folded; len(f) != 1 || len(f[0].Deals) != 0 || !equalSeeds(f[0].Searched, []uint64{unknown[0]}) {
+		t.Errorf("a kept search of an open deal: Folded %+v", f)
+	}
+	if d, _ := sum.Table.Deal(unknown[0]); d.Verdict != Unknown || d.Nodes != 9_000_000 || d.BestProgress != 103 {
+		t.Errorf("a kept search of an open deal reads %+v", d)
+	}
 	prev.Meta.Folded = nil
 
 	// A deal the new search won that the table before says lost is a

@@ -63,13 +63,21 @@ type FoldedRun struct {
 	// Deals are the deals whose verdict the table took from the run: those
 	// it left unknown and the run decided, in order.
 	Deals []uint64 `json:"deals"`
+	// Searched are the deals the run left unknown, searched with more
+	// nodes than any search before it: the table took the run's nodes
+	// for them (and its best progress where it got further), so that an
+	// open deal says how far it has been searched. In order.
+	Searched []uint64 `json:"searched,omitempty"`
 }
 
 // Fold gives each deal that t leaves unknown and a run decided that run's
 // verdict, nodes, line length and progress (from the first run, in the
 // order given, that decided it), records each run that gave a verdict in
 // t.Meta.Folded, and scores and counts t again: the table then holds
-// every verdict known, whatever budget found it. First it takes as won
+// every verdict known, whatever budget found it. A deal that stays
+// unknown takes the nodes of the largest search that left it so, when
+// that is more than the table's (FoldedRun.Searched; its BestProgress
+// becomes the most any of those searches placed). First it takes as won
 // the deals its search left unknown that an agent of the table won
 // (Meta.WonInPlay), as a build does. It returns the number of deals
 // folded in and taken so. When a run is of another game or rules version,
@@ -96,10 +104,20 @@ func Fold(t *Table, runs ...Run) (int, error) {
 		run int
 	}
 	take := map[uint64]source{}
+	searched := map[uint64]source{} // deals a run left unknown: the largest search
 	var clash []string
 	for i, r := range runs {
 		for _, d := range r.Deals {
 			if d.Verdict == Unknown {
+				if prev, seen := searched[d.Seed]; !seen || d.Nodes > prev.d.Nodes {
+					if seen {
+						d.BestProgress = max(d.BestProgress, prev.d.BestProgress)
+					}
+					searched[d.Seed] = source{d, i}
+				} else {
+					prev.d.BestProgress = max(prev.d.BestProgress, d.BestProgress)
+					searched[d.Seed] = prev
+				}
 				continue
 			}
 			old, ok := t.Deal(d.Seed)
@@ -139,22 +157,53 @@ func Fold(t *Table, runs ...Run) (int, error) {
 		d := &t.Deals[i]
 		s, ok := take[d.Seed]
 		if !ok {
+			if s, ok := searched[d.Seed]; ok && d.Verdict == Unknown && s.d.Nodes > d.Nodes {
+				d.Nodes, d.BestProgress = s.d.Nodes, max(d.BestProgress, s.d.BestProgress)
+				folds[s.run].Searched = append(folds[s.run].Searched, d.Seed)
+			}
 			continue
 		}
 		d.Verdict, d.Nodes, d.LineLength, d.BestProgress, d.DeadAtStart = s.d.Verdict, s.d.Nodes, s.d.LineLength, s.d.BestProgress, s.d.DeadAtStart
 		folds[s.run].Deals = append(folds[s.run].Deals, d.Seed)
 		n++
 	}
-	for i, r := range runs {
-		if len(folds[i].Deals) > 0 {
-			folds[i].RunSearch = r.RunSearch
-			t.Meta.Folded = append(t.Meta.Folded, folds[i])
+	raised := map[uint64]bool{}
+	for _, f := range folds {
+		for _, seed := range f.Searched {
+			raised[seed] = true
 		}
 	}
+	for i := range t.Meta.Folded {
+		// A deal searched further now is the new run's to answer for.
+		f := &t.Meta.Folded[i]
+		f.Searched = slices.DeleteFunc(f.Searched, func(seed uint64) bool { return raised[seed] })
+	}
+	for i, r := range runs {
+		if len(folds[i].Deals) == 0 && len(folds[i].Searched) == 0 {
+			continue
+		}
+		folds[i].RunSearch = r.RunSearch
+		if j := slices.IndexFunc(t.Meta.Folded, func(f FoldedRun) bool { return f.RunSearch == r.RunSearch }); j >= 0 {
+			// The same run folded again: one record.
+			f := &t.Meta.Folded[j]
+			f.Deals = sortedUnion(f.Deals, folds[i].Deals)
+			f.Searched = sortedUnion(f.Searched, folds[i].Searched)
+			continue
+		}
+		t.Meta.Folded = append(t.Meta.Folded, folds[i])
+	}
+	t.Meta.Folded = slices.DeleteFunc(t.Meta.Folded, func(f FoldedRun) bool { return len(f.Deals) == 0 && len(f.Searched) == 0 })
 	if n > 0 {
 		t.rescore()
 	}
 	return n, nil
+}
+
+// sortedUnion returns the seeds of a and b, each once, in order.
+func sortedUnion(a, b []uint64) []uint64 {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // DecidedElsewhere returns the deals whose verdicts came from a search

@@ -103,3 +103,58 @@ func TestFoldRefusesContradictions(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldRecordsHowFarAnOpenDealWasSearched: a deal a run leaves unknown
+// takes the nodes of the largest search that left it so, and the most
+// cards any of them placed, so that `patience deals GAME --long` says how
+// far each open deal has been searched; the run is recorded for it, once
+// however often it is folded, and a later, larger search takes it over.
+// A smaller search than the table's changes nothing.
+func TestFoldRecordsHowFarAnOpenDealWasSearched(t *testing.T) {
+	tab := sample()
+	small := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 100_000, Command: "small"}, Deals: []RunDeal{{Seed: 2, Verdict: Unknown, Nodes: 100_000, BestProgress: 99}}}
+	a := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 20_000_000, Knowledge: "prove", Command: "a"}, Deals: []RunDeal{
+		{Seed: 2, Verdict: Unknown, Nodes: 20_000_000, BestProgress: 60},
+		{Seed: 1_000_001, Verdict: Unknown, Nodes: 20_000_000, BestProgress: 75},
+	}}
+	n, err := Fold(tab, small, a)
+	if err != nil || n != 0 {
+		t.Fatalf("folded %d (%v), want no verdict", n, err)
+	}
+	if d, _ := tab.Deal(2); d.Verdict != Unknown || d.Nodes != 20_000_000 || d.BestProgress != 99 {
+		t.Errorf("deal 2 reads %+v: want unknown, 20M nodes, 99 cards (the small run's best)", d)
+	}
+	if d, _ := tab.Deal(1_000_001); d.Nodes != 20_000_000 || d.BestProgress != 75 {
+		t.Errorf("deal 1,000,001 reads %+v: want 20M nodes, 75 cards", d)
+	}
+	want := []FoldedRun{{RunSearch: a.RunSearch, Searched: []uint64{2, 1_000_001}}}
+	if !reflect.DeepEqual(tab.Meta.Folded, want) {
+		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
+	}
+	if c := tab.Meta.Counts["all"]; c != (Counts{Won: 3, Lost: 1, Unknown: 2}) {
+		t.Errorf("counts %+v changed", c)
+	}
+	// The same run again: one record, the same figures.
+	if _, err := Fold(tab, a); err != nil || !reflect.DeepEqual(tab.Meta.Folded, want) {
+		t.Errorf("folded again (%v): Folded %+v", err, tab.Meta.Folded)
+	}
+	// A larger search of deal 2 that wins 1,000,001 takes both over.
+	b := Run{Game: "limited", RulesVersion: 1, RunSearch: RunSearch{Nodes: 40_000_000, Command: "b"}, Deals: []RunDeal{
+		{Seed: 2, Verdict: Unknown, Nodes: 40_000_000, BestProgress: 70},
+		{Seed: 1_000_001, Verdict: Won, Nodes: 30_000_000, LineLength: 230, BestProgress: 104},
+	}}
+	if n, err := Fold(tab, b); err != nil || n != 1 {
+		t.Fatalf("folded %d (%v), want 1", n, err)
+	}
+	if d, _ := tab.Deal(2); d.Nodes != 40_000_000 || d.BestProgress != 99 {
+		t.Errorf("deal 2 reads %+v after the larger search", d)
+	}
+	want = []FoldedRun{{RunSearch: a.RunSearch, Searched: []uint64{1_000_001}}, {RunSearch: b.RunSearch, Deals: []uint64{1_000_001}, Searched: []uint64{2}}}
+	if !reflect.DeepEqual(tab.Meta.Folded, want) {
+		t.Errorf("Folded %+v, want %+v", tab.Meta.Folded, want)
+	}
+	back := readBack(t, tab, "searched")
+	if !reflect.DeepEqual(back.Meta.Folded, want) || !sameDeals(back.Deals, tab.Deals) {
+		t.Errorf("read back: Folded %+v", back.Meta.Folded)
+	}
+}

@@ -178,7 +178,7 @@ func plural(n int, noun string) string {
 
 func writeDealsLong(w io.Writer, t *deals.Table, ds []deals.Deal) {
 	hidden := t.Meta.Clairvoyant
-	fmt.Fprintf(w, "%-9s %-6s %-7s %-8s %-6s %10s %5s %9s %9s", "deal", "block", "verdict", "class", "score", "nodes", "line", "heuristic", "mc")
+	fmt.Fprintf(w, "%-9s %-6s %-7s %-8s %-6s %10s %5s %8s %9s %9s", "deal", "block", "verdict", "class", "score", "nodes", "line", "best", "heuristic", "mc")
 	if hidden {
 		fmt.Fprintf(w, " %11s", "worlds won")
 	}
@@ -194,13 +194,15 @@ func writeDealsLong(w io.Writer, t *deals.Table, ds []deals.Deal) {
 	}
 	for _, d := range ds {
 		class, score, line := "-", "-", "-"
+		best := fmt.Sprintf("%d/%d", d.BestProgress, t.Meta.Cards) // the most cards the solver placed
 		if d.Verdict == deals.Won {
+			best = "-"
 			class, score, line = d.Difficulty.String(), fmt.Sprintf("%.3f", d.Score), fmt.Sprint(d.LineLength)
 			if d.LineLength == 0 {
 				line = "play" // won in play (Meta.WonInPlay): no line recorded
 			}
 		}
-		fmt.Fprintf(w, "%-9d %-6s %-7s %-8s %-6s %10d %5s %9s %9s", d.Seed, d.Block, d.Verdict, class, score, d.Nodes, line, play(d.Heuristic), play(d.MC))
+		fmt.Fprintf(w, "%-9d %-6s %-7s %-8s %-6s %10d %5s %8s %9s %9s", d.Seed, d.Block, d.Verdict, class, score, d.Nodes, line, best, play(d.Heuristic), play(d.MC))
 		if hidden {
 			fmt.Fprintf(w, " %11s", fmt.Sprintf("%d/%d", d.Worlds.Won, d.Worlds.Tried))
 		}

@@ -55,12 +55,24 @@ func runDealsFold(inv *invocation, args []string) error {
 		runs = append(runs, r)
 	}
 	before, playedBefore := maps.Clone(t.Meta.Counts), len(t.Meta.WonInPlay)
+	openNodes := map[uint64]int64{}
+	for _, d := range t.Deals {
+		if d.Verdict == deals.Unknown {
+			openNodes[d.Seed] = d.Nodes
+		}
+	}
 	n, err := deals.Fold(t, runs...)
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		fmt.Fprintf(inv.stdout, "%s: the runs decide no deal the table leaves unknown; the table is unchanged, nothing written\n", spec.Name)
+	searched := 0
+	for _, d := range t.Deals {
+		if was, ok := openNodes[d.Seed]; ok && d.Verdict == deals.Unknown && d.Nodes != was {
+			searched++
+		}
+	}
+	if n == 0 && searched == 0 {
+		fmt.Fprintf(inv.stdout, "%s: the runs decide no deal the table leaves unknown, nor search one further; the table is unchanged, nothing written\n", spec.Name)
 		return nil
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -78,7 +90,11 @@ func runDealsFold(inv *invocation, args []string) error {
 	if p := len(t.Meta.WonInPlay) - playedBefore; p > 0 {
 		played = fmt.Sprintf(" (%d of them won by the table's agents, where its search had left them open)", p)
 	}
-	fmt.Fprintf(inv.stdout, "%s: %s folded in from %d run(s)%s; wrote %s\n", spec.Name, count(n, "deal"), len(runs), played, path)
+	further := ""
+	if searched > 0 {
+		further = fmt.Sprintf("; %s left open searched further than the table had recorded (their nodes and best progress taken)", count(searched, "deal"))
+	}
+	fmt.Fprintf(inv.stdout, "%s: %s folded in from %d run(s)%s%s; wrote %s\n", spec.Name, count(n, "deal"), len(runs), played, further, path)
 	for _, blk := range t.Meta.Blocks {
 		was, now := before[blk.Name], t.Meta.Counts[blk.Name]
 		fmt.Fprintf(inv.stdout, "  %s block: %d won, %d lost, %d unknown (%d, %d, %d before)\n",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"testing"
@@ -526,5 +527,86 @@ func TestOwnRunsNeverLoseAWin(t *testing.T) {
 	t.Logf("%d positions, %d with a king's own run: the run rule alone locked %d", n, ruled, fired)
 	if fired < n/200 {
 		t.Errorf("the run rule locked only %d of %d positions that the king-lock test without it leaves open", fired, n)
+	}
+}
+
+// ownRunLock returns a position set up by hand, the swap spent, that the
+// king-lock test proves lost only by the rule of a king's own run
+// (addRuns); with run false, the same cards with the run taken off its
+// king and laid under the lone Q♥, a position that is won:
+//
+//	fan 1:  Q♥  K♠  Q♠  J♠  10♠   (the run Q♠ J♠ 10♠ on the K♠)
+//	fan 2:  K♠  9♠  K♥  K♣
+//	fan 3:  Q♣  K♥
+//	fan 4:  Q♥                     (without the run: Q♠ J♠ 10♠ Q♥)
+//
+//	foundations:  ♣ K, J   ♦ K, K   ♥ J, J   ♠ Q, 8
+func ownRunLock(run bool) *Position {
+	fan1, fan4 := "Q♥ K♠ Q♠ J♠ 10♠", "Q♥"
+	if !run {
+		fan1, fan4 = "Q♥ K♠", "Q♠ J♠ 10♠ Q♥"
+	}
+	g := position(fan1, "K♠ 9♠ K♥ K♣", "Q♣ K♥", fan4)
+	g.SetFoundation(cards.Clubs, cards.King, cards.Jack)
+	g.SetFoundation(cards.Diamonds, cards.King, cards.King)
+	g.SetFoundation(cards.Hearts, cards.Jack, cards.Jack)
+	g.SetFoundation(cards.Spades, cards.Queen, 8)
+	g.SetSwapUsed(true)
+	return g
+}
+
+// TestOwnRunLocksByHand: the position of ownRunLock is king-locked only by
+// the rule of a king's own run, which the relaxed game of Dead misses too,
+// and the plain search, which knows nothing but the rules, agrees that it
+// is lost; with the run taken off its king it is won, and neither test
+// calls it dead.
+//
+// Why it is lost, as a player sees it. The lone Q♥ goes home, the K♥ of
+// fan 3 on it, then the Q♣ and the K♣, and play stops. The other K♥ is now
+// the second king of hearts, so it needs the other Q♥, which lies under the
+// K♠ of fan 1. That K♠ could go home at once on the spade foundation
+// showing the queen, but the Q♠ J♠ 10♠ lie on it, and their twins are
+// home: a card of the run can go only onto the second spade foundation,
+// which waits at the 8♠ for the 9♠, or, the run whole, onto the other K♠.
+// Both the 9♠ and the other K♠ lie under the K♥. So that K♥ waits for the
+// K♠ of fan 1, which waits for its run, which waits for the K♥.
+//
+// Without the rule the king-lock test misses this: it lets the K♠ of fan
+// 1 go home as the first king of its suit, whose lower cards are all home
+// on one foundation, and after it the K♥ and the other K♠. addRuns adds
+// that the K♠ under the run waits for the kings above a copy of a spade
+// lower than the 10♠ (the K♥ and the K♣ above the 9♠), or for those above
+// the other K♠ (the same two). The relaxed game of Dead misses it as well:
+// it lets both K♥ go home on the one Q♥ home, so the 9♠ comes free.
+func TestOwnRunLocksByHand(t *testing.T) {
+	g := ownRunLock(true)
+	if n := g.relaxed(); n != 0 {
+		t.Fatalf("the relaxed game leaves %d cards out: the run rule is not alone\n%s", n, g.Render())
+	}
+	if g.kingLockedWithoutRuns() {
+		t.Fatalf("king-locked without the run rule\n%s", g.Render())
+	}
+	if !g.kingLocked() || !g.Dead() {
+		t.Fatalf("not king-locked (dead %v): the run rule misses the K♠ under its own run\n%s", g.Dead(), g.Render())
+	}
+	var l kingLocks
+	g.locks(&l)
+	l.addRuns(g)
+	if bits.OnesCount8(l.ownRun) != 1 {
+		t.Errorf("own runs on kings %08b, want the K♠ of fan 1 alone", l.ownRun)
+	}
+	plain := solvertest.New(t, solvertest.Plain(200000, 16))
+	r := plain.Solve(context.Background(), g)
+	if r.Verdict != solver.Unsolvable {
+		t.Fatalf("the plain search says %v (%d nodes)\n%s", r.Verdict, r.Nodes, g.Render())
+	}
+	t.Logf("lost: the plain search proves it in %d nodes", r.Nodes)
+
+	g = ownRunLock(false)
+	if g.kingLocked() || g.Dead() {
+		t.Fatalf("the run off its king, still king-locked %v, dead %v\n%s", g.kingLocked(), g.Dead(), g.Render())
+	}
+	if r := plain.Solve(context.Background(), g); r.Verdict != solver.Solved {
+		t.Fatalf("the run off its king, the plain search says %v (%d nodes)\n%s", r.Verdict, r.Nodes, g.Render())
 	}
 }
