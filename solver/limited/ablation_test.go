@@ -11,7 +11,8 @@ import (
 
 // The ablation measures what each technique of this package decides: it
 // solves deals with the techniques added one at a time and prints a CSV
-// row per step (results/solver/techniques.csv). It runs only when asked:
+// row per step, the rows of the research page's tables
+// (docs/research/solver-*.md). It runs only when asked:
 //
 //	go test ./solver/limited -run Ablation -ablation 200 -timeout 10h -v
 var ablation = solvertest.NewFlags("ablation", "ablation-nodes", "ablation-steps")

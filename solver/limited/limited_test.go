@@ -71,22 +71,41 @@ func playouts(n int, seed uint64) []env.Game {
 }
 
 // knowledge are the searches with each technique of this package on,
-// compared with the plain search.
+// alone and all together, and the knowledge set "prove", compared with the
+// plain search (solvertest.Plain: the unlimited pass alone, without keys
+// or pruning). "passes" runs the package's plan (Passes: nil), each
+// default pass ranked by the heuristic agent's evaluation, then by the
+// playout, before the unlimited pass.
+//
+// The playout evaluation (SearchEvaluate) has no option of its own: it
+// ranks the moves of every pass but the plain ones (Pass.Plain), the plain
+// search's unlimited pass included. It only orders the moves (it scores a
+// copy of each child), so it can change a verdict only through a search
+// that wrongly depends on that order: TestKnowledgeKeepsVerdicts searches
+// the position without it (noEval, ranked by the heuristic agent's
+// evaluation) with the plain search's options too, and "passes" covers the
+// limited passes, which leave moves out by their rank.
 var knowledge = map[string]solver.Options{
 	"keys":    {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
 	"pruning": {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
+	"passes":  {NoSafeMoves: true, NoDeadTest: true, NoKey: true, NoPrune: true},
 	"all":     {},
 	"prove":   {Knowledge: "prove"},
 }
 
 // TestKnowledgeKeepsVerdicts: on late positions of random games and of
-// winning lines, each technique decides as the plain search does.
+// winning lines, each technique (knowledge), and the search without the
+// playout evaluation, decides as the plain search does.
 func TestKnowledgeKeepsVerdicts(t *testing.T) {
 	n := solvertest.N(120, 30)
 	positions := append(playouts(n, 1), solvertest.WinningLines(n/2, 2, newGame, 15, 30, 45)...)
 	v := solvertest.NewVerdicts(t, knowledge, 200000)
+	noEval := map[string]*solver.Solver{"the plain search without the evaluation": solvertest.New(t, solvertest.Plain(200000, 18))}
 	for i, g := range positions {
-		v.Check(t, fmt.Sprint("position ", i), g)
+		what := fmt.Sprint("position ", i)
+		if want := v.Check(t, what, g); want != solver.Unknown {
+			solvertest.Agree(t, what, withoutEval(g), want, noEval)
+		}
 	}
 	decided, lost := v.Decided(), v.Count[solver.Unsolvable]
 	t.Logf("%d positions, %d decided by the plain search, %d lost", len(positions), decided, lost)

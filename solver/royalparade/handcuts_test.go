@@ -6,6 +6,8 @@ import (
 	"github.com/patience-gym/patience/env"
 	"github.com/patience-gym/patience/env/cards"
 	rules "github.com/patience-gym/patience/env/royalparade"
+	"github.com/patience-gym/patience/solver"
+	"github.com/patience-gym/patience/solver/internal/solvertest"
 )
 
 // table sets up a position by hand on an empty table with the stock dealt
@@ -127,5 +129,26 @@ func TestPlayoutScores(t *testing.T) {
 	}
 	if g.SearchEvaluate() <= 104 {
 		t.Errorf("SearchEvaluate %v: want the playout's 104 plus a hundredth of the evaluation", g.SearchEvaluate())
+	}
+}
+
+// TestPassesFindAWinTheUnlimitedPassMisses: Royal Parade's plan (Passes:
+// each default pass ranked by the heuristic agent's evaluation, then by
+// the playout) wins tuning deal 500,029 within 100k nodes (on its seventh
+// pass, a plain one), where the unlimited pass alone, and the default
+// passes (all ranked by the playout), leave it open at the same budget.
+func TestPassesFindAWinTheUnlimitedPassMisses(t *testing.T) {
+	g := rules.New()
+	g.Deal(500029)
+	search := func(passes []solver.Pass) solver.Result {
+		return solvertest.New(t, solver.Options{Nodes: 100000, TableBits: 18, Passes: passes}).Solve(t.Context(), g)
+	}
+	if own := search(nil); own.Verdict != solver.Solved {
+		t.Errorf("with its own passes: %v in %d nodes", own.Verdict, own.Nodes)
+	}
+	for name, passes := range map[string][]solver.Pass{"the unlimited pass alone": {}, "the default passes": solver.DefaultPasses} {
+		if r := search(passes); r.Verdict == solver.Solved {
+			t.Errorf("with %s: solved in %d nodes; the test proves nothing", name, r.Nodes)
+		}
 	}
 }

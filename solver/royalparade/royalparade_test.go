@@ -105,40 +105,57 @@ func playouts(n int, seed uint64) []env.Game {
 	})
 }
 
-// TestKnowledgeKeepsVerdicts: on positions of random games, the search
-// with the dead test and the keys decides as the plain search does, and
-// the dead test never fires on a position the plain search wins.
+// knowledge are the searches with each technique of this package on,
+// alone and all together, compared with the plain search
+// (solvertest.Plain: the unlimited pass alone, without safe moves, dead
+// test, keys or pruning). "passes" runs the package's plan (Passes: nil),
+// each default pass ranked by the heuristic agent's evaluation, then by
+// the playout, before the unlimited pass.
+//
+// The playout evaluation (SearchEvaluate) has no option of its own: it
+// ranks the moves of every pass but the plain ones (Pass.Plain), the plain
+// search's unlimited pass included. It only orders the moves (it scores a
+// copy of each child), so it can change a verdict only through a search
+// that wrongly depends on that order: TestKnowledgeKeepsVerdicts searches
+// the position without it (noEval, ranked by the heuristic agent's
+// evaluation) with the plain search's options too, and "passes" covers the
+// limited passes, which leave moves out by their rank.
+var knowledge = map[string]solver.Options{
+	"safe moves": {NoDeadTest: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}},
+	"dead test":  {NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}},
+	"keys":       {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
+	"pruning":    {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
+	"passes":     {NoSafeMoves: true, NoDeadTest: true, NoKey: true, NoPrune: true},
+	"all":        {},
+}
+
+// TestKnowledgeKeepsVerdicts: on positions of random games and of winning
+// lines, each technique (knowledge), and the search without the playout
+// evaluation, decides as the plain search does, and the dead test never
+// fires on a position the plain search wins.
 func TestKnowledgeKeepsVerdicts(t *testing.T) {
 	n := solvertest.N(150, 30)
 	positions := append(playouts(n, 1), solvertest.WinningLines(n/3, 2, newGame, 10, 20, 30, 45)...)
-	plain := solvertest.New(t, solvertest.Plain(200000, 18))
-	variants := map[string]solver.Options{
-		"dead test": {NoSafeMoves: true, NoKey: true, NoPrune: true, Passes: []solver.Pass{}},
-		"keys":      {NoSafeMoves: true, NoDeadTest: true, NoPrune: true, Passes: []solver.Pass{}},
-		"pruning":   {NoSafeMoves: true, NoDeadTest: true, Passes: []solver.Pass{}},
-		"all":       {},
-	}
-	decided, lost, cut, alive := 0, 0, 0, 0
+	v := solvertest.NewVerdicts(t, knowledge, 200000)
+	noEval := map[string]*solver.Solver{"the plain search without the evaluation": solvertest.New(t, solvertest.Plain(200000, 18))}
+	cut, alive := 0, 0
 	for i, g := range positions {
-		want := plain.Solve(context.Background(), g)
-		if want.Verdict == solver.Unknown {
+		what := fmt.Sprint("position ", i)
+		want := v.Check(t, what, g)
+		if want == solver.Unknown {
 			continue
 		}
-		decided++
-		p := New(g.(*rules.Game))
-		if p.Dead() {
+		solvertest.Agree(t, what, withoutEval(g), want, noEval)
+		if New(g.(*rules.Game)).Dead() {
 			cut++
-			if want.Verdict == solver.Solved {
-				t.Fatalf("position %d: dead, but the plain search wins it\n%s", i, g.Render())
+			if want == solver.Solved {
+				t.Fatalf("%s: dead, but the plain search wins it\n%s", what, g.Render())
 			}
-		}
-		if want.Verdict == solver.Unsolvable {
-			lost++
-		} else if !p.Dead() {
+		} else if want == solver.Solved {
 			alive++
 		}
-		solvertest.Agree(t, fmt.Sprint("position ", i), g, want.Verdict, solvertest.Searches(t, variants, 200000, 18))
 	}
+	decided, lost := v.Decided(), v.Count[solver.Unsolvable]
 	t.Logf("%d positions, %d decided by the plain search, %d lost; the dead test cuts %d at the start", len(positions), decided, lost, cut)
 	if lost == 0 || cut == 0 || alive < 20 {
 		t.Errorf("the sample proves little: %d decided, %d lost, %d cut", decided, lost, cut)

@@ -132,7 +132,7 @@ func (f Flags) Run(t *testing.T, deal func(seed uint64) env.Game, steps []Step, 
 }
 
 // CSV runs the steps as Run does and prints a CSV row for each, game its
-// first column (the rows of results/solver/techniques.csv), after a
+// first column (the rows of the research pages' tables), after a
 // header.
 func (f Flags) CSV(t *testing.T, game string, deal func(seed uint64) env.Game, steps []Step) {
 	t.Helper()
