@@ -3,6 +3,7 @@ package fourquarters
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/bits"
 	"testing"
 
@@ -281,19 +282,116 @@ func TestPruneKeepsOneArm(t *testing.T) {
 	if m.Count() != len(want) {
 		t.Errorf("kept %d moves, want N11-N12 and close", m.Count())
 	}
+	// After N1-N4, the pair of nines N3-N5, whose outer cell N5 lies just
+	// beyond the emptied N4, is kept.
+	g = New(cross(t, "", map[string]string{"N1": "5S", "N2": "KC", "N3": "9C", "N4": "5H", "N5": "9D", "N6": "KD"}, ""))
+	g.Apply(pair("N1", "N4"))
+	g.Legal(&m)
+	g.Prune(nil, &m)
+	if !m.Has(pair("N3", "N5")) {
+		t.Error("N3-N5 left out after N1-N4")
+	}
 }
 
-// TestKeepsVerdicts compares, on small positions, the verdict of the
-// search with every technique against the search with none (the dead
-// tests and the pruning off): endgames (stock empty, few cards, files
-// packed or not) and the ends of real deals (a few stock cards left).
+// TestKeepsVerdicts compares, on small positions (verdictSample), the
+// verdict of the search with every technique against the search with none
+// (the dead tests and the pruning off).
 func TestKeepsVerdicts(t *testing.T) {
 	n := 600
 	if *stress > 0 {
 		n = *stress
 	}
 	v := solvertest.NewVerdicts(t, map[string]solver.Options{"the search with the techniques": {}}, 200000)
-	check := func(name string, g *rules.Game) { v.Check(t, name, g) }
+	for _, p := range verdictSample(n) {
+		v.Check(t, p.name, p.g)
+	}
+	count := v.Count
+	t.Logf("decided by the reference: %d solved, %d unsolvable", count[solver.Solved], count[solver.Unsolvable])
+	if count[solver.Solved] < n/20 || count[solver.Unsolvable] < n/20 {
+		t.Errorf("too few decided positions of each kind: %v", count)
+	}
+}
+
+// TestEachTechniqueKeepsVerdicts is TestKeepsVerdicts for each technique
+// alone (NewWith(g, needs|use), the search's own switches on), on the
+// same positions: a user who measures the techniques one at a time, or
+// searches with some of them switched off, relies on each of them keeping
+// every verdict by itself, and not only beside the others, whose cuts
+// could hide its error. A technique that left the search unchanged on
+// every position would pass without being tested, so each must also change
+// the node count of the search with only what it needs (NewWith(g,
+// needs)) on some position.
+func TestEachTechniqueKeepsVerdicts(t *testing.T) {
+	n := solvertest.N(600, 150)
+	if *stress > 0 {
+		n = *stress
+	}
+	const nodes = 200000
+	plain := solvertest.New(t, solvertest.Plain(nodes, 18))
+	search := solvertest.New(t, solver.Options{Nodes: nodes, TableBits: 18})
+	sample := verdictSample(n)
+	want := make([]solver.Verdict, len(sample))
+	var count [3]int
+	for i, p := range sample {
+		want[i] = plain.Solve(t.Context(), p.g).Verdict
+		count[want[i]]++
+	}
+	if count[solver.Solved] < n/20 || count[solver.Unsolvable] < n/20 {
+		t.Fatalf("too few decided positions of each kind: %v", count)
+	}
+	for _, c := range []struct {
+		name string
+		use  Technique
+		// needs is what the technique does nothing without.
+		needs Technique
+	}{
+		{"parity", Parity, 0},
+		{"frozen arms", Frozen, 0},
+		{"one arm a round", OneArm, 0},
+		// The lookahead is part of the pruning to one arm a round: Prune
+		// returns before it without OneArm. Without Parity it judges dead
+		// positions by frozen arms alone. With Parity the pruning changes
+		// no search of this sample (it cuts only in starts that the parity
+		// proves lost), so the lookahead's parity is left to
+		// TestPruneLeavesOutFreezingClose.
+		{"dead rounds left out", Lookahead, OneArm},
+		{"ranks as keys", RankKeys, 0},
+		// The proof first plans the passes of the default rules only: the
+		// sample's hub positions keep the default passes.
+		{"the proof first", ProofFirst, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			searches := map[string]*solver.Solver{c.name: search}
+			changed := false
+			for i, p := range sample {
+				if want[i] == solver.Unknown {
+					continue
+				}
+				q := NewWith(p.g, c.needs|c.use)
+				solvertest.Agree(t, fmt.Sprint(p.name, " ", i), q, want[i], searches)
+				if !changed {
+					without := search.Solve(t.Context(), NewWith(p.g, c.needs)).Nodes
+					changed = search.Solve(t.Context(), q).Nodes != without
+				}
+			}
+			if !changed {
+				t.Errorf("%s changes the search on none of the %d positions", c.name, len(sample))
+			}
+		})
+	}
+}
+
+// sampled is a position of verdictSample and the kind it is of.
+type sampled struct {
+	name string
+	g    *rules.Game
+}
+
+// verdictSample returns the small positions of the verdict tests, the same
+// on every call: n endgames (stock empty, few cards, files packed or not)
+// and n/3 ends of real deals (a few stock cards left).
+func verdictSample(n int) []sampled {
+	var out []sampled
 	rng := cards.NewRand(7)
 	for k := range n {
 		// An endgame: a few ranks in a few arms, the files packed in half
@@ -337,7 +435,7 @@ func TestKeepsVerdicts(t *testing.T) {
 			g.SetVariant(rules.VariantHub)
 		}
 		g.Setup(cs, stock)
-		check("endgame", g)
+		out = append(out, sampled{"endgame", g})
 	}
 	// The ends of real deals: random pairs and close-ups until a few stock
 	// cards are left.
@@ -355,13 +453,9 @@ func TestKeepsVerdicts(t *testing.T) {
 		if g.Explain(rules.ActClose) == nil {
 			g.Apply(rules.ActClose) // a calm start, from which the pruning works
 		}
-		check("late", g)
+		out = append(out, sampled{"late", g})
 	}
-	count := v.Count
-	t.Logf("decided by the reference: %d solved, %d unsolvable", count[solver.Solved], count[solver.Unsolvable])
-	if count[solver.Solved] < n/20 || count[solver.Unsolvable] < n/20 {
-		t.Errorf("too few decided positions of each kind: %v", count)
-	}
+	return out
 }
 
 // TestKeyIgnoresSuits: positions with the same ranks in the same cells

@@ -71,8 +71,9 @@ func tiny(rng *cards.Rand, crowded bool) *rules.Game {
 }
 
 // TestKeepsVerdicts compares, on many small positions, the verdict of the
-// search with every technique against the plain search (no safe moves,
-// pruning or keys), which decides exactly which positions can be won.
+// search with the default techniques (New) against the plain search (no
+// safe moves, pruning or keys), which decides exactly which positions can
+// be won.
 // Small positions of Ladder are nearly always won: even with every row
 // taken, the redeal spent and half the cards in the ladder and the waste,
 // 198 of 200 are.
@@ -115,6 +116,15 @@ func TestKeyIgnoresRowOrder(t *testing.T) {
 	}
 	if New(a).Key() == New(c).Key() {
 		t.Error("other rows: the same key")
+	}
+	// A card of another suit, at a row's inner or outer end: another key.
+	for _, rows := range [][2]string{{"9S 8H", "KH QC JD"}, {"9S 8D", "KD QC JD"}} {
+		f := rules.New()
+		f.SetRows(cards.MustParseList(rows[0]), cards.MustParseList(rows[1]))
+		f.SetStock(cards.MustParseList("2C 3C"))
+		if New(a).Key() == New(f).Key() {
+			t.Errorf("rows %s and %s key as rows %v and %v", rows[0], rows[1], x, y)
+		}
 	}
 	if p := NewWith(a, All&^RowKeys); p.Key() != a.Hash() {
 		t.Error("without RowKeys the key is not the hash")
@@ -207,5 +217,73 @@ func TestNarrowLeavesOutShifts(t *testing.T) {
 		if !m.Has(rules.ActTurn) {
 			t.Errorf("%s: the turn left out", c.name)
 		}
+	}
+}
+
+// TestEachTechniqueKeepsVerdicts is TestKeepsVerdicts for each technique
+// alone (NewWith(g, use), the search's own switches on), on the same
+// positions: a user who measures the techniques one at a time, or runs
+// the default set or every technique, relies on each of them keeping every
+// verdict by itself, and not only beside the others, whose cuts could hide
+// its error. A technique that left the search unchanged on every position
+// would pass without being tested, so each must also change the node count
+// of the search without techniques (NewWith(g, 0)) on some position. None
+// of the techniques needs another. Shifts narrows only the limited passes
+// and Ranking only orders the moves, so neither can turn a verdict (the
+// unlimited pass tries every move), but a line they find must still win.
+func TestEachTechniqueKeepsVerdicts(t *testing.T) {
+	n := solvertest.N(200, 60)
+	if *stress > 0 {
+		n = *stress
+	}
+	const nodes = 50000
+	plain := solvertest.New(t, solvertest.Plain(nodes, 18))
+	search := solvertest.New(t, solver.Options{Nodes: nodes, TableBits: 18})
+	rng := cards.NewRand(5)
+	games := make([]*rules.Game, n)
+	want := make([]solver.Verdict, n)
+	none := make([]int64, n) // the nodes of the search without techniques, -1 until searched
+	won := 0
+	for i := range n {
+		games[i] = tiny(rng, i%2 == 1)
+		want[i] = plain.Solve(t.Context(), games[i]).Verdict
+		none[i] = -1
+		if want[i] == solver.Solved {
+			won++
+		}
+	}
+	if won < n/2 {
+		t.Fatalf("too few positions won: %d of %d", won, n)
+	}
+	for _, c := range []struct {
+		name string
+		use  Technique
+	}{
+		{"safe moves", Safe},
+		{"row keys", RowKeys},
+		{"turn order", TurnOrder},
+		{"shifts", Shifts},
+		{"ranking", Ranking},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			searches := map[string]*solver.Solver{c.name + " alone": search}
+			changed := false
+			for i, g := range games {
+				if want[i] == solver.Unknown {
+					continue
+				}
+				p := NewWith(g, c.use)
+				solvertest.Agree(t, fmt.Sprint("position ", i), p, want[i], searches)
+				if !changed {
+					if none[i] < 0 {
+						none[i] = search.Solve(t.Context(), NewWith(g, 0)).Nodes
+					}
+					changed = search.Solve(t.Context(), p).Nodes != none[i]
+				}
+			}
+			if !changed {
+				t.Errorf("the search with %s alone is the search without techniques on all %d positions", c.name, n)
+			}
+		})
 	}
 }
