@@ -26,6 +26,7 @@ var steps = []solvertest.Technique[Technique]{
 	{Name: "+ turn order", Use: Safe | RowKeys | TurnOrder},
 	{Name: "+ shifts left out of the limited passes", Use: Safe | RowKeys | TurnOrder | Shifts},
 	{Name: "+ search evaluation", Use: All},
+	{Name: "the rules alone (no technique)", Use: 0},
 }
 
 func TestMeasure(t *testing.T) {

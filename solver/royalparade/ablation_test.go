@@ -47,6 +47,7 @@ var ablationRows = []solvertest.Step{
 	{Name: "+ playout evaluation", Options: solver.Options{NoPrune: true, Passes: solver.DefaultPasses}},
 	{Name: "+ one empty cell a row", Options: solver.Options{Passes: solver.DefaultPasses}},
 	{Name: "+ plain passes too (all)", Options: solver.Options{}},
+	{Name: "the rules alone (no safe moves)", Options: solver.Options{NoSafeMoves: true, NoDeadTest: true, NoKey: true, NoPrune: true}, Position: withoutEval},
 }
 
 func TestAblation(t *testing.T) {
