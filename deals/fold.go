@@ -19,6 +19,9 @@ type RunSearch struct {
 	// the pass used 1/BestFirst of the budget before the game's passes;
 	// 0 for none).
 	BestFirst int `json:"best_first,omitempty"`
+	// Beam is the width of the run's beam pass (solver.Options.Beam; 0
+	// for none).
+	Beam int `json:"beam,omitempty"`
 	// Knowledge is the run's set of search knowledge
 	// (solver.Options.Knowledge; "" for the game's default).
 	Knowledge string `json:"knowledge,omitempty"`

@@ -250,7 +250,7 @@ func TestFoldedVerdictsHold(t *testing.T) {
 			if f.TableBits > 0 {
 				bits = f.TableBits // the run's own table, which its proofs may need
 			}
-			o := solver.Options{Nodes: f.Nodes, TableBits: bits, BestFirst: f.BestFirst, Knowledge: f.Knowledge}
+			o := solver.Options{Nodes: f.Nodes, TableBits: bits, BestFirst: f.BestFirst, Beam: f.Beam, Knowledge: f.Knowledge}
 			t.Logf("%s: %d deals folded from %q; the cheapest re-decided at %d nodes", g, len(ds), f.Command, f.Nodes)
 			for _, d := range ds[:min(2, len(ds))] {
 				res := resolveWith(t, g, o, d.Seed)

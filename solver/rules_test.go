@@ -54,6 +54,9 @@ var variants = map[string]solver.Options{
 	// the budget, before the unlimited pass begins.
 	"best first":        {Passes: []solver.Pass{{BestFirst: true}}},
 	"best first, plain": {NoSafeMoves: true, NoDeadTest: true, NoKey: true, Passes: []solver.Pass{{BestFirst: true, Plain: true}}},
+	// A beam proves nothing: a narrow one drops most lines, and what it
+	// leaves the unlimited pass after it decides.
+	"beam": {Beam: 3},
 }
 
 // compare decides each position with the reference (the plain search)

@@ -148,6 +148,11 @@ type Options struct {
 	// that may use 1/BestFirst of the budget before the passes (Passes,
 	// or the game's plan): 1 to 1000, 0 for none.
 	BestFirst int
+	// Beam, when above 0, runs a beam pass of this width (Pass.Beam) that
+	// may use a quarter of the budget before the other passes (the
+	// best-first pass, then Passes or the game's plan): 1 to 1,000,000,
+	// 0 for none.
+	Beam int
 	// Knowledge names a set of the game's search knowledge other than its
 	// default (RegisterSet; "" for the default). A game without that set
 	// is not searched: its Result is Unknown with Stop NoKnowledge
@@ -180,6 +185,11 @@ type Pass struct {
 	// the unlimited pass, it proves a deal unsolvable when it runs out of
 	// positions before its share of the budget.
 	BestFirst bool
+	// Beam, when above 0, makes the pass a beam pass of this width
+	// (Limit and Discrepancy unused; beam.go): layer by layer, it expands
+	// every position it keeps and keeps the Beam best of their children.
+	// It proves nothing.
+	Beam int
 	// Share, when above 0, lets the pass use 1/Share of what is left of
 	// the budget, instead of a third (a half for an opening pass).
 	Share int
@@ -204,6 +214,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("jitter %v is out of range (0 to 1e6)", o.Jitter)
 	case o.BestFirst < 0 || o.BestFirst > 1000:
 		return fmt.Errorf("best-first share 1/%d is out of range (1 to 1000, or 0 for none)", o.BestFirst)
+	case o.Beam < 0 || o.Beam > maxBeam:
+		return fmt.Errorf("beam width %d is out of range (1 to %d, or 0 for none)", o.Beam, maxBeam)
 	}
 	for _, p := range o.Passes {
 		if p.Limit < 0 || p.Limit >= int(unlimited) {
@@ -413,7 +425,9 @@ type Solver struct {
 	openMasks  []env.Mask
 	openStates []env.Game
 	scores     scoreCache
-	bf         bestFirst // the storage of a best-first pass
+	bf         bestFirst // the storage of a best-first pass (and of a beam pass)
+	beamCur    []int32   // a beam pass's layer, and the next (beam.go)
+	beamNext   []int32
 }
 
 // New returns a Solver with the given options.
@@ -449,6 +463,13 @@ const passShare = 3
 // openingShare is the share of what is left of the budget that the
 // opening pass may use: one half.
 const openingShare = 2
+
+// beamShare: a beam pass (Options.Beam) may use a quarter of the budget.
+const beamShare = 4
+
+// maxBeam is the widest beam (Options.Beam): two layers of it stay within
+// the best-first pass's room for positions (bfMaxStates).
+const maxBeam = 1_000_000
 
 // errPassCap ends a limited pass that used its share of the budget.
 var errPassCap = errors.New("pass cap")
@@ -502,6 +523,9 @@ func (s *Solver) search(ctx context.Context, orig, g env.Game) Result {
 	}
 	if s.opts.BestFirst > 0 {
 		passes = append([]Pass{{BestFirst: true, Share: s.opts.BestFirst}}, passes...)
+	}
+	if s.opts.Beam > 0 {
+		passes = append([]Pass{{Beam: s.opts.Beam, Share: beamShare}}, passes...)
 	}
 	err := s.sequence(g, passes)
 	switch {
@@ -586,6 +610,15 @@ func (s *Solver) sequence(g env.Game, passes []Pass) error {
 			s.res.Passes++
 			err = s.openingPass(g)
 			if err == errPassCap || err == errOpeningDone {
+				err = nil
+				continue
+			}
+			break // a win or a budget
+		}
+		if i < len(passes) && passes[i].Beam > 0 {
+			s.res.Passes++
+			err = s.beamPass(g, passes[i].Beam)
+			if err == errPassCap {
 				err = nil
 				continue
 			}

@@ -283,7 +283,7 @@ func TestTimeBudgetAndCancel(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}, {Passes: []solver.Pass{{Share: -1}}}, {Passes: []solver.Pass{{Share: 1001}}}, {BestFirst: -1}, {BestFirst: 1001}} {
+	for _, o := range []solver.Options{{Nodes: -1}, {Time: -time.Second}, {TableBits: 3}, {TableBits: 31}, {Passes: []solver.Pass{{Limit: 127}}}, {Passes: []solver.Pass{{Limit: -1}}}, {Passes: []solver.Pass{{Share: -1}}}, {Passes: []solver.Pass{{Share: 1001}}}, {BestFirst: -1}, {BestFirst: 1001}, {Beam: -1}, {Beam: 1_000_001}} {
 		if _, err := solver.New(o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}
@@ -457,5 +457,40 @@ func TestBestFirstPass(t *testing.T) {
 	capped := solve(t, newSolver(t, bf), g)
 	if capped.Passes != 2 || capped.Verdict == solver.Solved {
 		t.Errorf("best first holding 50 positions: %v after %d passes, %d nodes", capped.Verdict, capped.Passes, capped.Nodes)
+	}
+}
+
+// TestBeamPass: a beam pass (Options.Beam) wins Limited's tuning deal 45
+// within its quarter of a 2M budget, where the game's own passes leave it
+// open with the whole budget; the same options give the same search; a
+// beam too narrow to find the win leaves the rest of the budget to the
+// passes after it, which then decide as without it; and a beam never
+// proves a deal lost.
+func TestBeamPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches of 2M nodes")
+	}
+	g := limited.New()
+	g.Deal(45)
+	def := solve(t, newSolver(t, solver.Options{Nodes: 2_000_000, TableBits: 20}), g)
+	if def.Verdict != solver.Unknown {
+		t.Fatalf("the game's passes: %v in %d nodes; the test proves nothing", def.Verdict, def.Nodes)
+	}
+	beam := solver.Options{Nodes: 2_000_000, TableBits: 20, Beam: 3000}
+	won := solve(t, newSolver(t, beam), g)
+	if won.Verdict != solver.Solved || won.Passes != 1 || won.Nodes > 500_000 {
+		t.Fatalf("a beam of 3,000: %v after %d passes, %d nodes", won.Verdict, won.Passes, won.Nodes)
+	}
+	again := solve(t, newSolver(t, beam), g)
+	if again.Nodes != won.Nodes || !slices.Equal(again.Line, won.Line) {
+		t.Errorf("the same search twice: %d and %d nodes", won.Nodes, again.Nodes)
+	}
+	// A beam of one, which does not win deal 11, leaves it to the passes
+	// after it, which decide it as they do alone.
+	g.Deal(11)
+	alone := solve(t, newSolver(t, solver.Options{Nodes: 200_000, TableBits: 20, BestFirst: 10}), g)
+	one := solve(t, newSolver(t, solver.Options{Nodes: 200_000, TableBits: 20, BestFirst: 10, Beam: 1}), g)
+	if one.Verdict != alone.Verdict || one.Passes != alone.Passes+1 {
+		t.Errorf("a beam of one in front: %v after %d passes; alone %v after %d", one.Verdict, one.Passes, alone.Verdict, alone.Passes)
 	}
 }

@@ -126,7 +126,7 @@ func readRun(spec *env.Spec, path string) (deals.Run, error) {
 	if err != nil {
 		return deals.Run{}, fmt.Errorf("%s: the run's budget is %q: only runs with a node budget are folded in (their verdicts are the same on any machine)", path, f.Budget)
 	}
-	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, RunSearch: deals.RunSearch{Command: f.Command, Nodes: nodes, BestFirst: f.BestFirst, Knowledge: f.Knowledge, TableBits: f.TableBits}}
+	r := deals.Run{Game: spec.Name, RulesVersion: spec.RulesVersion, RunSearch: deals.RunSearch{Command: f.Command, Nodes: nodes, BestFirst: f.BestFirst, Beam: f.Beam, Knowledge: f.Knowledge, TableBits: f.TableBits}}
 	if err := solver.CheckKnowledge(spec.Name, f.Knowledge); err != nil {
 		return deals.Run{}, fmt.Errorf("%s: the run's search cannot be made again: %w", path, err)
 	}

@@ -22,7 +22,7 @@ import (
 
 var solveCmd = &command{
 	name:    "solve",
-	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--knowledge SET] [--unknown] [--json F] [--show] [--verify]",
+	args:    "GAME [--deals N] [--seed-start S] [--budget 10s|5M] [--workers W] [--best-first N] [--beam W] [--knowledge SET] [--unknown] [--json F] [--show] [--verify]",
 	summary: "how many deals can be won: the solver's verdict per deal and the winnable share",
 	long:    solveLong,
 	run:     runSolve,
@@ -53,6 +53,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	jsonPath := fs.String("json", "", "also write every deal's result and the summary to this JSON file (F.partial keeps the deals decided so far: the same command run again after a crash or Ctrl-C goes on from there)")
 	show := fs.Bool("show", false, "print each winning line, one move per line, as `patience play` reads moves")
 	bestFirst := fs.Int("best-first", 0, "run a best-first pass with 1/N of the budget before the game's passes (1 to 1000; 0: none): it finds wins the depth-first passes miss, and misses some of theirs; it holds what it lists in memory, beside --memory (about 50 bytes for each position it lists, and 300 more for each not yet expanded)")
+	beam := fs.Int("beam", 0, "run a beam pass of this width first, with up to a quarter of the budget (1 to 1000000; 0: none): layer by layer it keeps the W best positions a move ahead of the last; it finds wins the other passes miss and proves nothing (Limited: 3000)")
 	knowledge := fs.String("knowledge", "", "search with this set of the game's search knowledge instead of its default (ladder: all, every technique, the two its default leaves out too; limited: prove, the exhaustive pass alone, for proofs of loss)")
 	onlyUnknown := fs.Bool("unknown", false, "decide only the deals of the range that the game's verdict table leaves unknown (its open deals searched again with a larger budget; the result file lists them, and patience deals fold takes what it decides)")
 	verify := fs.Bool("verify", false, "replay every winning line through a fresh environment; exit 1 if one fails")
@@ -87,7 +88,7 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 			return usagef("--json %s: the directory %s does not exist", *jsonPath, filepath.Dir(*jsonPath))
 		}
 	}
-	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory), BestFirst: *bestFirst, Knowledge: *knowledge}
+	opts := solver.Options{Nodes: b.nodes, Time: b.time, TableBits: tableBits(*memory), BestFirst: *bestFirst, Beam: *beam, Knowledge: *knowledge}
 	if err := opts.Check(); err != nil {
 		return usageError{err}
 	}
@@ -123,6 +124,9 @@ func runSolve(ctx context.Context, inv *invocation, args []string) error {
 	bf := ""
 	if opts.BestFirst > 0 {
 		bf = fmt.Sprintf(" (a best-first pass first, with 1/%d of it)", opts.BestFirst)
+	}
+	if opts.Beam > 0 {
+		bf += fmt.Sprintf(" (a beam of %d first, with up to a quarter of it)", opts.Beam)
 	}
 	if opts.Knowledge != "" {
 		bf += fmt.Sprintf(", search knowledge %q", opts.Knowledge)

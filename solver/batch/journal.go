@@ -23,6 +23,7 @@ type journalHead struct {
 	Budget    string `json:"budget"`
 	TableBits int    `json:"table_bits"`
 	BestFirst int    `json:"best_first,omitempty"` // solver.Options.BestFirst
+	Beam      int    `json:"beam,omitempty"`       // solver.Options.Beam
 	Knowledge string `json:"knowledge,omitempty"`  // solver.Options.Knowledge
 }
 
@@ -52,7 +53,7 @@ func (j *journal) Held(i int) (Deal, bool) {
 // middle of a write) is dropped.
 func openJournal(cfg Config, shard runner.Shard) (*journal, error) {
 	spec := cfg.Game.Spec()
-	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge}
+	head := journalHead{Journal: journalVersion, Game: spec.ID(), Rules: spec.Rules(), Budget: cfg.Budget, TableBits: cfg.Options.TableBits, BestFirst: cfg.Options.BestFirst, Beam: cfg.Options.Beam, Knowledge: cfg.Options.Knowledge}
 	path, others := ShardJournal(cfg.Journal, shard.Index, shard.Count), ""
 	if shard.Whole() {
 		stem, ext := splitExt(cfg.Journal)
@@ -85,13 +86,17 @@ func otherRun(err error, head journalHead) error {
 		head.Game, head.Rules, head.Budget, head.TableBits, searchNote(head))
 }
 
-// searchNote names a run's best-first pass (solver.Options.BestFirst) and
+// searchNote names a run's best-first pass (solver.Options.BestFirst), beam
+// pass (solver.Options.Beam) and
 // set of search knowledge (solver.Options.Knowledge) for a message, or
 // nothing for the default search.
 func searchNote(h journalHead) string {
 	note := ""
 	if h.BestFirst != 0 {
 		note += fmt.Sprintf(", a best-first pass with 1/%d of the budget", h.BestFirst)
+	}
+	if h.Beam != 0 {
+		note += fmt.Sprintf(", a beam of %d", h.Beam)
 	}
 	if h.Knowledge != "" {
 		note += fmt.Sprintf(", search knowledge %q", h.Knowledge)

@@ -94,6 +94,7 @@ type File struct {
 
 	Budget      string  `json:"budget"`
 	BestFirst   int     `json:"best_first,omitempty"` // solver.Options.BestFirst: a best-first pass before the others
+	Beam        int     `json:"beam,omitempty"`       // solver.Options.Beam: a beam pass before the others
 	Knowledge   string  `json:"knowledge,omitempty"`  // solver.Options.Knowledge: a set of search knowledge other than the default
 	TableBits   int     `json:"table_bits,omitempty"` // solver.Options.TableBits: the transposition table's size (0: the default), which a proof may need
 	Workers     int     `json:"workers"`
@@ -110,7 +111,7 @@ func NewFile(cfg Config, res *Result, sum Summary, interrupted bool, command str
 	spec := cfg.Game.Spec()
 	return File{
 		Command: command, Game: spec.Name, Variant: spec.Variant, Rules: spec.Rules(), Clairvoyant: spec.Hidden,
-		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Seeds: cfg.Seeds, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Knowledge: cfg.Options.Knowledge, TableBits: cfg.Options.TableBits, Workers: res.Workers, Interrupted: interrupted,
+		SeedStart: cfg.SeedStart, Deals: cfg.Deals, Seeds: cfg.Seeds, Budget: cfg.Budget, BestFirst: cfg.Options.BestFirst, Beam: cfg.Options.Beam, Knowledge: cfg.Options.Knowledge, TableBits: cfg.Options.TableBits, Workers: res.Workers, Interrupted: interrupted,
 		GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Summary: sum, Results: res.Deals,
 	}
 }
