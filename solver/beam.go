@@ -28,24 +28,12 @@ import (
 // unsolvable (s.cut).
 func (s *Solver) beamPass(g env.Game, w int) error {
 	b := &s.bf
-	b.reset()
 	s.cut = true
-	root := b.slot(g)
-	st := b.states[root]
-	st.CopyFrom(g)
-	if s.settle(st) {
-		s.line = s.line[:0]
-		for _, a := range b.acts {
-			s.line = append(s.line, int(a))
-		}
-		return errFound
-	}
-	b.add(s.bfKey(st))
-	if s.useDead && s.dead(st) {
-		s.res.Dead++
+	if dead, err := s.listStart(g); err != nil {
+		return err
+	} else if dead {
 		return errPassCap
 	}
-	b.nodes = append(b.nodes, bfNode{parent: -1, seg: 0, nseg: int32(len(b.acts)), slot: root, depth: int32(len(b.acts)), score: float32(s.score(st))})
 	cur := append(s.beamCur[:0], 0)
 	next := s.beamNext[:0]
 	defer func() { s.beamCur, s.beamNext = cur[:0], next[:0] }()
@@ -67,22 +55,11 @@ func (s *Solver) beamPass(g env.Game, w int) error {
 			}
 			st.Legal(&s.mask)
 			for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
-				c.CopyFrom(st)
-				c.Apply(a)
-				seg := int32(len(b.acts))
-				b.acts = append(b.acts, int32(a))
-				if s.settle(c) {
-					b.nodes = append(b.nodes, bfNode{parent: n, seg: seg, nseg: int32(len(b.acts)) - seg, slot: -1})
-					s.bfLine(int32(len(b.nodes) - 1))
-					return errFound
+				seg, listed, err := s.listChild(st, n, a)
+				if err != nil {
+					return err
 				}
-				if !b.add(s.bfKey(c)) {
-					b.acts = b.acts[:seg]
-					continue
-				}
-				if s.useDead && s.dead(c) {
-					s.res.Dead++
-					b.acts = b.acts[:seg]
+				if !listed {
 					continue
 				}
 				score := float32(s.score(c))

@@ -212,16 +212,14 @@ func (s *Solver) bfLine(n int32) {
 	}
 }
 
-// bestFirstPass runs a best-first pass from g. It returns errFound for a
-// win (s.line holds its line), nil when it searched every position it can
-// reach (s.cut false: the deal is unsolvable), errPassCap when its share
-// of the budget or its storage ran out, and another error when a budget
-// stopped the search.
-func (s *Solver) bestFirstPass(g env.Game) error {
+// listStart begins a pass that lists positions (the best-first pass, a
+// beam pass) from g: it empties the pass's storage, plays the start's safe
+// moves and lists the start, node 0. It returns errFound for a start won
+// by its safe moves (s.line holding them), and dead for a start the dead
+// test proves lost (then no node is made).
+func (s *Solver) listStart(g env.Game) (dead bool, err error) {
 	b := &s.bf
 	b.reset()
-	s.cut = false
-	// The start: its safe moves, then the first node.
 	root := b.slot(g)
 	st := b.states[root]
 	st.CopyFrom(g)
@@ -230,14 +228,56 @@ func (s *Solver) bestFirstPass(g env.Game) error {
 		for _, a := range b.acts {
 			s.line = append(s.line, int(a))
 		}
-		return errFound
+		return false, errFound
 	}
 	b.add(s.bfKey(st))
 	if s.useDead && s.dead(st) {
 		s.res.Dead++
-		return nil
+		return true, nil
 	}
 	b.nodes = append(b.nodes, bfNode{parent: -1, seg: 0, nseg: int32(len(b.acts)), slot: root, depth: int32(len(b.acts)), score: float32(s.score(st))})
+	return false, nil
+}
+
+// listChild makes, in s.scratch, the child of node n (position st) by
+// action a, with its safe moves, whose actions it appends to the pass's
+// (from seg on). It returns errFound for a won child (s.line holding the
+// line to it), and listed for a child never listed before that the dead
+// test lets through; the actions of a child not listed are dropped.
+func (s *Solver) listChild(st env.Game, n int32, a int) (seg int32, listed bool, err error) {
+	b, c := &s.bf, s.scratch
+	c.CopyFrom(st)
+	c.Apply(a)
+	seg = int32(len(b.acts))
+	b.acts = append(b.acts, int32(a))
+	if s.settle(c) {
+		b.nodes = append(b.nodes, bfNode{parent: n, seg: seg, nseg: int32(len(b.acts)) - seg, slot: -1})
+		s.bfLine(int32(len(b.nodes) - 1))
+		return seg, false, errFound
+	}
+	if !b.add(s.bfKey(c)) {
+		b.acts = b.acts[:seg]
+		return seg, false, nil
+	}
+	if s.useDead && s.dead(c) {
+		s.res.Dead++
+		b.acts = b.acts[:seg]
+		return seg, false, nil
+	}
+	return seg, true, nil
+}
+
+// bestFirstPass runs a best-first pass from g. It returns errFound for a
+// win (s.line holds its line), nil when it searched every position it can
+// reach (s.cut false: the deal is unsolvable), errPassCap when its share
+// of the budget or its storage ran out, and another error when a budget
+// stopped the search.
+func (s *Solver) bestFirstPass(g env.Game) error {
+	b := &s.bf
+	s.cut = false
+	if dead, err := s.listStart(g); dead || err != nil {
+		return err
+	}
 	b.push(0)
 	c := s.scratch
 	for len(b.heap) > 0 {
@@ -257,23 +297,11 @@ func (s *Solver) bestFirstPass(g env.Game) error {
 		}
 		st.Legal(&s.mask)
 		for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
-			c.CopyFrom(st)
-			c.Apply(a)
-			seg := int32(len(b.acts))
-			b.acts = append(b.acts, int32(a))
-			won := s.settle(c)
-			if won {
-				b.nodes = append(b.nodes, bfNode{parent: n, seg: seg, nseg: int32(len(b.acts)) - seg, slot: -1})
-				s.bfLine(int32(len(b.nodes) - 1))
-				return errFound
+			seg, listed, err := s.listChild(st, n, a)
+			if err != nil {
+				return err
 			}
-			if !b.add(s.bfKey(c)) {
-				b.acts = b.acts[:seg]
-				continue
-			}
-			if s.useDead && s.dead(c) {
-				s.res.Dead++
-				b.acts = b.acts[:seg]
+			if !listed {
 				continue
 			}
 			i := b.slot(c)
