@@ -44,16 +44,8 @@ func (s *Solver) beamPass(g env.Game, w int) error {
 			if err := s.budget(); err != nil {
 				return err
 			}
-			s.res.Nodes++
 			nd := b.nodes[n]
-			st := b.states[nd.slot]
-			if p := st.Progress(); p > s.res.Best {
-				s.res.Best = p
-			}
-			if int(nd.depth) > s.res.MaxDepth {
-				s.res.MaxDepth = int(nd.depth)
-			}
-			st.Legal(&s.mask)
+			st := s.listExpand(n)
 			for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
 				seg, listed, err := s.listChild(st, n, a)
 				if err != nil {

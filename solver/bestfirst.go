@@ -239,6 +239,23 @@ func (s *Solver) listStart(g env.Game) (dead bool, err error) {
 	return false, nil
 }
 
+// listExpand counts node n of a listing pass as expanded, notes its
+// progress and depth, and sets s.mask to its legal moves; it returns its
+// position.
+func (s *Solver) listExpand(n int32) env.Game {
+	s.res.Nodes++
+	nd := &s.bf.nodes[n]
+	st := s.bf.states[nd.slot]
+	if p := st.Progress(); p > s.res.Best {
+		s.res.Best = p
+	}
+	if int(nd.depth) > s.res.MaxDepth {
+		s.res.MaxDepth = int(nd.depth)
+	}
+	st.Legal(&s.mask)
+	return st
+}
+
 // listChild makes, in s.scratch, the child of node n (position st) by
 // action a, with its safe moves, whose actions it appends to the pass's
 // (from seg on). It returns errFound for a won child (s.line holding the
@@ -284,18 +301,9 @@ func (s *Solver) bestFirstPass(g env.Game) error {
 		if err := s.budget(); err != nil {
 			return err
 		}
-		s.res.Nodes++
 		n := b.pop()
 		nd := b.nodes[n]
-		st := b.states[nd.slot]
-		p := st.Progress()
-		if p > s.res.Best {
-			s.res.Best = p
-		}
-		if int(nd.depth) > s.res.MaxDepth {
-			s.res.MaxDepth = int(nd.depth)
-		}
-		st.Legal(&s.mask)
+		st := s.listExpand(n)
 		for a := s.mask.Next(0); a >= 0; a = s.mask.Next(a + 1) {
 			seg, listed, err := s.listChild(st, n, a)
 			if err != nil {
