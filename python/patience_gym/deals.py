@@ -122,9 +122,9 @@ def metadata(game: str) -> dict[str, Any]:
     the solver's budgets, the counts by verdict, whether the verdicts are
     clairvoyant, under ``kept`` the deals whose verdict a rebuilt table
     kept from the table before it, and under ``folded`` the solver runs
-    folded into it (``patience deals fold``), each with its command, budget
-    and the deals it gave (the JSON the Parquet file keeps under
-    META_KEY)."""
+    folded into it (``patience deals fold``), each with its command, budget,
+    the deals it gave and under ``searched`` the open deals whose nodes it
+    gave (the JSON the Parquet file keeps under META_KEY)."""
     try:
         import pyarrow.parquet as pq
     except ImportError as e:  # pragma: no cover - depends on the installation
