@@ -135,42 +135,57 @@ func (b *bestFirst) before(i, j int32) bool {
 	return i < j
 }
 
-// push adds node n to the heap.
-func (b *bestFirst) push(n int32) {
-	h := append(b.heap, n)
+// above orders a heap of nodes: with worstTop false the best on top
+// (before), with worstTop true the worst (a beam pass's next layer).
+func (b *bestFirst) above(i, j int32, worstTop bool) bool {
+	if worstTop {
+		return b.before(j, i)
+	}
+	return b.before(i, j)
+}
+
+// heapPush adds node n to heap h, ordered by above, and returns h.
+func (b *bestFirst) heapPush(h []int32, n int32, worstTop bool) []int32 {
+	h = append(h, n)
 	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !b.before(h[i], h[p]) {
+		if !b.above(h[i], h[p], worstTop) {
 			break
 		}
 		h[i], h[p] = h[p], h[i]
 		i = p
 	}
-	b.heap = h
+	return h
 }
 
-// pop removes and returns the best node of the heap.
-func (b *bestFirst) pop() int32 {
-	h := b.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
+// heapDown moves h[i] down heap h, ordered by above, to its place.
+func (b *bestFirst) heapDown(h []int32, i int, worstTop bool) {
+	for {
 		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && b.before(h[l], h[m]) {
+		if l < len(h) && b.above(h[l], h[m], worstTop) {
 			m = l
 		}
-		if r < len(h) && b.before(h[r], h[m]) {
+		if r < len(h) && b.above(h[r], h[m], worstTop) {
 			m = r
 		}
 		if m == i {
-			break
+			return
 		}
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	b.heap = h
+}
+
+// push adds node n to the heap.
+func (b *bestFirst) push(n int32) { b.heap = b.heapPush(b.heap, n, false) }
+
+// pop removes and returns the best node of the heap.
+func (b *bestFirst) pop() int32 {
+	h := b.heap
+	top, last := h[0], len(h)-1
+	h[0] = h[last]
+	b.heap = h[:last]
+	b.heapDown(b.heap, 0, false)
 	return top
 }
 
