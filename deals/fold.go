@@ -112,15 +112,16 @@ func Fold(t *Table, runs ...Run) (int, error) {
 	for i, r := range runs {
 		for _, d := range r.Deals {
 			if d.Verdict == Unknown {
-				if prev, seen := searched[d.Seed]; !seen || d.Nodes > prev.d.Nodes {
-					if seen {
-						d.BestProgress = max(d.BestProgress, prev.d.BestProgress)
+				// The largest search (the first of equals), with the most
+				// cards any of them placed.
+				s := source{d, i}
+				if prev, seen := searched[d.Seed]; seen {
+					if prev.d.Nodes >= d.Nodes {
+						s = prev
 					}
-					searched[d.Seed] = source{d, i}
-				} else {
-					prev.d.BestProgress = max(prev.d.BestProgress, d.BestProgress)
-					searched[d.Seed] = prev
+					s.d.BestProgress = max(prev.d.BestProgress, d.BestProgress)
 				}
+				searched[d.Seed] = s
 				continue
 			}
 			old, ok := t.Deal(d.Seed)
